@@ -1,0 +1,55 @@
+package app
+
+import "context"
+
+// Document is what a Store keeps: a record with an integer ID, the change
+// sequence number of its last write, and the values that must be unique within
+// its collection (field name -> value; every value non-empty).
+type Document interface {
+	DocID() int64
+	SetDocID(id int64)
+	SetSeq(seq int64)
+	UniqueKeys() map[string]string
+}
+
+// Repo is one collection of documents of type T (a pointer type). IDs are
+// allocated by the collection: 1, 2, 3..., never reused. Every write takes the
+// next number of one store-wide change sequence.
+type Repo[T Document] interface {
+	// Insert assigns the next ID and sequence to doc and stores it.
+	// ErrConflict when a unique key is taken (no ID is consumed then, or one is
+	// skipped; IDs are never reused either way).
+	Insert(ctx context.Context, doc T) error
+	// Update replaces the stored document with the same ID. ErrNotFound, ErrConflict.
+	Update(ctx context.Context, doc T) error
+	// Delete removes a document. ErrNotFound.
+	Delete(ctx context.Context, id int64) error
+	// Get loads one document. ErrNotFound.
+	Get(ctx context.Context, id int64) (T, error)
+	// GetMany loads documents in the order of ids, skipping the missing ones.
+	GetMany(ctx context.Context, ids []int64) ([]T, error)
+	// FindByKey loads the document whose unique field has that value. ErrNotFound.
+	FindByKey(ctx context.Context, field, value string) (T, error)
+	// Scan returns up to limit documents with IDs above afterID, in ID order.
+	Scan(ctx context.Context, afterID int64, limit int) ([]T, error)
+	// Count returns the number of documents.
+	Count(ctx context.Context) (int64, error)
+}
+
+// Store is the storage the service needs. Posts (events, venues, organizers)
+// share one collection and so one ID sequence; terms (categories and tags) share
+// another; users have a third.
+type Store interface {
+	Users() Repo[*User]
+	Posts() Repo[*Post]
+	Terms() Repo[*Term]
+	// Ping reports whether the store is reachable.
+	Ping(ctx context.Context) error
+	Close(ctx context.Context) error
+}
+
+// Index is the search index that answers list queries.
+type Index interface {
+	Ping(ctx context.Context) error
+	Close() error
+}

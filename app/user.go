@@ -1,0 +1,232 @@
+package app
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/hex"
+	"errors"
+	"net/http"
+	"regexp"
+	"strings"
+	"time"
+)
+
+// User is a person who may sign in with an application password.
+type User struct {
+	ID      int64     `bson:"_id"`
+	Seq     int64     `bson:"seq"`
+	Login   string    `bson:"login"`
+	Role    Role      `bson:"role"`
+	Created time.Time `bson:"created"`
+	// PasswordHash is the SHA-256 of the application password. The passwords are
+	// generated with 143 bits of entropy, so a fast hash is enough and lets every
+	// request authenticate without a slow key-derivation step.
+	PasswordHash string `bson:"password_hash"`
+}
+
+func (u *User) DocID() int64      { return u.ID }
+func (u *User) SetDocID(id int64) { u.ID = id }
+func (u *User) SetSeq(seq int64)  { u.Seq = seq }
+
+// UniqueKeys: logins are unique without regard to case, and so are password hashes
+// (a Bearer credential is the password alone).
+func (u *User) UniqueKeys() map[string]string {
+	return map[string]string{"login": strings.ToLower(u.Login), "password": u.PasswordHash}
+}
+
+// Can reports whether the user holds a capability; a nil user is anonymous.
+func (u *User) Can(c Capability) bool {
+	return u != nil && u.Role.Has(c)
+}
+
+// UserView is a user as the API shows it: never with a password.
+type UserView struct {
+	ID    int64  `json:"id"`
+	Login string `json:"login"`
+	Role  Role   `json:"role"`
+}
+
+// CreatedUser is the answer to a user creation: the only time the password is shown.
+type CreatedUser struct {
+	UserView
+	ApplicationPassword string `json:"application_password"`
+}
+
+// DeletedUser is the answer to a user deletion.
+type DeletedUser struct {
+	Deleted  bool     `json:"deleted"`
+	Previous UserView `json:"previous"`
+}
+
+func (u *User) view() UserView { return UserView{ID: u.ID, Login: u.Login, Role: u.Role} }
+
+// Users manages users and authenticates requests.
+type Users struct {
+	repo Repo[*User]
+	now  func() time.Time
+}
+
+// NewUsers returns the user service over a store's users.
+func NewUsers(repo Repo[*User]) *Users {
+	return &Users{repo: repo, now: time.Now}
+}
+
+// AdminLogin is the login of the user created on first start.
+const AdminLogin = "admin"
+
+// MinAdminPasswordLength is the shortest accepted bootstrap password.
+const MinAdminPasswordLength = 12
+
+// EnsureAdmin creates user "admin" (administrator) when the store has no user.
+// It returns the password when it generated one, so the caller can show it once.
+func (s *Users) EnsureAdmin(ctx context.Context, password string) (generated string, err error) {
+	n, err := s.repo.Count(ctx)
+	if err != nil || n > 0 {
+		return "", err
+	}
+	if password == "" {
+		password = NewApplicationPassword()
+		generated = password
+	}
+	admin := &User{Login: AdminLogin, Role: RoleAdministrator, Created: s.now().UTC(), PasswordHash: hashPassword(password)}
+	if err := s.repo.Insert(ctx, admin); err != nil {
+		if errors.Is(err, ErrConflict) { // another replica created it first
+			return "", nil
+		}
+		return "", err
+	}
+	return generated, nil
+}
+
+// Authenticate resolves a Basic credential. A wrong login or password is a 401.
+func (s *Users) Authenticate(ctx context.Context, login, password string) (*User, error) {
+	u, err := s.repo.FindByKey(ctx, "login", strings.ToLower(login))
+	if errors.Is(err, ErrNotFound) {
+		return nil, ErrIncorrectPassword()
+	}
+	if err != nil {
+		return nil, err
+	}
+	if subtle.ConstantTimeCompare([]byte(u.PasswordHash), []byte(hashPassword(password))) != 1 {
+		return nil, ErrIncorrectPassword()
+	}
+	return u, nil
+}
+
+// AuthenticateToken resolves a Bearer credential: the application password alone.
+func (s *Users) AuthenticateToken(ctx context.Context, password string) (*User, error) {
+	if normalizePassword(password) == "" {
+		return nil, ErrIncorrectPassword()
+	}
+	u, err := s.repo.FindByKey(ctx, "password", hashPassword(password))
+	if errors.Is(err, ErrNotFound) {
+		return nil, ErrIncorrectPassword()
+	}
+	return u, err
+}
+
+// UserCreateArgs are the parameters of POST /vendor/admin/v1/users.
+var UserCreateArgs = []Arg{
+	{Name: "login", Type: TypeString, Required: true, Description: "The login name: 1 to 60 letters, digits, spaces or _ . @ -"},
+	{Name: "role", Type: TypeString, Required: true, Description: "The user's role.",
+		Enum: []string{"administrator", "editor", "author", "contributor", "subscriber"}},
+}
+
+var loginPattern = regexp.MustCompile(`^[A-Za-z0-9 _.@-]{1,60}$`)
+
+// Create adds a user with a new application password, shown only in this answer.
+func (s *Users) Create(ctx context.Context, actor *User, v Values) (*CreatedUser, error) {
+	login, _ := v.String("login")
+	login = strings.TrimSpace(login)
+	role, _ := v.String("role")
+	if !loginPattern.MatchString(login) {
+		return nil, ErrInvalidParam("login", "login must be 1 to 60 letters, digits, spaces or _ . @ -")
+	}
+	if !actor.Can(CapManageUsers) {
+		return nil, ErrForbidden(actor)
+	}
+	password := NewApplicationPassword()
+	u := &User{Login: login, Role: Role(role), Created: s.now().UTC(), PasswordHash: hashPassword(password)}
+	if err := s.repo.Insert(ctx, u); err != nil {
+		if errors.Is(err, ErrConflict) {
+			return nil, NewError(http.StatusBadRequest, "existing_user_login", "Sorry, that username already exists!")
+		}
+		return nil, err
+	}
+	return &CreatedUser{UserView: u.view(), ApplicationPassword: password}, nil
+}
+
+// maxUsersListed bounds one listing; a site with more users pages through Scan.
+const maxUsersListed = 10000
+
+// List returns every user in ID order, without passwords.
+func (s *Users) List(ctx context.Context, actor *User) ([]UserView, error) {
+	if !actor.Can(CapManageUsers) {
+		return nil, ErrForbidden(actor)
+	}
+	users, err := s.repo.Scan(ctx, 0, maxUsersListed)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]UserView, 0, len(users))
+	for _, u := range users {
+		out = append(out, u.view())
+	}
+	return out, nil
+}
+
+// Delete removes a user. Administrators cannot delete themselves, so a site always
+// keeps someone who can manage it.
+func (s *Users) Delete(ctx context.Context, actor *User, id int64) (*DeletedUser, error) {
+	if !actor.Can(CapManageUsers) {
+		return nil, ErrForbidden(actor)
+	}
+	u, err := s.repo.Get(ctx, id)
+	if errors.Is(err, ErrNotFound) {
+		return nil, NewError(http.StatusNotFound, "rest_user_invalid_id", "Invalid user ID.")
+	}
+	if err != nil {
+		return nil, err
+	}
+	if u.ID == actor.ID {
+		return nil, NewError(http.StatusBadRequest, "rest_user_cannot_delete_self", "You cannot delete your own user.")
+	}
+	if err := s.repo.Delete(ctx, id); err != nil && !errors.Is(err, ErrNotFound) {
+		return nil, err
+	}
+	return &DeletedUser{Deleted: true, Previous: u.view()}, nil
+}
+
+const passwordAlphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+
+// NewApplicationPassword returns 24 random characters in groups of four, as
+// WordPress shows application passwords; the spaces are optional when signing in.
+func NewApplicationPassword() string {
+	var b strings.Builder
+	one := make([]byte, 1)
+	for n := 0; n < 24; {
+		if _, err := rand.Read(one); err != nil {
+			panic(err) // crypto/rand never fails on supported platforms
+		}
+		if int(one[0]) >= 256/len(passwordAlphabet)*len(passwordAlphabet) {
+			continue // rejection keeps every character equally likely
+		}
+		if n > 0 && n%4 == 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteByte(passwordAlphabet[int(one[0])%len(passwordAlphabet)])
+		n++
+	}
+	return b.String()
+}
+
+func normalizePassword(p string) string {
+	return strings.Join(strings.Fields(p), "")
+}
+
+func hashPassword(p string) string {
+	sum := sha256.Sum256([]byte(normalizePassword(p)))
+	return hex.EncodeToString(sum[:])
+}

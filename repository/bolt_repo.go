@@ -1,0 +1,232 @@
+package repository
+
+import (
+	"context"
+
+	"go.etcd.io/bbolt"
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"calendar/app"
+)
+
+// boltRepo keeps one collection in a bucket (8-byte big-endian ID -> BSON
+// document) and one bucket per unique key (value -> ID).
+type boltRepo[U any, T interface {
+	*U
+	app.Document
+}] struct {
+	db        *bbolt.DB
+	name      []byte
+	keyFields []string
+}
+
+func newBoltRepo[U any, T interface {
+	*U
+	app.Document
+}](db *bbolt.DB, name string) *boltRepo[U, T] {
+	return &boltRepo[U, T]{db: db, name: []byte(name), keyFields: uniqueFields[U, T]()}
+}
+
+func (r *boltRepo[U, T]) keyBucketName(field string) []byte {
+	return []byte(string(r.name) + "/key/" + field)
+}
+
+func (r *boltRepo[U, T]) createBuckets(tx *bbolt.Tx) error {
+	if _, err := tx.CreateBucketIfNotExists(r.name); err != nil {
+		return err
+	}
+	for _, f := range r.keyFields {
+		if _, err := tx.CreateBucketIfNotExists(r.keyBucketName(f)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// keysFree reports ErrConflict when a unique key belongs to another document.
+func (r *boltRepo[U, T]) keysFree(tx *bbolt.Tx, keys map[string]string, self int64) error {
+	for f, v := range keys {
+		if owner := tx.Bucket(r.keyBucketName(f)).Get([]byte(v)); owner != nil && btoi(owner) != self {
+			return app.ErrConflict
+		}
+	}
+	return nil
+}
+
+func (r *boltRepo[U, T]) put(tx *bbolt.Tx, doc T) error {
+	data, err := bson.Marshal(doc)
+	if err != nil {
+		return err
+	}
+	id := itob(doc.DocID())
+	if err := tx.Bucket(r.name).Put(id, data); err != nil {
+		return err
+	}
+	for f, v := range doc.UniqueKeys() {
+		if err := tx.Bucket(r.keyBucketName(f)).Put([]byte(v), id); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (r *boltRepo[U, T]) Insert(ctx context.Context, doc T) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	keys := doc.UniqueKeys()
+	if err := checkKeys(keys); err != nil {
+		return err
+	}
+	err := r.db.Update(func(tx *bbolt.Tx) error {
+		if err := r.keysFree(tx, keys, 0); err != nil {
+			return err
+		}
+		id, err := tx.Bucket(r.name).NextSequence()
+		if err != nil {
+			return err
+		}
+		doc.SetDocID(int64(id))
+		doc.SetSeq(nextSeq(tx))
+		return r.put(tx, doc)
+	})
+	if err != nil {
+		doc.SetDocID(0)
+	}
+	return err
+}
+
+func (r *boltRepo[U, T]) Update(ctx context.Context, doc T) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	keys := doc.UniqueKeys()
+	if err := checkKeys(keys); err != nil {
+		return err
+	}
+	return r.db.Update(func(tx *bbolt.Tx) error {
+		old, err := r.get(tx, doc.DocID())
+		if err != nil {
+			return err
+		}
+		if err := r.keysFree(tx, keys, doc.DocID()); err != nil {
+			return err
+		}
+		if err := r.dropKeys(tx, old); err != nil {
+			return err
+		}
+		doc.SetSeq(nextSeq(tx))
+		return r.put(tx, doc)
+	})
+}
+
+func (r *boltRepo[U, T]) dropKeys(tx *bbolt.Tx, doc T) error {
+	for f, v := range doc.UniqueKeys() {
+		if err := tx.Bucket(r.keyBucketName(f)).Delete([]byte(v)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (r *boltRepo[U, T]) Delete(ctx context.Context, id int64) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return r.db.Update(func(tx *bbolt.Tx) error {
+		old, err := r.get(tx, id)
+		if err != nil {
+			return err
+		}
+		if err := r.dropKeys(tx, old); err != nil {
+			return err
+		}
+		nextSeq(tx)
+		return tx.Bucket(r.name).Delete(itob(id))
+	})
+}
+
+func (r *boltRepo[U, T]) get(tx *bbolt.Tx, id int64) (T, error) {
+	data := tx.Bucket(r.name).Get(itob(id))
+	if data == nil {
+		return nil, app.ErrNotFound
+	}
+	return decode[U, T](data)
+}
+
+func decode[U any, T interface {
+	*U
+	app.Document
+}](data []byte) (T, error) {
+	doc := T(new(U))
+	if err := bson.Unmarshal(data, doc); err != nil {
+		return nil, err
+	}
+	return doc, nil
+}
+
+func (r *boltRepo[U, T]) Get(ctx context.Context, id int64) (doc T, err error) {
+	err = r.db.View(func(tx *bbolt.Tx) error {
+		doc, err = r.get(tx, id)
+		return err
+	})
+	return doc, err
+}
+
+func (r *boltRepo[U, T]) GetMany(ctx context.Context, ids []int64) ([]T, error) {
+	out := make([]T, 0, len(ids))
+	err := r.db.View(func(tx *bbolt.Tx) error {
+		for _, id := range ids {
+			doc, err := r.get(tx, id)
+			if err == app.ErrNotFound {
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			out = append(out, doc)
+		}
+		return nil
+	})
+	return out, err
+}
+
+func (r *boltRepo[U, T]) FindByKey(ctx context.Context, field, value string) (doc T, err error) {
+	err = r.db.View(func(tx *bbolt.Tx) error {
+		keys := tx.Bucket(r.keyBucketName(field))
+		if keys == nil {
+			return app.ErrNotFound
+		}
+		id := keys.Get([]byte(value))
+		if id == nil {
+			return app.ErrNotFound
+		}
+		doc, err = r.get(tx, btoi(id))
+		return err
+	})
+	return doc, err
+}
+
+func (r *boltRepo[U, T]) Scan(ctx context.Context, afterID int64, limit int) ([]T, error) {
+	var out []T
+	err := r.db.View(func(tx *bbolt.Tx) error {
+		c := tx.Bucket(r.name).Cursor()
+		for k, v := c.Seek(itob(afterID + 1)); k != nil && len(out) < limit; k, v = c.Next() {
+			doc, err := decode[U, T](v)
+			if err != nil {
+				return err
+			}
+			out = append(out, doc)
+		}
+		return nil
+	})
+	return out, err
+}
+
+func (r *boltRepo[U, T]) Count(ctx context.Context) (n int64, err error) {
+	err = r.db.View(func(tx *bbolt.Tx) error {
+		n = int64(tx.Bucket(r.name).Stats().KeyN)
+		return nil
+	})
+	return n, err
+}

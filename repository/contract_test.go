@@ -1,0 +1,220 @@
+package repository
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"calendar/app"
+)
+
+// storeUnderTest opens a store; reopen closes it and opens the same data again.
+type storeUnderTest struct {
+	open func(t *testing.T) app.Store
+	// reopen is nil for backends whose data lives outside the test process.
+	reopen func(t *testing.T, s app.Store) app.Store
+	// concurrent is false for servers that do not apply $inc atomically.
+	concurrent bool
+}
+
+// runContract is the storage contract: every backend must pass it unchanged.
+func runContract(t *testing.T, sut storeUnderTest) {
+	ctx := context.Background()
+	venue := func(slug string) *app.Post {
+		return &app.Post{Type: app.PostTypeVenue, Slug: slug, Status: "publish", Title: "Venue " + slug,
+			Date: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
+	}
+
+	t.Run("IDs are allocated 1, 2, 3 per collection and never reused", func(t *testing.T) {
+		s := sut.open(t)
+		for want := int64(1); want <= 3; want++ {
+			p := venue(fmt.Sprintf("v%d", want))
+			if err := s.Posts().Insert(ctx, p); err != nil {
+				t.Fatal(err)
+			}
+			if p.ID != want {
+				t.Fatalf("post ID = %d, want %d", p.ID, want)
+			}
+		}
+		if err := s.Posts().Delete(ctx, 3); err != nil {
+			t.Fatal(err)
+		}
+		p := venue("v4")
+		if err := s.Posts().Insert(ctx, p); err != nil {
+			t.Fatal(err)
+		}
+		if p.ID != 4 {
+			t.Fatalf("ID after deleting 3 = %d, want 4", p.ID)
+		}
+		term := &app.Term{Taxonomy: "category", Name: "Jazz", Slug: "jazz"}
+		if err := s.Terms().Insert(ctx, term); err != nil {
+			t.Fatal(err)
+		}
+		if term.ID != 1 {
+			t.Fatalf("first term ID = %d, want 1 (own sequence)", term.ID)
+		}
+	})
+
+	t.Run("every write takes a higher change sequence number", func(t *testing.T) {
+		s := sut.open(t)
+		a, b := venue("a"), venue("b")
+		mustInsert(t, s.Posts(), a)
+		mustInsert(t, s.Posts(), b)
+		u := &app.User{Login: "x", Role: app.RoleEditor, PasswordHash: "h"}
+		mustInsert(t, s.Users(), u)
+		a.Title = "changed"
+		if err := s.Posts().Update(ctx, a); err != nil {
+			t.Fatal(err)
+		}
+		if !(a.Seq > u.Seq && u.Seq > b.Seq && b.Seq > 0) {
+			t.Fatalf("sequences not increasing store-wide: b=%d user=%d a(updated)=%d", b.Seq, u.Seq, a.Seq)
+		}
+	})
+
+	t.Run("unique keys are enforced on insert and update", func(t *testing.T) {
+		s := sut.open(t)
+		mustInsert(t, s.Posts(), venue("same"))
+		if err := s.Posts().Insert(ctx, venue("same")); !errors.Is(err, app.ErrConflict) {
+			t.Fatalf("duplicate slug insert: err = %v, want ErrConflict", err)
+		}
+		event := &app.Post{Type: app.PostTypeEvent, Slug: "same", Status: "publish"}
+		mustInsert(t, s.Posts(), event) // the slug is unique per type only
+		other := venue("other")
+		mustInsert(t, s.Posts(), other)
+		other.Slug = "same"
+		if err := s.Posts().Update(ctx, other); !errors.Is(err, app.ErrConflict) {
+			t.Fatalf("update onto a taken slug: err = %v, want ErrConflict", err)
+		}
+		other.Slug = "renamed"
+		if err := s.Posts().Update(ctx, other); err != nil {
+			t.Fatal(err)
+		}
+		mustInsert(t, s.Posts(), venue("other")) // the old slug is free again
+		u1 := &app.User{Login: "Ann", Role: app.RoleAuthor, PasswordHash: "h1"}
+		mustInsert(t, s.Users(), u1)
+		if err := s.Users().Insert(ctx, &app.User{Login: "ann", Role: app.RoleAuthor, PasswordHash: "h2"}); !errors.Is(err, app.ErrConflict) {
+			t.Fatalf("login differing only in case: err = %v, want ErrConflict", err)
+		}
+	})
+
+	t.Run("lookups by ID, by unique key and many IDs in requested order", func(t *testing.T) {
+		s := sut.open(t)
+		var ids []int64
+		for _, slug := range []string{"a", "b", "c", "d"} {
+			p := venue(slug)
+			mustInsert(t, s.Posts(), p)
+			ids = append(ids, p.ID)
+		}
+		got, err := s.Posts().Get(ctx, ids[1])
+		if err != nil || got.Slug != "b" || got.Title != "Venue b" || !got.Date.Equal(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)) {
+			t.Fatalf("Get = %+v, %v", got, err)
+		}
+		if _, err := s.Posts().Get(ctx, 999); !errors.Is(err, app.ErrNotFound) {
+			t.Fatalf("Get(999) err = %v, want ErrNotFound", err)
+		}
+		byKey, err := s.Posts().FindByKey(ctx, "type_slug", "venue/c")
+		if err != nil || byKey.ID != ids[2] {
+			t.Fatalf("FindByKey = %+v, %v", byKey, err)
+		}
+		if _, err := s.Posts().FindByKey(ctx, "type_slug", "event/c"); !errors.Is(err, app.ErrNotFound) {
+			t.Fatalf("FindByKey(other type) err = %v, want ErrNotFound", err)
+		}
+		many, err := s.Posts().GetMany(ctx, []int64{ids[3], 999, ids[0], ids[2]})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var order []string
+		for _, p := range many {
+			order = append(order, p.Slug)
+		}
+		if fmt.Sprint(order) != "[d a c]" {
+			t.Fatalf("GetMany order = %v, want [d a c]", order)
+		}
+		page, err := s.Posts().Scan(ctx, ids[0], 2)
+		if err != nil || len(page) != 2 || page[0].Slug != "b" || page[1].Slug != "c" {
+			t.Fatalf("Scan after first, limit 2 = %v, %v", page, err)
+		}
+		if n, err := s.Posts().Count(ctx); err != nil || n != 4 {
+			t.Fatalf("Count = %d, %v", n, err)
+		}
+	})
+
+	t.Run("delete removes the document and frees its keys", func(t *testing.T) {
+		s := sut.open(t)
+		p := venue("gone")
+		mustInsert(t, s.Posts(), p)
+		if err := s.Posts().Delete(ctx, p.ID); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Posts().Delete(ctx, p.ID); !errors.Is(err, app.ErrNotFound) {
+			t.Fatalf("second delete err = %v, want ErrNotFound", err)
+		}
+		if _, err := s.Posts().FindByKey(ctx, "type_slug", "venue/gone"); !errors.Is(err, app.ErrNotFound) {
+			t.Fatalf("key of deleted doc still found: %v", err)
+		}
+		mustInsert(t, s.Posts(), venue("gone"))
+		if err := s.Posts().Update(ctx, &app.Post{ID: 12345, Type: "venue", Slug: "zz"}); !errors.Is(err, app.ErrNotFound) {
+			t.Fatalf("update of missing doc err = %v, want ErrNotFound", err)
+		}
+	})
+
+	if sut.reopen != nil {
+		t.Run("data persists across close and reopen", func(t *testing.T) {
+			s := sut.open(t)
+			p := venue("kept")
+			mustInsert(t, s.Posts(), p)
+			s = sut.reopen(t, s)
+			got, err := s.Posts().Get(ctx, p.ID)
+			if err != nil || got.Slug != "kept" || got.Seq != p.Seq {
+				t.Fatalf("after reopen Get = %+v, %v", got, err)
+			}
+			next := venue("next")
+			mustInsert(t, s.Posts(), next)
+			if next.ID != p.ID+1 || next.Seq <= p.Seq {
+				t.Fatalf("after reopen: ID %d seq %d, want ID %d and seq above %d", next.ID, next.Seq, p.ID+1, p.Seq)
+			}
+		})
+	}
+
+	if sut.concurrent {
+		t.Run("50 concurrent creates get 50 distinct IDs", func(t *testing.T) {
+			s := sut.open(t)
+			var wg sync.WaitGroup
+			ids := make(chan int64, 50)
+			for i := 0; i < 50; i++ {
+				wg.Add(1)
+				go func(i int) {
+					defer wg.Done()
+					p := venue(fmt.Sprintf("c%d", i))
+					if err := s.Posts().Insert(ctx, p); err != nil {
+						t.Error(err)
+						return
+					}
+					ids <- p.ID
+				}(i)
+			}
+			wg.Wait()
+			close(ids)
+			seen := map[int64]bool{}
+			for id := range ids {
+				if seen[id] || id < 1 || id > 50 {
+					t.Fatalf("ID %d duplicated or outside 1..50", id)
+				}
+				seen[id] = true
+			}
+			if len(seen) != 50 {
+				t.Fatalf("%d IDs, want 50", len(seen))
+			}
+		})
+	}
+}
+
+func mustInsert[T app.Document](t *testing.T, r app.Repo[T], doc T) {
+	t.Helper()
+	if err := r.Insert(context.Background(), doc); err != nil {
+		t.Fatal(err)
+	}
+}

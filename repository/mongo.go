@@ -1,0 +1,103 @@
+package repository
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+	"go.mongodb.org/mongo-driver/v2/x/mongo/driver/topology"
+
+	"calendar/app"
+)
+
+// Mongo is the MongoDB store. IDs and change sequence numbers come from atomic
+// $inc on a counters collection; every lookup has an index.
+type Mongo struct {
+	client   *mongo.Client
+	db       *mongo.Database
+	counters *mongo.Collection
+	users    *mongoRepo[app.User, *app.User]
+	posts    *mongoRepo[app.Post, *app.Post]
+	terms    *mongoRepo[app.Term, *app.Term]
+}
+
+// OpenMongo connects to uri, uses database dbName and creates the indexes.
+func OpenMongo(ctx context.Context, uri, dbName string) (*Mongo, error) {
+	client, err := mongo.Connect(options.Client().ApplyURI(uri).SetServerSelectionTimeout(10 * time.Second))
+	if err != nil {
+		return nil, err
+	}
+	if err := client.Ping(ctx, nil); err != nil {
+		_ = client.Disconnect(ctx)
+		return nil, fmt.Errorf("cannot reach MongoDB: %w", err)
+	}
+	db := client.Database(dbName)
+	s := &Mongo{client: client, db: db, counters: db.Collection("counters")}
+	s.users = newMongoRepo[app.User](s, usersCollection)
+	s.posts = newMongoRepo[app.Post](s, postsCollection)
+	s.terms = newMongoRepo[app.Term](s, termsCollection)
+	for _, r := range []interface{ ensureIndexes(context.Context) error }{s.users, s.posts, s.terms} {
+		if err := r.ensureIndexes(ctx); err != nil {
+			_ = client.Disconnect(ctx)
+			return nil, fmt.Errorf("creating indexes: %w", err)
+		}
+	}
+	return s, nil
+}
+
+func (s *Mongo) Users() app.Repo[*app.User] { return s.users }
+func (s *Mongo) Posts() app.Repo[*app.Post] { return s.posts }
+func (s *Mongo) Terms() app.Repo[*app.Term] { return s.terms }
+
+func (s *Mongo) Ping(ctx context.Context) error { return storeError(s.client.Ping(ctx, nil)) }
+
+func (s *Mongo) Close(ctx context.Context) error { return s.client.Disconnect(ctx) }
+
+// next atomically increments the named counter and returns its new value.
+func (s *Mongo) next(ctx context.Context, counter string) (int64, error) {
+	opts := options.FindOneAndUpdate().SetUpsert(true).SetReturnDocument(options.After)
+	var doc struct {
+		N int64 `bson:"n"`
+	}
+	var err error
+	for attempt := 0; attempt < 3; attempt++ {
+		err = s.counters.FindOneAndUpdate(ctx, bson.D{{Key: "_id", Value: counter}},
+			bson.D{{Key: "$inc", Value: bson.D{{Key: "n", Value: int64(1)}}}}, opts).Decode(&doc)
+		// Two first-ever upserts can race on the counter's _id; the loser retries.
+		if !mongo.IsDuplicateKeyError(err) {
+			break
+		}
+	}
+	return doc.N, storeError(err)
+}
+
+// storeError maps driver errors to the app's storage outcomes.
+func storeError(err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, mongo.ErrNoDocuments):
+		return app.ErrNotFound
+	case mongo.IsDuplicateKeyError(err), isFerretDBUniqueViolation(err):
+		return app.ErrConflict
+	case mongo.IsNetworkError(err), mongo.IsTimeout(err), errors.Is(err, mongo.ErrClientDisconnected):
+		return fmt.Errorf("%w: %v", app.ErrUnavailable, err)
+	}
+	var serverSelection topology.ServerSelectionError
+	if errors.As(err, &serverSelection) {
+		return fmt.Errorf("%w: %v", app.ErrUnavailable, err)
+	}
+	return err
+}
+
+// isFerretDBUniqueViolation recognises a unique-index violation that FerretDB on
+// SQLite reports as an InternalError on updates instead of code 11000.
+func isFerretDBUniqueViolation(err error) bool {
+	var se mongo.ServerError
+	return errors.As(err, &se) && strings.Contains(err.Error(), "UNIQUE constraint failed")
+}

@@ -1,0 +1,210 @@
+package repository
+
+import (
+	"context"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"calendar/app"
+)
+
+// keysField holds a document's unique keys as a sub-document, each with a unique
+// index, so uniqueness is enforced by MongoDB itself and every key lookup is indexed.
+const keysField = "_keys"
+
+type mongoRepo[U any, T interface {
+	*U
+	app.Document
+}] struct {
+	store     *Mongo
+	coll      *mongo.Collection
+	name      string
+	keyFields map[string]bool
+}
+
+func newMongoRepo[U any, T interface {
+	*U
+	app.Document
+}](s *Mongo, name string) *mongoRepo[U, T] {
+	fields := map[string]bool{}
+	for _, f := range uniqueFields[U, T]() {
+		fields[f] = true
+	}
+	return &mongoRepo[U, T]{store: s, coll: s.db.Collection(name), name: name, keyFields: fields}
+}
+
+// ensureIndexes creates the indexes that are missing. It lists them first
+// because asking for existing ones again is not harmless on every server that
+// speaks the protocol (FerretDB drops the connection).
+func (r *mongoRepo[U, T]) ensureIndexes(ctx context.Context) error {
+	wanted := []mongo.IndexModel{{Keys: bson.D{{Key: "seq", Value: 1}}, Options: options.Index().SetName("seq_1")}}
+	for f := range r.keyFields {
+		wanted = append(wanted, mongo.IndexModel{
+			Keys:    bson.D{{Key: keysField + "." + f, Value: 1}},
+			Options: options.Index().SetUnique(true).SetName(keysField + "." + f + "_1"),
+		})
+	}
+	existing, err := r.coll.Indexes().ListSpecifications(ctx)
+	if err != nil {
+		return storeError(err)
+	}
+	have := map[string]bool{}
+	for _, spec := range existing {
+		have[spec.Name] = true
+	}
+	for _, m := range wanted {
+		var o options.IndexOptions
+		for _, set := range m.Options.List() {
+			_ = set(&o)
+		}
+		if have[*o.Name] {
+			continue
+		}
+		if _, err := r.coll.Indexes().CreateOne(ctx, m); err != nil {
+			return storeError(err)
+		}
+	}
+	return nil
+}
+
+// encode returns the document as stored: its own fields plus _keys.
+func (r *mongoRepo[U, T]) encode(doc T) (bson.D, error) {
+	keys := doc.UniqueKeys()
+	if err := checkKeys(keys); err != nil {
+		return nil, err
+	}
+	raw, err := bson.Marshal(doc)
+	if err != nil {
+		return nil, err
+	}
+	var d bson.D
+	if err := bson.Unmarshal(raw, &d); err != nil {
+		return nil, err
+	}
+	k := bson.D{}
+	for f, v := range keys {
+		k = append(k, bson.E{Key: f, Value: v})
+	}
+	return append(d, bson.E{Key: keysField, Value: k}), nil
+}
+
+func (r *mongoRepo[U, T]) Insert(ctx context.Context, doc T) error {
+	id, err := r.store.next(ctx, "ids."+r.name)
+	if err != nil {
+		return err
+	}
+	seq, err := r.store.next(ctx, "seq")
+	if err != nil {
+		return err
+	}
+	doc.SetDocID(id)
+	doc.SetSeq(seq)
+	d, err := r.encode(doc)
+	if err == nil {
+		_, err = r.coll.InsertOne(ctx, d)
+	}
+	if err != nil {
+		doc.SetDocID(0)
+	}
+	return storeError(err)
+}
+
+func (r *mongoRepo[U, T]) Update(ctx context.Context, doc T) error {
+	seq, err := r.store.next(ctx, "seq")
+	if err != nil {
+		return err
+	}
+	doc.SetSeq(seq)
+	d, err := r.encode(doc)
+	if err != nil {
+		return err
+	}
+	res, err := r.coll.ReplaceOne(ctx, bson.D{{Key: "_id", Value: doc.DocID()}}, d)
+	if err != nil {
+		return storeError(err)
+	}
+	if res.MatchedCount == 0 {
+		return app.ErrNotFound
+	}
+	return nil
+}
+
+func (r *mongoRepo[U, T]) Delete(ctx context.Context, id int64) error {
+	res, err := r.coll.DeleteOne(ctx, bson.D{{Key: "_id", Value: id}})
+	if err != nil {
+		return storeError(err)
+	}
+	if res.DeletedCount == 0 {
+		return app.ErrNotFound
+	}
+	return nil
+}
+
+func (r *mongoRepo[U, T]) findOne(ctx context.Context, filter bson.D) (T, error) {
+	doc := T(new(U))
+	if err := r.coll.FindOne(ctx, filter).Decode(doc); err != nil {
+		return nil, storeError(err)
+	}
+	return doc, nil
+}
+
+func (r *mongoRepo[U, T]) Get(ctx context.Context, id int64) (T, error) {
+	return r.findOne(ctx, bson.D{{Key: "_id", Value: id}})
+}
+
+func (r *mongoRepo[U, T]) FindByKey(ctx context.Context, field, value string) (T, error) {
+	if !r.keyFields[field] {
+		return nil, app.ErrNotFound
+	}
+	return r.findOne(ctx, bson.D{{Key: keysField + "." + field, Value: value}})
+}
+
+func (r *mongoRepo[U, T]) find(ctx context.Context, filter bson.D, opts ...options.Lister[options.FindOptions]) ([]T, error) {
+	cur, err := r.coll.Find(ctx, filter, opts...)
+	if err != nil {
+		return nil, storeError(err)
+	}
+	defer cur.Close(ctx)
+	var out []T
+	for cur.Next(ctx) {
+		doc := T(new(U))
+		if err := cur.Decode(doc); err != nil {
+			return nil, err
+		}
+		out = append(out, doc)
+	}
+	return out, storeError(cur.Err())
+}
+
+func (r *mongoRepo[U, T]) GetMany(ctx context.Context, ids []int64) ([]T, error) {
+	if len(ids) == 0 {
+		return []T{}, nil
+	}
+	found, err := r.find(ctx, bson.D{{Key: "_id", Value: bson.D{{Key: "$in", Value: ids}}}})
+	if err != nil {
+		return nil, err
+	}
+	byID := make(map[int64]T, len(found))
+	for _, d := range found {
+		byID[d.DocID()] = d
+	}
+	out := make([]T, 0, len(ids))
+	for _, id := range ids {
+		if d, ok := byID[id]; ok {
+			out = append(out, d)
+		}
+	}
+	return out, nil
+}
+
+func (r *mongoRepo[U, T]) Scan(ctx context.Context, afterID int64, limit int) ([]T, error) {
+	return r.find(ctx, bson.D{{Key: "_id", Value: bson.D{{Key: "$gt", Value: afterID}}}},
+		options.Find().SetSort(bson.D{{Key: "_id", Value: 1}}).SetLimit(int64(limit)))
+}
+
+func (r *mongoRepo[U, T]) Count(ctx context.Context) (int64, error) {
+	n, err := r.coll.CountDocuments(ctx, bson.D{})
+	return n, storeError(err)
+}

@@ -1,0 +1,106 @@
+package repository
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"sync/atomic"
+	"testing"
+
+	"github.com/FerretDB/FerretDB/ferretdb"
+	"github.com/testcontainers/testcontainers-go"
+	tcmongo "github.com/testcontainers/testcontainers-go/modules/mongodb"
+
+	"calendar/app"
+)
+
+var dbCounter atomic.Int64
+
+// mongoSUT opens a fresh database on the server at uri for each subtest.
+func mongoSUT(uri string, concurrent bool) storeUnderTest {
+	return storeUnderTest{
+		open: func(t *testing.T) app.Store {
+			ctx := context.Background()
+			s, err := OpenMongo(ctx, uri, fmt.Sprintf("contract_%d_%d", os.Getpid(), dbCounter.Add(1)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() {
+				_ = s.db.Drop(ctx)
+				_ = s.Close(ctx)
+			})
+			return s
+		},
+		reopen: func(t *testing.T, s app.Store) app.Store {
+			ctx := context.Background()
+			name := s.(*Mongo).db.Name()
+			if err := s.Close(ctx); err != nil {
+				t.Fatal(err)
+			}
+			again, err := OpenMongo(ctx, uri, name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() {
+				_ = again.db.Drop(ctx)
+				_ = again.Close(ctx)
+			})
+			return again
+		},
+		concurrent: concurrent,
+	}
+}
+
+// StartFerretDB runs a MongoDB wire-protocol server in the test process, on
+// SQLite files in a temp dir, and returns its URI.
+func StartFerretDB(t testing.TB) string {
+	t.Helper()
+	f, err := ferretdb.New(&ferretdb.Config{
+		Listener:  ferretdb.ListenerConfig{TCP: "127.0.0.1:0"},
+		Handler:   "sqlite",
+		SQLiteURL: "file:" + t.TempDir() + "/",
+		Logger:    slog.New(slog.NewTextHandler(io.Discard, nil)),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = f.Run(ctx)
+	}()
+	t.Cleanup(func() {
+		cancel()
+		<-done
+	})
+	return f.MongoDBURI()
+}
+
+// FerretDB applies $inc without isolation under concurrency, so the concurrent
+// case runs on the embedded store and on real MongoDB only.
+func TestMongoContractOnFerretDB(t *testing.T) {
+	runContract(t, mongoSUT(StartFerretDB(t), false))
+}
+
+// TestMongoContractOnRealMongoDB runs the contract on a real MongoDB: the one
+// CALENDAR_TEST_MONGODB_URI names, or a container when a Docker engine answers.
+func TestMongoContractOnRealMongoDB(t *testing.T) {
+	uri := os.Getenv("CALENDAR_TEST_MONGODB_URI")
+	if uri == "" {
+		t.Setenv("TESTCONTAINERS_RYUK_DISABLED", "true")
+		testcontainers.SkipIfProviderIsNotHealthy(t)
+		ctx := context.Background()
+		c, err := tcmongo.Run(ctx, "mongo:7", tcmongo.WithReplicaSet("rs0"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = testcontainers.TerminateContainer(c) })
+		if uri, err = c.ConnectionString(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	runContract(t, mongoSUT(uri, true))
+}
