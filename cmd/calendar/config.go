@@ -1,0 +1,100 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"calendar/app"
+)
+
+// Config is the whole configuration, read once at start.
+type Config struct {
+	Addr          string
+	SiteURL       string
+	DataDir       string
+	MongoURI      string
+	MongoDB       string
+	TimeZone      *time.Location
+	PerPage       int
+	AdminPassword string
+}
+
+// setting is one configuration value: an environment variable and its flag.
+type setting struct {
+	env, flag, def, usage string
+}
+
+var settings = []setting{
+	{"CALENDAR_ADDR", "addr", "127.0.0.1:8080", "address to listen on, host:port"},
+	{"CALENDAR_SITE_URL", "site-url", "", "home URL written into responses (default http://{CALENDAR_ADDR})"},
+	{"CALENDAR_DATA_DIR", "data-dir", "./data", "directory of the embedded store and the search index"},
+	{"CALENDAR_MONGODB_URI", "mongodb-uri", "", "MongoDB connection string; when empty the embedded store is used"},
+	{"CALENDAR_MONGODB_DB", "mongodb-db", "calendar", "MongoDB database name"},
+	{"CALENDAR_TIMEZONE", "timezone", "UTC", "site time zone, an IANA name"},
+	{"CALENDAR_PER_PAGE", "per-page", "10", "default page size of lists, 1 to 50"},
+	{"CALENDAR_ADMIN_PASSWORD", "admin-password", "", "password of user admin, created on first start (generated and logged once when empty)"},
+}
+
+// loadConfig reads the environment, then the flags (a flag wins), and checks
+// every value. An error names the setting in one line.
+func loadConfig(args []string, getenv func(string) string, usage io.Writer) (Config, error) {
+	fs := flag.NewFlagSet("calendar", flag.ContinueOnError)
+	fs.SetOutput(usage)
+	raw := map[string]*string{}
+	for _, s := range settings {
+		value := s.def
+		if v := getenv(s.env); v != "" {
+			value = v
+		}
+		raw[s.env] = fs.String(s.flag, value, s.usage+" ["+s.env+"]")
+	}
+	if err := fs.Parse(args); err != nil {
+		return Config{}, err
+	}
+	if fs.NArg() > 0 {
+		return Config{}, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	get := func(env string) string { return strings.TrimSpace(*raw[env]) }
+
+	c := Config{
+		Addr: get("CALENDAR_ADDR"), SiteURL: get("CALENDAR_SITE_URL"), DataDir: get("CALENDAR_DATA_DIR"),
+		MongoURI: get("CALENDAR_MONGODB_URI"), MongoDB: get("CALENDAR_MONGODB_DB"), AdminPassword: *raw["CALENDAR_ADMIN_PASSWORD"],
+	}
+	if _, port, err := net.SplitHostPort(c.Addr); err != nil || port == "" {
+		return c, fmt.Errorf("CALENDAR_ADDR: want host:port, got %q", c.Addr)
+	}
+	if c.SiteURL == "" {
+		c.SiteURL = "http://" + c.Addr
+	}
+	u, err := url.Parse(c.SiteURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
+		return c, fmt.Errorf("CALENDAR_SITE_URL: want an http(s) URL without query or fragment, got %q", c.SiteURL)
+	}
+	c.SiteURL = strings.TrimSuffix(c.SiteURL, "/")
+	if c.DataDir == "" {
+		return c, fmt.Errorf("CALENDAR_DATA_DIR: must not be empty")
+	}
+	if c.MongoURI != "" && !strings.HasPrefix(c.MongoURI, "mongodb://") && !strings.HasPrefix(c.MongoURI, "mongodb+srv://") {
+		return c, fmt.Errorf("CALENDAR_MONGODB_URI: want a mongodb:// or mongodb+srv:// URI")
+	}
+	if c.MongoDB == "" || strings.ContainsAny(c.MongoDB, `/\. "$`) {
+		return c, fmt.Errorf("CALENDAR_MONGODB_DB: not a valid database name: %q", c.MongoDB)
+	}
+	tz := get("CALENDAR_TIMEZONE")
+	if c.TimeZone, err = time.LoadLocation(tz); err != nil || tz == "" || strings.EqualFold(tz, "local") {
+		return c, fmt.Errorf("CALENDAR_TIMEZONE: unknown time zone %q", tz)
+	}
+	if c.PerPage, err = strconv.Atoi(get("CALENDAR_PER_PAGE")); err != nil || c.PerPage < 1 || c.PerPage > 50 {
+		return c, fmt.Errorf("CALENDAR_PER_PAGE: want an integer from 1 to 50, got %q", get("CALENDAR_PER_PAGE"))
+	}
+	if p := c.AdminPassword; p != "" && len(strings.Join(strings.Fields(p), "")) < app.MinAdminPasswordLength {
+		return c, fmt.Errorf("CALENDAR_ADMIN_PASSWORD: must have at least %d characters besides spaces", app.MinAdminPasswordLength)
+	}
+	return c, nil
+}

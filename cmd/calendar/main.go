@@ -1,0 +1,114 @@
+// Command calendar serves the calendar API.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"calendar/app"
+	"calendar/controllers"
+	"calendar/index"
+	"calendar/repository"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Getenv, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "calendar:", err)
+		os.Exit(1)
+	}
+}
+
+// shutdownGrace is how long in-flight requests may take to finish on shutdown.
+const shutdownGrace = 15 * time.Second
+
+// run serves until ctx ends, then shuts down gracefully.
+func run(ctx context.Context, args []string, getenv func(string) string, logOut io.Writer) error {
+	cfg, err := loadConfig(args, getenv, logOut)
+	if err != nil {
+		return err
+	}
+	logger := slog.New(slog.NewTextHandler(logOut, nil))
+
+	store, backend, err := openStore(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer store.Close(context.Background())
+	idx, err := index.Open(cfg.DataDir)
+	if err != nil {
+		return err
+	}
+	defer idx.Close()
+
+	a := app.New(store, idx)
+	generated, err := a.Users.EnsureAdmin(ctx, cfg.AdminPassword)
+	if err != nil {
+		return fmt.Errorf("creating the admin user: %w", err)
+	}
+	if generated != "" {
+		logger.Info("created user admin; its application password is shown only this once",
+			"login", app.AdminLogin, "application_password", generated)
+	}
+
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("CALENDAR_ADDR: %w", err)
+	}
+	srv := &http.Server{
+		Handler:           controllers.New(controllers.Config{SiteURL: cfg.SiteURL, Logger: logger}, a),
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      60 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+	}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	logger.Info("serving", "addr", ln.Addr().String(), "site_url", cfg.SiteURL, "store", backend, "data_dir", cfg.DataDir)
+
+	select {
+	case err := <-served:
+		return err
+	case <-ctx.Done():
+	}
+	logger.Info("shutting down: finishing in-flight requests")
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	if err := <-served; !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	logger.Info("stopped")
+	return nil
+}
+
+func openStore(ctx context.Context, cfg Config) (app.Store, string, error) {
+	if cfg.MongoURI == "" {
+		s, err := repository.OpenBolt(cfg.DataDir)
+		if err != nil {
+			return nil, "", fmt.Errorf("CALENDAR_DATA_DIR: %w", err)
+		}
+		return s, "embedded", nil
+	}
+	connectCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	s, err := repository.OpenMongo(connectCtx, cfg.MongoURI, cfg.MongoDB)
+	if err != nil {
+		return nil, "", fmt.Errorf("CALENDAR_MONGODB_URI: %w", err)
+	}
+	return s, "mongodb", nil
+}

@@ -1,0 +1,188 @@
+package controllers
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"calendar/app"
+)
+
+// MaxBodyBytes is the largest request body the service reads.
+const MaxBodyBytes = 1 << 20
+
+// decodeValues merges the parameters of a request, first source wins: JSON body,
+// form body (urlencoded with any charset, or multipart), query string, then the
+// path values. A JSON null counts as absent, as in WordPress.
+func decodeValues(r *http.Request, path map[string]string) (app.Values, error) {
+	body, err := decodeBody(r)
+	if err != nil {
+		return nil, err
+	}
+	query, _ := url.ParseQuery(r.URL.RawQuery) // like PHP, keep what parses
+	sources := []map[string]any{body, phpForm(query)}
+	values := app.Values{}
+	for _, src := range sources {
+		for k, v := range src {
+			if v != nil && !values.Has(k) {
+				values[k] = v
+			}
+		}
+	}
+	for k, v := range path {
+		if !values.Has(k) {
+			values[k] = v
+		}
+	}
+	return values, nil
+}
+
+func decodeBody(r *http.Request) (map[string]any, error) {
+	if r.Body == nil || r.Body == http.NoBody {
+		return nil, nil
+	}
+	mediaType, params, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	switch {
+	case mediaType == "application/json" || strings.HasSuffix(mediaType, "+json"):
+		return decodeJSON(r.Body)
+	case mediaType == "multipart/form-data":
+		return decodeMultipart(r, params["boundary"])
+	case mediaType == "application/x-www-form-urlencoded" || (mediaType == "" && r.Method != http.MethodGet):
+		raw, err := readAll(r.Body)
+		if err != nil {
+			return nil, err
+		}
+		form, _ := url.ParseQuery(string(raw))
+		return phpForm(form), nil
+	}
+	return nil, nil
+}
+
+func readAll(body io.Reader) ([]byte, error) {
+	raw, err := io.ReadAll(body)
+	var tooLarge *http.MaxBytesError
+	if errors.As(err, &tooLarge) {
+		return nil, app.ErrBodyTooLarge(MaxBodyBytes)
+	}
+	return raw, err
+}
+
+func decodeJSON(body io.Reader) (map[string]any, error) {
+	raw, err := readAll(body)
+	if err != nil {
+		return nil, err
+	}
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return nil, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var doc any
+	if err := dec.Decode(&doc); err != nil {
+		return nil, app.ErrInvalidJSON(err)
+	}
+	if dec.More() {
+		return nil, app.ErrInvalidJSON(errors.New("data after the JSON value"))
+	}
+	obj, ok := doc.(map[string]any)
+	if !ok {
+		return nil, app.ErrInvalidJSON(errors.New("the JSON body is not an object"))
+	}
+	return obj, nil
+}
+
+func decodeMultipart(r *http.Request, boundary string) (map[string]any, error) {
+	if boundary == "" {
+		return nil, app.NewError(http.StatusBadRequest, "rest_invalid_body", "Invalid multipart body passed: no boundary.")
+	}
+	if err := r.ParseMultipartForm(MaxBodyBytes); err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			return nil, app.ErrBodyTooLarge(MaxBodyBytes)
+		}
+		return nil, app.NewError(http.StatusBadRequest, "rest_invalid_body", "Invalid multipart body passed.")
+	}
+	return phpForm(r.MultipartForm.Value), nil
+}
+
+// phpForm reads form keys the way PHP does: a[]=1&a[]=2 is a list, a[k]=v and
+// a[k][j]=v are nested objects, a repeated plain key keeps its last value.
+func phpForm(form map[string][]string) map[string]any {
+	out := map[string]any{}
+	for key, vals := range form {
+		if len(vals) == 0 {
+			continue
+		}
+		name, path := splitBrackets(key)
+		if name == "" {
+			continue
+		}
+		if len(path) == 0 {
+			out[name] = vals[len(vals)-1]
+			continue
+		}
+		for _, v := range vals {
+			setPath(out, name, path, v)
+		}
+	}
+	return out
+}
+
+// splitBrackets splits "a[b][]" into "a" and ["b", ""].
+func splitBrackets(key string) (string, []string) {
+	open := strings.IndexByte(key, '[')
+	if open <= 0 || !strings.HasSuffix(key, "]") {
+		return key, nil
+	}
+	name, rest := key[:open], key[open:]
+	var path []string
+	for len(rest) > 0 {
+		if rest[0] != '[' {
+			return key, nil
+		}
+		end := strings.IndexByte(rest, ']')
+		if end < 0 {
+			return key, nil
+		}
+		path = append(path, rest[1:end])
+		rest = rest[end+1:]
+	}
+	return name, path
+}
+
+// setPath stores value at container[name][path...]; an empty segment appends.
+func setPath(container map[string]any, name string, path []string, value string) {
+	seg := path[0]
+	if len(path) == 1 {
+		if seg == "" {
+			list, _ := container[name].([]any)
+			container[name] = append(list, value)
+			return
+		}
+		child, ok := container[name].(map[string]any)
+		if !ok {
+			child = map[string]any{}
+			container[name] = child
+		}
+		child[seg] = value
+		return
+	}
+	if seg == "" { // a[][k]=v: each value starts a new object in the list
+		list, _ := container[name].([]any)
+		item := map[string]any{}
+		setPath(item, "x", path[1:], value)
+		container[name] = append(list, item["x"])
+		return
+	}
+	child, ok := container[name].(map[string]any)
+	if !ok {
+		child = map[string]any{}
+		container[name] = child
+	}
+	setPath(child, seg, path[1:], value)
+}

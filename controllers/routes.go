@@ -1,0 +1,251 @@
+package controllers
+
+import (
+	"context"
+	"net/http"
+	"regexp"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/go-fuego/fuego"
+
+	"calendar/app"
+)
+
+// route is one path of a namespace, with the endpoints registered on it, as the
+// namespace index and OPTIONS describe it.
+type route struct {
+	namespace string
+	path      string // fuego pattern, e.g. /vendor/events/v1/venues/{id}
+	endpoints []endpoint
+}
+
+type endpoint struct {
+	methods []string
+	args    []app.Arg
+}
+
+func (rt *route) methods() []string {
+	var out []string
+	for _, e := range rt.endpoints {
+		out = append(out, e.methods...)
+	}
+	return out
+}
+
+// Request is what a handler receives: the checked parameters, the caller and a
+// way to set the status and headers of the answer.
+type Request struct {
+	HTTP   *http.Request
+	Values app.Values
+	Actor  *app.User
+	lang   string
+	header http.Header
+	status int
+}
+
+// Context is the request's context.
+func (r *Request) Context() context.Context { return r.HTTP.Context() }
+
+// SetStatus sets the status of a successful answer (200 when not set).
+func (r *Request) SetStatus(code int) { r.status = code }
+
+// Header gives the answer's headers.
+func (r *Request) Header() http.Header { return r.header }
+
+var (
+	pathParam   = regexp.MustCompile(`\{([a-z_]+)\}`)
+	digitsOnly  = regexp.MustCompile(`^[0-9]+$`)
+	routeRegexp = map[string]string{"id": `(?P<id>\d+)`, "slug": `(?P<slug>[^/]+)`}
+)
+
+// Methods that update: WordPress' EDITABLE.
+var editable = []string{http.MethodPost, http.MethodPut, http.MethodPatch}
+
+// handle registers one endpoint: for each method a fuego route (documented from
+// args), and the endpoint in the namespace registry. The handler runs after the
+// path check ({id} must be digits, else rest_no_route), the decoding and
+// app.CheckArgs; it does the permission check itself, after them, as WordPress.
+func handle[T any](api *API, namespace string, methods []string, path string, args []app.Arg,
+	h func(*Request) (T, error), doc ...fuego.RouteOption) {
+	full := "/" + namespace + path
+	api.register(namespace, full, methods, args)
+	names := pathNames(path)
+	controller := func(c fuego.ContextNoBody) (T, error) {
+		var zero T
+		r := c.Request()
+		pathValues := map[string]string{}
+		for _, name := range names {
+			v := r.PathValue(name)
+			if name == "id" && !digitsOnly.MatchString(v) {
+				return zero, app.ErrNoRoute()
+			}
+			pathValues[name] = v
+		}
+		values, err := decodeValues(r, pathValues)
+		if err != nil {
+			return zero, err
+		}
+		if err := app.CheckArgs(values, args); err != nil {
+			return zero, err
+		}
+		req := &Request{HTTP: r, Values: values, Actor: infoOf(r.Context()).actor,
+			lang: infoOf(r.Context()).lang, header: c.Response().Header()}
+		out, err := h(req)
+		if err != nil {
+			return zero, err
+		}
+		if req.status != 0 && req.status != http.StatusOK {
+			c.Response().WriteHeader(req.status)
+		}
+		return out, nil
+	}
+	for _, m := range methods {
+		opts := append([]fuego.RouteOption{documentArgs(m, names, args)}, doc...)
+		switch m {
+		case http.MethodGet:
+			fuego.Get(api.server, full, controller, opts...)
+		case http.MethodPost:
+			fuego.Post(api.server, full, controller, opts...)
+		case http.MethodPut:
+			fuego.Put(api.server, full, controller, opts...)
+		case http.MethodPatch:
+			fuego.Patch(api.server, full, controller, opts...)
+		case http.MethodDelete:
+			fuego.Delete(api.server, full, controller, opts...)
+		default:
+			panic("unsupported method " + m)
+		}
+	}
+}
+
+func (api *API) register(namespace, full string, methods []string, args []app.Arg) {
+	for _, rt := range api.routes {
+		if rt.path == full {
+			rt.endpoints = append(rt.endpoints, endpoint{methods: methods, args: args})
+			return
+		}
+	}
+	rt := &route{namespace: namespace, path: full, endpoints: []endpoint{{methods: methods, args: args}}}
+	api.routes = append(api.routes, rt)
+	api.lookup.Handle(full, routeHandler{rt})
+}
+
+// routeHandler only carries a route through the lookup mux.
+type routeHandler struct{ rt *route }
+
+func (routeHandler) ServeHTTP(http.ResponseWriter, *http.Request) {}
+
+func pathNames(path string) []string {
+	var names []string
+	for _, m := range pathParam.FindAllStringSubmatch(path, -1) {
+		names = append(names, m[1])
+	}
+	return names
+}
+
+// regexpPath writes a route the way WordPress names it: /ns/venues/(?P<id>\d+).
+func regexpPath(path string) string {
+	return pathParam.ReplaceAllStringFunc(path, func(m string) string {
+		if re, ok := routeRegexp[m[1:len(m)-1]]; ok {
+			return re
+		}
+		return `(?P<` + m[1:len(m)-1] + `>[^/]+)`
+	})
+}
+
+// documentArgs writes the declared parameters into the OpenAPI operation: path
+// parameters, then query parameters for reads and deletes, or a request body
+// (JSON or form) for writes.
+func documentArgs(method string, pathParams []string, args []app.Arg) fuego.RouteOption {
+	return func(r *fuego.BaseRoute) {
+		inPath := map[string]bool{}
+		for _, name := range pathParams {
+			inPath[name] = true
+			p := openapi3.NewPathParameter(name).WithSchema(paramSchema(findArg(args, name)))
+			r.Operation.AddParameter(p)
+		}
+		if method == http.MethodGet || method == http.MethodDelete {
+			for _, a := range args {
+				if inPath[a.Name] {
+					continue
+				}
+				p := openapi3.NewQueryParameter(a.Name).WithDescription(describe(a)).WithSchema(paramSchema(a))
+				p.Required = a.Required
+				r.Operation.AddParameter(p)
+			}
+			return
+		}
+		body := openapi3.NewObjectSchema()
+		for _, a := range args {
+			if inPath[a.Name] {
+				continue
+			}
+			body.WithProperty(a.Name, paramSchema(a))
+			if a.Required {
+				body.Required = append(body.Required, a.Name)
+			}
+		}
+		if len(body.Properties) == 0 {
+			return
+		}
+		r.Operation.RequestBody = &openapi3.RequestBodyRef{Value: openapi3.NewRequestBody().
+			WithContent(openapi3.NewContentWithSchema(body, []string{"application/json", "application/x-www-form-urlencoded", "multipart/form-data"}))}
+	}
+}
+
+func findArg(args []app.Arg, name string) app.Arg {
+	for _, a := range args {
+		if a.Name == name {
+			return a
+		}
+	}
+	return app.Arg{Name: name, Type: app.TypeString}
+}
+
+func describe(a app.Arg) string {
+	if a.Description == "" {
+		return "No description provided"
+	}
+	return a.Description
+}
+
+func paramSchema(a app.Arg) *openapi3.Schema {
+	var s *openapi3.Schema
+	switch a.Type {
+	case app.TypeInteger:
+		s = openapi3.NewIntegerSchema()
+	case app.TypeNumber:
+		s = openapi3.NewFloat64Schema()
+	case app.TypeBoolean:
+		s = openapi3.NewBoolSchema()
+	case app.TypeObject:
+		s = openapi3.NewObjectSchema()
+	case app.TypeArray:
+		item := openapi3.NewStringSchema()
+		if a.Items == app.TypeInteger {
+			item = openapi3.NewIntegerSchema()
+		}
+		s = openapi3.NewArraySchema().WithItems(item)
+	default:
+		s = openapi3.NewStringSchema()
+	}
+	s.Description = a.Description
+	if a.Default != nil {
+		s.Default = a.Default
+	}
+	for _, e := range a.Enum {
+		s.Enum = append(s.Enum, e)
+	}
+	return s
+}
+
+// apiRoot is the URL of a namespace as the request addressed it, with its
+// language segment and a trailing slash.
+func (api *API) apiRoot(lang, namespace string) string {
+	prefix := ""
+	if lang != "" {
+		prefix = "/" + lang
+	}
+	return api.cfg.SiteURL + prefix + "/" + strings.Trim(namespace, "/") + "/"
+}

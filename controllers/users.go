@@ -1,0 +1,33 @@
+package controllers
+
+import (
+	"net/http"
+
+	"github.com/go-fuego/fuego"
+
+	"calendar/app"
+)
+
+var userIDArgs = []app.Arg{{Name: "id", Type: app.TypeInteger, Required: true, Description: "Unique identifier of the user."}}
+
+// mountUsers registers the user administration of {base_url}/vendor/admin/v1.
+func (api *API) mountUsers() {
+	handle(api, AdminNamespace, []string{http.MethodGet}, "/users", nil, func(r *Request) ([]app.UserView, error) {
+		return api.app.Users.List(r.Context(), r.Actor)
+	}, fuego.OptionSummary("List users"), fuego.OptionDescription("Every user, without passwords. Administrators only."))
+
+	handle(api, AdminNamespace, []string{http.MethodPost}, "/users", app.UserCreateArgs, func(r *Request) (*app.CreatedUser, error) {
+		u, err := api.app.Users.Create(r.Context(), r.Actor, r.Values)
+		if err == nil {
+			r.SetStatus(http.StatusCreated)
+		}
+		return u, err
+	}, fuego.OptionSummary("Create a user"),
+		fuego.OptionDescription("Creates a user with a new application password, shown only in this answer. Administrators only."),
+		fuego.OptionAddResponse(http.StatusCreated, "The user and its application password", fuego.Response{Type: app.CreatedUser{}}))
+
+	handle(api, AdminNamespace, []string{http.MethodDelete}, "/users/{id}", userIDArgs, func(r *Request) (*app.DeletedUser, error) {
+		id, _ := r.Values.Int("id")
+		return api.app.Users.Delete(r.Context(), r.Actor, id)
+	}, fuego.OptionSummary("Delete a user"), fuego.OptionDescription("Administrators only; not oneself."))
+}

@@ -1,0 +1,75 @@
+// Package index is the bleve implementation of app.Index: a versioned mapping
+// (bump MappingVersion and the index is rebuilt), kept under the data dir.
+package index
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/mapping"
+)
+
+// MappingVersion changes whenever the mapping or the indexed document changes;
+// an index built with another version is discarded and rebuilt from the store.
+const MappingVersion = 1
+
+var versionKey = []byte("mapping_version")
+
+// Index wraps one bleve index.
+type Index struct {
+	bleve bleve.Index
+	// Fresh is true when the index was created empty by Open and must be filled
+	// from the store.
+	Fresh bool
+}
+
+// Open opens the index under dir, creating it when missing or when it was built
+// with another mapping version.
+func Open(dir string) (*Index, error) {
+	path := filepath.Join(dir, "index")
+	idx, err := bleve.Open(path)
+	switch {
+	case err == nil:
+		if v, _ := idx.GetInternal(versionKey); string(v) == strconv.Itoa(MappingVersion) {
+			return &Index{bleve: idx}, nil
+		}
+		_ = idx.Close()
+		if err := os.RemoveAll(path); err != nil {
+			return nil, err
+		}
+	case errors.Is(err, bleve.ErrorIndexPathDoesNotExist):
+	default:
+		return nil, fmt.Errorf("opening index %s: %w", path, err)
+	}
+	if err := os.MkdirAll(dir, 0o750); err != nil {
+		return nil, err
+	}
+	idx, err = bleve.New(path, newMapping())
+	if err != nil {
+		return nil, fmt.Errorf("creating index %s: %w", path, err)
+	}
+	if err := idx.SetInternal(versionKey, []byte(strconv.Itoa(MappingVersion))); err != nil {
+		_ = idx.Close()
+		return nil, err
+	}
+	return &Index{bleve: idx, Fresh: true}, nil
+}
+
+func newMapping() mapping.IndexMapping {
+	m := bleve.NewIndexMapping()
+	m.DefaultAnalyzer = "standard"
+	return m
+}
+
+// Ping reports whether the index answers.
+func (i *Index) Ping(ctx context.Context) error {
+	_, err := i.bleve.DocCount()
+	return err
+}
+
+func (i *Index) Close() error { return i.bleve.Close() }
