@@ -52,7 +52,7 @@ func decodeBody(r *http.Request) (map[string]any, error) {
 		return decodeJSON(r.Body)
 	case mediaType == "multipart/form-data":
 		return decodeMultipart(r, params["boundary"])
-	case mediaType == "application/x-www-form-urlencoded" || (mediaType == "" && r.Method != http.MethodGet):
+	case (mediaType == "application/x-www-form-urlencoded" || mediaType == "") && isWrite(r.Method):
 		raw, err := readAll(r.Body)
 		if err != nil {
 			return nil, err
@@ -185,4 +185,13 @@ func setPath(container map[string]any, name string, path []string, value string)
 		container[name] = child
 	}
 	setPath(child, seg, path[1:], value)
+}
+
+// isWrite reports whether WordPress reads a form body for the method.
+func isWrite(method string) bool {
+	switch method {
+	case http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete:
+		return true
+	}
+	return false
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
+	"regexp"
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -43,6 +44,7 @@ func newOpenAPIDoc(spec *openapi3.T) *openAPIDoc {
 	}
 	doc := *spec
 	doc.Paths = paths
+	doc.Components = pruneUnreferenced(spec.Components, paths)
 	doc.Servers = openapi3.Servers{{URL: eventsServerPlaceholder}}
 	raw, err := json.Marshal(&doc)
 	if err != nil {
@@ -70,7 +72,7 @@ func (api *API) mountDoc() {
 	},
 		fuego.OptionSummary("OpenAPI document"),
 		fuego.OptionDescription("This document: every route, parameter and schema of the API."),
-		fuego.OptionAddResponse(http.StatusOK, "An OpenAPI 3 document", fuego.Response{Type: map[string]any{}}))
+		fuego.OptionAddResponse(http.StatusOK, "An OpenAPI 3 document", fuego.Response{Type: OpenAPIDocument{}}))
 }
 
 // dropAcceptHeader removes the Accept header parameter fuego documents on every
@@ -86,3 +88,48 @@ func dropAcceptHeader(item *openapi3.PathItem) {
 		op.Parameters = kept
 	}
 }
+
+// OpenAPIDocument documents the answer of /doc.
+type OpenAPIDocument struct {
+	OpenAPI    string         `json:"openapi"`
+	Info       map[string]any `json:"info"`
+	Servers    []Link         `json:"servers"`
+	Paths      map[string]any `json:"paths"`
+	Components map[string]any `json:"components"`
+}
+
+// pruneUnreferenced drops the schemas no path refers to, directly or through
+// other schemas: fuego registers a few for its own defaults that we replaced.
+func pruneUnreferenced(c *openapi3.Components, paths *openapi3.Paths) *openapi3.Components {
+	if c == nil {
+		return c
+	}
+	used := map[string]bool{}
+	raw, _ := json.Marshal(paths)
+	pending := [][]byte{raw}
+	for len(pending) > 0 {
+		next := pending[0]
+		pending = pending[1:]
+		for _, m := range schemaRef.FindAllSubmatch(next, -1) {
+			name := string(m[1])
+			if used[name] {
+				continue
+			}
+			used[name] = true
+			if s, ok := c.Schemas[name]; ok {
+				sub, _ := json.Marshal(s)
+				pending = append(pending, sub)
+			}
+		}
+	}
+	pruned := *c
+	pruned.Schemas = openapi3.Schemas{}
+	for name, s := range c.Schemas {
+		if used[name] {
+			pruned.Schemas[name] = s
+		}
+	}
+	return &pruned
+}
+
+var schemaRef = regexp.MustCompile(`"#/components/schemas/([^"]+)"`)

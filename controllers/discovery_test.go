@@ -1,0 +1,183 @@
+package controllers_test
+
+import (
+	"net/http"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/getkin/kin-openapi/openapi3"
+)
+
+// routesOf reads a namespace index: route regex -> its description.
+func routesOf(t *testing.T, s *service, namespace string) map[string]map[string]any {
+	t.Helper()
+	res := s.do("GET", "/"+namespace)
+	res.expectStatus(t, http.StatusOK)
+	m := res.object(t)
+	if m["namespace"] != namespace {
+		t.Fatalf("namespace = %v", m["namespace"])
+	}
+	out := map[string]map[string]any{}
+	for k, v := range m["routes"].(map[string]any) {
+		out[k] = v.(map[string]any)
+	}
+	return out
+}
+
+var wpParam = regexp.MustCompile(`\(\?P<([a-z_]+)>[^)]*\)`)
+
+func TestTheNamespaceRootListsEveryRouteWithMethodsAndArgs(t *testing.T) {
+	s := startService(t)
+	want := map[string][]string{
+		"/vendor/events/v1":                  {"GET"},
+		"/vendor/events/v1/doc":              {"GET"},
+		"/vendor/admin/v1":                   {"GET"},
+		"/vendor/admin/v1/users":             {"GET", "POST"},
+		`/vendor/admin/v1/users/(?P<id>\d+)`: {"DELETE"},
+	}
+	got := map[string]map[string]any{}
+	for _, ns := range []string{"vendor/events/v1", "vendor/admin/v1"} {
+		for k, v := range routesOf(t, s, ns) {
+			got[k] = v
+		}
+	}
+	if len(got) != len(want) {
+		t.Fatalf("routes = %v, want %v", keys(got), want)
+	}
+	for path, methods := range want {
+		rt, ok := got[path]
+		if !ok {
+			t.Fatalf("route %s missing from the index", path)
+		}
+		if strings.Join(toStrings(rt["methods"]), ",") != strings.Join(methods, ",") {
+			t.Fatalf("%s methods = %v, want %v", path, rt["methods"], methods)
+		}
+		if eps, _ := rt["endpoints"].([]any); len(eps) == 0 {
+			t.Fatalf("%s has no endpoints", path)
+		}
+	}
+	post := got["/vendor/admin/v1/users"]["endpoints"].([]any)[1].(map[string]any)
+	args := post["args"].(map[string]any)
+	role := args["role"].(map[string]any)
+	if role["type"] != "string" || role["required"] != true || len(role["enum"].([]any)) != 5 {
+		t.Fatalf("POST /users role arg = %v", role)
+	}
+
+	t.Run("every listed route answers each of its methods", func(t *testing.T) {
+		for path, rt := range got {
+			url := wpParam.ReplaceAllString(path, "1")
+			for _, m := range toStrings(rt["methods"]) {
+				res := s.do(m, url)
+				if res.Status == http.StatusNotFound && strings.Contains(string(res.Body), "rest_no_route") {
+					t.Fatalf("%s %s listed but not routed", m, url)
+				}
+			}
+		}
+	})
+
+	t.Run("an unknown namespace asked for is rest_invalid_namespace", func(t *testing.T) {
+		s.do("GET", "/vendor/events/v1?namespace=wp/v2").expectError(t, http.StatusNotFound, "rest_invalid_namespace")
+		s.do("GET", "/vendor/events/v1?namespace=vendor/admin/v1").expectStatus(t, http.StatusOK)
+	})
+}
+
+func TestTheDocIsOpenAPI3WithEveryRoute(t *testing.T) {
+	s := startService(t)
+	res := s.do("GET", "/vendor/events/v1/doc")
+	res.expectStatus(t, http.StatusOK)
+	doc := res.object(t)
+	if v, _ := doc["openapi"].(string); !strings.HasPrefix(v, "3.") {
+		t.Fatalf("openapi = %v, want 3.x", doc["openapi"])
+	}
+	for _, key := range []string{"info", "servers", "paths", "components"} {
+		if doc[key] == nil {
+			t.Fatalf("doc has no %s", key)
+		}
+	}
+	if url := firstServer(doc); url != s.URL+"/vendor/events/v1/" {
+		t.Fatalf("servers[0].url = %s, want %s", url, s.URL+"/vendor/events/v1/")
+	}
+	paths := doc["paths"].(map[string]any)
+	for _, ns := range []string{"vendor/events/v1", "vendor/admin/v1"} {
+		for route, desc := range routesOf(t, s, ns) {
+			docPath := wpParam.ReplaceAllString(route, "{$1}")
+			docPath = strings.TrimPrefix(docPath, "/vendor/events/v1")
+			docPath = strings.TrimPrefix(docPath, "/vendor/admin")
+			if docPath == "" {
+				docPath = "/"
+			}
+			item, ok := paths[docPath].(map[string]any)
+			if !ok {
+				t.Fatalf("route %s (%s) missing from doc paths %v", route, docPath, keys(paths))
+			}
+			for _, m := range toStrings(desc["methods"]) {
+				if item[strings.ToLower(m)] == nil {
+					t.Fatalf("doc path %s has no %s", docPath, m)
+				}
+			}
+		}
+	}
+	loader := openapi3.NewLoader()
+	spec, err := loader.LoadFromData(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := spec.Validate(loader.Context); err != nil {
+		t.Fatalf("the document is not valid OpenAPI: %v", err)
+	}
+	errSchema := doc["components"].(map[string]any)["schemas"].(map[string]any)["ErrorBody"]
+	if errSchema == nil {
+		t.Fatal("the error schema is not in the document")
+	}
+	post := paths["/v1/users"].(map[string]any)["post"].(map[string]any)
+	if post["requestBody"] == nil {
+		t.Fatal("POST /users has no documented request body")
+	}
+	if ref := post["responses"].(map[string]any)["403"].(map[string]any)["content"].(map[string]any)["application/json"].(map[string]any)["schema"].(map[string]any)["$ref"]; ref != "#/components/schemas/ErrorBody" {
+		t.Fatalf("403 response schema = %v, want the error schema", ref)
+	}
+}
+
+func TestALanguageSegmentIsKeptInTheURLsTheServiceWrites(t *testing.T) {
+	s := startService(t)
+	doc := s.do("GET", "/fr/vendor/events/v1/doc")
+	doc.expectStatus(t, http.StatusOK)
+	if url := firstServer(doc.object(t)); url != s.URL+"/fr/vendor/events/v1/" {
+		t.Fatalf("servers[0].url = %s, want it to end in /fr/vendor/events/v1/", url)
+	}
+	root := s.do("GET", "/pt-br/vendor/events/v1")
+	root.expectStatus(t, http.StatusOK)
+	self := root.object(t)["routes"].(map[string]any)["/vendor/events/v1/doc"].(map[string]any)["_links"].(map[string]any)["self"].([]any)[0].(map[string]any)["href"]
+	if self != s.URL+"/pt-br/vendor/events/v1/doc" {
+		t.Fatalf("self link = %v", self)
+	}
+	s.do("GET", "/de/vendor/admin/v1/users", asAdmin()).expectStatus(t, http.StatusOK)
+}
+
+func firstServer(doc map[string]any) string {
+	servers, _ := doc["servers"].([]any)
+	if len(servers) == 0 {
+		return ""
+	}
+	url, _ := servers[0].(map[string]any)["url"].(string)
+	return url
+}
+
+func toStrings(v any) []string {
+	var out []string
+	for _, x := range v.([]any) {
+		out = append(out, x.(string))
+	}
+	return out
+}
+
+func keys[V any](m map[string]V) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,174 @@
+package controllers_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"testing"
+
+	"calendar/app"
+	"calendar/controllers"
+	"calendar/index"
+	"calendar/repository"
+)
+
+const adminPassword = "test admin password 0001"
+
+// service is the whole calendar service on a real listener, with the embedded
+// store and a real index in a temp dir.
+type service struct {
+	t     *testing.T
+	URL   string
+	store app.Store
+}
+
+func startService(t *testing.T) *service {
+	t.Helper()
+	dir := t.TempDir()
+	store, err := repository.OpenBolt(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	idx, err := index.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := app.New(store, idx)
+	if _, err := a.Users.EnsureAdmin(context.Background(), adminPassword); err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewUnstartedServer(nil)
+	url := "http://" + srv.Listener.Addr().String()
+	srv.Config.Handler = controllers.New(controllers.Config{SiteURL: url}, a)
+	srv.Start()
+	t.Cleanup(func() {
+		srv.Close()
+		idx.Close()
+		store.Close(context.Background())
+	})
+	return &service{t: t, URL: url, store: store}
+}
+
+// option changes a request before it is sent.
+type option func(*http.Request)
+
+func basic(login, password string) option {
+	return header("Authorization", "Basic "+base64.StdEncoding.EncodeToString([]byte(login+":"+password)))
+}
+
+func bearer(password string) option { return header("Authorization", "Bearer "+password) }
+
+func asAdmin() option { return basic("admin", adminPassword) }
+
+func header(name, value string) option {
+	return func(r *http.Request) { r.Header.Set(name, value) }
+}
+
+func body(contentType, content string) option {
+	return func(r *http.Request) {
+		r.Header.Set("Content-Type", contentType)
+		r.Body = io.NopCloser(strings.NewReader(content))
+		r.ContentLength = int64(len(content))
+	}
+}
+
+func jsonBody(v any) option {
+	raw, _ := json.Marshal(v)
+	return body("application/json", string(raw))
+}
+
+type response struct {
+	Status int
+	Header http.Header
+	Body   []byte
+}
+
+func (s *service) do(method, path string, opts ...option) *response {
+	s.t.Helper()
+	req, err := http.NewRequest(method, s.URL+path, nil)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	for _, o := range opts {
+		o(req)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	raw, err := io.ReadAll(res.Body)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	return &response{Status: res.StatusCode, Header: res.Header, Body: raw}
+}
+
+// object decodes the body as a JSON object.
+func (r *response) object(t *testing.T) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(r.Body, &m); err != nil {
+		t.Fatalf("body is not a JSON object: %v\n%s", err, r.Body)
+	}
+	return m
+}
+
+// list decodes the body as a JSON array of objects.
+func (r *response) list(t *testing.T) []map[string]any {
+	t.Helper()
+	var l []map[string]any
+	if err := json.Unmarshal(r.Body, &l); err != nil {
+		t.Fatalf("body is not a JSON array: %v\n%s", err, r.Body)
+	}
+	return l
+}
+
+// expectError checks status, code and the WordPress error shape.
+func (r *response) expectError(t *testing.T, status int, code string) map[string]any {
+	t.Helper()
+	if r.Status != status {
+		t.Fatalf("status = %d, want %d; body %s", r.Status, status, r.Body)
+	}
+	if ct := r.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+		t.Fatalf("error Content-Type = %q, want JSON", ct)
+	}
+	m := r.object(t)
+	if m["code"] != code {
+		t.Fatalf("code = %v, want %s; body %s", m["code"], code, r.Body)
+	}
+	if msg, _ := m["message"].(string); msg == "" {
+		t.Fatalf("error without a message: %s", r.Body)
+	}
+	data, _ := m["data"].(map[string]any)
+	if data == nil || data["status"] != float64(status) {
+		t.Fatalf("data.status = %v, want %d; body %s", data, status, r.Body)
+	}
+	return m
+}
+
+func (r *response) expectStatus(t *testing.T, status int) {
+	t.Helper()
+	if r.Status != status {
+		t.Fatalf("status = %d, want %d; body %s", r.Status, status, r.Body)
+	}
+}
+
+// createUser makes a user of the role as admin and returns its password.
+func (s *service) createUser(login string, role app.Role) (id float64, password string) {
+	s.t.Helper()
+	res := s.do("POST", "/vendor/admin/v1/users", asAdmin(), jsonBody(map[string]string{"login": login, "role": string(role)}))
+	res.expectStatus(s.t, http.StatusCreated)
+	m := res.object(s.t)
+	return m["id"].(float64), m["application_password"].(string)
+}
+
+func bigBody(n int) string { return string(bytes.Repeat([]byte("a"), n)) }
+
+func formatFloat(f float64) string { return strconv.FormatFloat(f, 'f', 0, 64) }
