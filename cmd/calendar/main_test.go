@@ -1,0 +1,111 @@
+package main
+
+import (
+	"context"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"calendar/repository"
+)
+
+func env(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+
+func TestConfigDefaults(t *testing.T) {
+	c, err := loadConfig(nil, env(nil), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Addr != "127.0.0.1:8080" || c.SiteURL != "http://127.0.0.1:8080" || c.DataDir != "./data" ||
+		c.MongoURI != "" || c.MongoDB != "calendar" || c.TimeZone.String() != "UTC" || c.PerPage != 10 {
+		t.Fatalf("defaults = %+v", c)
+	}
+}
+
+func TestAFlagWinsOverTheEnvironment(t *testing.T) {
+	c, err := loadConfig([]string{"-per-page", "20", "-site-url", "https://cal.example/"},
+		env(map[string]string{"CALENDAR_PER_PAGE": "30", "CALENDAR_TIMEZONE": "Europe/Paris"}), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.PerPage != 20 || c.SiteURL != "https://cal.example" || c.TimeZone.String() != "Europe/Paris" {
+		t.Fatalf("config = %+v", c)
+	}
+}
+
+func TestABadSettingStopsStartUpNamingIt(t *testing.T) {
+	cases := map[string]string{
+		"CALENDAR_ADDR":           "8080",
+		"CALENDAR_SITE_URL":       "ftp://x",
+		"CALENDAR_MONGODB_URI":    "postgres://x",
+		"CALENDAR_MONGODB_DB":     "a.b",
+		"CALENDAR_TIMEZONE":       "Mars/Olympus",
+		"CALENDAR_PER_PAGE":       "51",
+		"CALENDAR_ADMIN_PASSWORD": "short",
+	}
+	for name, value := range cases {
+		t.Run(name, func(t *testing.T) {
+			_, err := loadConfig(nil, env(map[string]string{name: value}), io.Discard)
+			if err == nil || !strings.HasPrefix(err.Error(), name+":") || strings.Contains(err.Error(), "\n") {
+				t.Fatalf("err = %v, want one line starting with %s:", err, name)
+			}
+		})
+	}
+	if _, err := loadConfig([]string{"-per-page", "abc"}, env(nil), io.Discard); err == nil {
+		t.Fatal("a bad flag value was accepted")
+	}
+}
+
+func freeAddr(t *testing.T) string {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().String()
+}
+
+func TestTheServiceServesOnTheEmbeddedStoreAndShutsDownCleanly(t *testing.T) {
+	dir, addr := t.TempDir(), freeAddr(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	var logs strings.Builder
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, nil, env(map[string]string{"CALENDAR_ADDR": addr, "CALENDAR_DATA_DIR": dir}), &syncWriter{b: &logs})
+	}()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		res, err := http.Get("http://" + addr + "/readyz")
+		if err == nil {
+			res.Body.Close()
+			if res.StatusCode == http.StatusOK {
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("not ready after 10s: %v", err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("run returned %v", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("no shutdown within 20s")
+	}
+	if !strings.Contains(logs.String(), "application_password=") {
+		t.Fatalf("the generated admin password was not logged:\n%s", logs.String())
+	}
+	// The store was closed: it opens again at once (bbolt holds a file lock while open).
+	s, err := repository.OpenBolt(dir)
+	if err != nil {
+		t.Fatalf("store not released on shutdown: %v", err)
+	}
+	s.Close(context.Background())
+}
