@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"log/slog"
 	"net/http"
 	"regexp"
@@ -218,9 +219,11 @@ func (api *API) recoverPanic(w http.ResponseWriter, r *http.Request) {
 // writeError answers with the WordPress error shape; 5xx causes are logged.
 func (api *API) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	e := app.AsError(err)
-	if e.Status >= 500 {
-		api.cfg.Logger.Error("request failed", "method", r.Method, "path", r.URL.Path,
-			"code", e.Code, "error", e.Error())
+	switch {
+	case e.Status == http.StatusServiceUnavailable: // an expected state, such as an index rebuild
+		api.cfg.Logger.Warn("request refused", "method", r.Method, "path", r.URL.Path, "code", e.Code, "error", e.Error())
+	case e.Status >= 500:
+		api.cfg.Logger.Error("request failed", "method", r.Method, "path", r.URL.Path, "code", e.Code, "error", e.Error())
 	}
 	w.Header().Set("Content-Type", "application/json; charset=UTF-8")
 	w.WriteHeader(e.Status)
@@ -230,7 +233,7 @@ func (api *API) writeError(w http.ResponseWriter, r *http.Request, err error) {
 // sendError is fuego's error serializer: every error leaves in our shape.
 func (api *API) sendError(w http.ResponseWriter, r *http.Request, err error) {
 	var withStatus fuego.ErrorWithStatus
-	if _, ours := err.(*app.Error); !ours && errorsAs(err, &withStatus) && withStatus.StatusCode() < 500 {
+	if _, ours := err.(*app.Error); !ours && errors.As(err, &withStatus) && withStatus.StatusCode() < 500 {
 		err = app.NewError(withStatus.StatusCode(), "rest_invalid_request", err.Error())
 	}
 	api.writeError(w, r, err)

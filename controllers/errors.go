@@ -1,13 +1,10 @@
 package controllers
 
 import (
-	"errors"
 	"net/http"
 
 	"github.com/go-fuego/fuego"
 )
-
-func errorsAs(err error, target any) bool { return errors.As(err, target) }
 
 // ErrorBody documents the error shape every failure answers with.
 type ErrorBody struct {
