@@ -7,18 +7,62 @@ package app
 import (
 	"context"
 	"fmt"
+	"time"
 )
+
+// Settings are the site settings the rules depend on.
+type Settings struct {
+	// SiteURL is the home URL without a trailing slash.
+	SiteURL  string
+	TimeZone *time.Location
+	// PerPage is the default page size of lists.
+	PerPage int
+}
 
 // App holds the services the HTTP layer calls.
 type App struct {
-	store Store
-	index Index
-	Users *Users
+	store      Store
+	index      Index
+	settings   Settings
+	Users      *Users
+	Venues     *LinkedPosts[VenueView]
+	Organizers *LinkedPosts[OrganizerView]
 }
 
 // New wires the services over a store and an index.
-func New(store Store, index Index) *App {
-	return &App{store: store, index: index, Users: NewUsers(store.Users())}
+func New(store Store, index Index, settings Settings) *App {
+	if settings.TimeZone == nil {
+		settings.TimeZone = time.UTC
+	}
+	if settings.PerPage == 0 {
+		settings.PerPage = 10
+	}
+	a := &App{store: store, index: index, settings: settings, Users: NewUsers(store.Users())}
+	posts := postService{store: store, index: index, settings: settings, now: time.Now}
+	a.Venues = &LinkedPosts[VenueView]{postService: posts, kind: venueKind, render: posts.renderVenue}
+	a.Organizers = &LinkedPosts[OrganizerView]{postService: posts, kind: organizerKind, render: posts.renderOrganizer}
+	return a
+}
+
+// RebuildIndex fills the index from the store, in batches.
+func (a *App) RebuildIndex(ctx context.Context) (int, error) {
+	const batch = 1000
+	var after int64
+	n := 0
+	for {
+		posts, err := a.store.Posts().Scan(ctx, after, batch)
+		if err != nil {
+			return n, err
+		}
+		if len(posts) == 0 {
+			return n, nil
+		}
+		if err := a.index.PutPosts(ctx, posts); err != nil {
+			return n, err
+		}
+		n += len(posts)
+		after = posts[len(posts)-1].ID
+	}
 }
 
 // Ready reports whether the store and the index answer.

@@ -1,6 +1,12 @@
 package app
 
-import "time"
+import (
+	"strings"
+	"time"
+	"unicode"
+
+	"golang.org/x/text/unicode/norm"
+)
 
 // Post types: the three kinds of record that share the posts collection.
 const (
@@ -20,8 +26,22 @@ type Post struct {
 	Title    string    `bson:"title"`
 	Content  string    `bson:"content,omitempty"`
 	Excerpt  string    `bson:"excerpt,omitempty"`
-	Date     time.Time `bson:"date"`
-	Modified time.Time `bson:"modified"`
+	Date     time.Time `bson:"date"`     // publication instant, UTC
+	Modified time.Time `bson:"modified"` // last change, UTC
+	Password string    `bson:"password,omitempty"`
+	Image    string    `bson:"image,omitempty"` // absolute http(s) URL
+	// Meta holds a venue's or an organizer's text fields (address, city, phone,
+	// email...), by their API names.
+	Meta        map[string]string `bson:"meta,omitempty"`
+	ShowMap     *bool             `bson:"show_map,omitempty"`
+	ShowMapLink *bool             `bson:"show_map_link,omitempty"`
+	Geo         *Geo              `bson:"geo,omitempty"`
+}
+
+// Geo is a venue's position.
+type Geo struct {
+	Lat float64 `bson:"lat"`
+	Lng float64 `bson:"lng"`
 }
 
 func (p *Post) DocID() int64      { return p.ID }
@@ -51,4 +71,16 @@ func (t *Term) SetSeq(seq int64)  { t.Seq = seq }
 // UniqueKeys: a slug is unique per taxonomy.
 func (t *Term) UniqueKeys() map[string]string {
 	return map[string]string{"taxonomy_slug": t.Taxonomy + "/" + t.Slug}
+}
+
+// FoldTitle is a title as duplicate detection compares it: trimmed, accents
+// removed, case folded (the collation the plugin's database applies).
+func FoldTitle(title string) string {
+	var b strings.Builder
+	for _, r := range norm.NFD.String(strings.TrimSpace(title)) {
+		if !unicode.Is(unicode.Mn, r) {
+			b.WriteRune(unicode.ToLower(r))
+		}
+	}
+	return b.String()
 }

@@ -48,8 +48,41 @@ type Store interface {
 	Close(ctx context.Context) error
 }
 
-// Index is the search index that answers list queries.
+// Index is the search index that answers list queries: the store holds the
+// documents, the index finds them, counts them and orders them.
 type Index interface {
+	// PutPosts adds or replaces the posts' entries.
+	PutPosts(ctx context.Context, posts []*Post) error
+	// DeletePost removes a post's entry; a missing one is not an error.
+	DeletePost(ctx context.Context, id int64) error
+	// SearchPosts returns one page of matching post IDs, in order, and the total.
+	SearchPosts(ctx context.Context, q PostQuery) (PostPage, error)
 	Ping(ctx context.Context) error
 	Close() error
+}
+
+// PostQuery selects posts of one type. Empty fields do not filter.
+type PostQuery struct {
+	Type     string
+	Statuses []string
+	// Fragments must all occur, case-insensitively, within one of the type's
+	// searchable fields (title, content, excerpt, meta).
+	Fragments []string
+	// TitleKey matches titles equal to it after FoldTitle.
+	TitleKey string
+	Offset   int
+	Limit    int // 0: count only
+}
+
+// PostPage is one page of a PostQuery: IDs newest first (then highest ID), and
+// how many posts match in all.
+type PostPage struct {
+	IDs   []int64
+	Total int
+}
+
+// SearchableMeta lists, per post type, the meta fields a search looks into.
+var SearchableMeta = map[string][]string{
+	PostTypeVenue:     {"address", "city", "province", "state", "stateprovince", "zip", "phone"},
+	PostTypeOrganizer: {"phone", "email", "website"},
 }

@@ -283,3 +283,5 @@ func contains(list []string, s string) bool {
 	}
 	return false
 }
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }

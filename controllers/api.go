@@ -75,6 +75,8 @@ func New(cfg Config, a *app.App) *API {
 	api.mountHealth()
 	api.mountRoot(EventsNamespace)
 	api.mountDoc()
+	mountLinked(api, "venues", a.Venues, VenueList{})
+	mountLinked(api, "organizers", a.Organizers, OrganizerList{})
 	api.mountRoot(AdminNamespace)
 	api.mountUsers()
 	api.doc = newOpenAPIDoc(api.server.Engine.OutputOpenAPISpec())

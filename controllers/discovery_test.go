@@ -37,6 +37,12 @@ func TestTheNamespaceRootListsEveryRouteWithMethodsAndArgs(t *testing.T) {
 		"/vendor/admin/v1/users":             {"GET", "POST"},
 		`/vendor/admin/v1/users/(?P<id>\d+)`: {"DELETE"},
 	}
+	for _, kind := range []string{"venues", "organizers"} {
+		base := "/vendor/events/v1/" + kind
+		want[base] = []string{"GET", "POST"}
+		want[base+`/(?P<id>\d+)`] = []string{"GET", "DELETE", "POST", "PUT", "PATCH"}
+		want[base+`/by-slug/(?P<slug>[^/]+)`] = []string{"GET", "DELETE", "POST", "PUT", "PATCH"}
+	}
 	got := map[string]map[string]any{}
 	for _, ns := range []string{"vendor/events/v1", "vendor/admin/v1"} {
 		for k, v := range routesOf(t, s, ns) {

@@ -39,12 +39,12 @@ func startService(t *testing.T) *service {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := app.New(store, idx)
+	srv := httptest.NewUnstartedServer(nil)
+	url := "http://" + srv.Listener.Addr().String()
+	a := app.New(store, idx, app.Settings{SiteURL: url, PerPage: 10})
 	if _, err := a.Users.EnsureAdmin(context.Background(), adminPassword); err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewUnstartedServer(nil)
-	url := "http://" + srv.Listener.Addr().String()
 	srv.Config.Handler = controllers.New(controllers.Config{SiteURL: url}, a)
 	srv.Start()
 	t.Cleanup(func() {

@@ -11,12 +11,11 @@ import (
 	"strconv"
 
 	"github.com/blevesearch/bleve/v2"
-	"github.com/blevesearch/bleve/v2/mapping"
 )
 
 // MappingVersion changes whenever the mapping or the indexed document changes;
 // an index built with another version is discarded and rebuilt from the store.
-const MappingVersion = 1
+const MappingVersion = 2
 
 var versionKey = []byte("mapping_version")
 
@@ -60,11 +59,6 @@ func Open(dir string) (*Index, error) {
 	return &Index{bleve: idx, Fresh: true}, nil
 }
 
-func newMapping() mapping.IndexMapping {
-	m := bleve.NewIndexMapping()
-	m.DefaultAnalyzer = "standard"
-	return m
-}
 
 // Ping reports whether the index answers.
 func (i *Index) Ping(ctx context.Context) error {

@@ -51,7 +51,15 @@ func run(ctx context.Context, args []string, getenv func(string) string, logOut 
 	}
 	defer idx.Close()
 
-	a := app.New(store, idx)
+	a := app.New(store, idx, app.Settings{SiteURL: cfg.SiteURL, TimeZone: cfg.TimeZone, PerPage: cfg.PerPage})
+	if idx.Fresh {
+		start := time.Now()
+		n, err := a.RebuildIndex(ctx)
+		if err != nil {
+			return fmt.Errorf("building the index: %w", err)
+		}
+		logger.Info("built the index from the store", "posts", n, "took", time.Since(start).Round(time.Millisecond))
+	}
 	generated, err := a.Users.EnsureAdmin(ctx, cfg.AdminPassword)
 	if err != nil {
 		return fmt.Errorf("creating the admin user: %w", err)

@@ -1,0 +1,400 @@
+package app
+
+import (
+	"context"
+	"net/http"
+	"net/mail"
+	"net/url"
+	"regexp"
+	"strings"
+	"time"
+)
+
+// linkedKind describes venues or organizers: the posts events link to.
+type linkedKind struct {
+	postType string   // "venue"
+	plural   string   // "venues"
+	meta     []string // text fields, in the order the object shows them
+}
+
+var (
+	venueKind = linkedKind{postType: PostTypeVenue, plural: "venues",
+		meta: []string{"address", "city", "country", "province", "state", "zip", "phone", "website", "stateprovince"}}
+	organizerKind = linkedKind{postType: PostTypeOrganizer, plural: "organizers",
+		meta: []string{"phone", "website", "email"}}
+)
+
+// LinkedPosts is the service of venues or organizers; V is their JSON object.
+type LinkedPosts[V any] struct {
+	postService
+	kind linkedKind
+	// render turns a post into its object; single adds json_ld, masked hides
+	// what a password protects.
+	render func(p *Post, single, masked bool) V
+}
+
+// ListArgs are the parameters of GET /venues and /organizers.
+func (s *LinkedPosts[V]) ListArgs() []Arg {
+	return append(append([]Arg{}, pageArgs...),
+		Arg{Name: "search", Type: TypeString, Description: "Words that must all occur in the name, description, excerpt or one of the text fields, in any order."},
+		Arg{Name: "status", Type: TypeArray, Items: TypeString, Description: "Statuses to list; only publish for visitors who may not edit."},
+	)
+}
+
+// WriteArgs are the parameters of a create (the name required) or an update.
+func (s *LinkedPosts[V]) WriteArgs(create bool) []Arg {
+	args := []Arg{
+		{Name: s.kind.postType, Type: TypeString, Required: create, Description: "The name."},
+		{Name: "author", Type: TypeInteger, Description: "ID of the author; only editors may name someone else."},
+		{Name: "date", Type: TypeString, Description: "Publication date in the site's zone, or a Unix timestamp."},
+		{Name: "date_utc", Type: TypeString, Description: "Publication date in UTC."},
+		{Name: "description", Type: TypeString},
+		{Name: "excerpt", Type: TypeString},
+		{Name: "status", Type: TypeString, Enum: PostStatuses},
+		{Name: "password", Type: TypeString, Description: "Protects the fields other than the name; empty to remove."},
+		{Name: "image", Type: TypeString, Description: "Absolute http(s) URL of the image."},
+	}
+	for _, m := range s.kind.meta {
+		args = append(args, Arg{Name: m, Type: TypeString})
+	}
+	if s.kind.postType == PostTypeVenue {
+		args = append(args,
+			Arg{Name: "show_map", Type: TypeBoolean}, Arg{Name: "show_map_link", Type: TypeBoolean},
+			Arg{Name: "geo_lat", Type: TypeNumber, Description: "Latitude, -90 to 90; with geo_lng."},
+			Arg{Name: "geo_lng", Type: TypeNumber, Description: "Longitude, -180 to 180; with geo_lat."})
+	}
+	return args
+}
+
+// DeleteArgs are the parameters of a delete.
+var DeleteArgs = []Arg{{Name: "force", Type: TypeBoolean, Default: false, Description: "Delete permanently instead of moving to the trash."}}
+
+// ReadArgs are the parameters of a single read.
+var ReadArgs = []Arg{{Name: "password", Type: TypeString, Description: "The post's password, to see protected fields."}}
+
+// List answers a list query through the index, then loads the page from the store.
+func (s *LinkedPosts[V]) List(ctx context.Context, actor *User, v Values) (*Page[V], error) {
+	page, perPage, err := s.paging(v)
+	if err != nil {
+		return nil, err
+	}
+	q := PostQuery{Type: s.kind.postType, Offset: (page - 1) * perPage, Limit: perPage}
+	if search, ok := v.String("search"); ok {
+		if strings.TrimSpace(search) == "" {
+			return nil, ErrInvalidParam("search", "search must not be empty.")
+		}
+		q.Fragments = SearchFragments(search)
+	}
+	if q.Statuses, err = listStatuses(actor, v); err != nil {
+		return nil, err
+	}
+	found, err := s.index.SearchPosts(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	if len(found.IDs) == 0 && page > 1 {
+		return nil, NewError(http.StatusNotFound, s.kind.postType+"-archive-page-not-found",
+			"The requested "+s.kind.postType+" archive page does not exist")
+	}
+	posts, err := s.store.Posts().GetMany(ctx, found.IDs)
+	if err != nil {
+		return nil, err
+	}
+	items := make([]V, 0, len(posts))
+	for _, p := range posts {
+		items = append(items, s.render(p, false, !passwordAccepted(actor, p, nil)))
+	}
+	return newPage(items, page, perPage, found.Total), nil
+}
+
+var nonFragment = regexp.MustCompile(`[^A-Za-z0-9-]+`)
+
+// SearchFragments splits a search the plugin's way: on every run of characters
+// other than ASCII letters, digits and hyphens; lower-cased.
+func SearchFragments(search string) []string {
+	var out []string
+	for _, f := range nonFragment.Split(strings.ToLower(search), -1) {
+		if f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// Get answers a single read: published posts for all, others per permission.
+func (s *LinkedPosts[V]) Get(ctx context.Context, actor *User, ref PostRef, v Values) (V, error) {
+	var zero V
+	p, err := s.load(ctx, s.kind.postType, ref)
+	if err != nil {
+		return zero, err
+	}
+	if !canRead(actor, p) {
+		return zero, errNotAccessible(s.kind.postType)
+	}
+	return s.render(p, true, !passwordAccepted(actor, p, v)), nil
+}
+
+// Create stores a new venue or organizer, or answers with the existing one of
+// the same name (and description, when one is sent).
+func (s *LinkedPosts[V]) Create(ctx context.Context, actor *User, v Values) (V, error) {
+	var zero V
+	in, err := s.readInput(ctx, actor, v, nil)
+	if err != nil {
+		return zero, err
+	}
+	if !actor.Can(CapEditPosts) {
+		return zero, ErrForbidden(actor)
+	}
+	if existing, err := s.duplicate(ctx, actor, in); err != nil || existing != nil {
+		if err != nil {
+			return zero, err
+		}
+		return s.render(existing, false, false), nil
+	}
+	now := s.now().UTC().Truncate(time.Second)
+	p := &Post{Type: s.kind.postType, Author: actor.ID, Date: now, Modified: now}
+	in.apply(p)
+	p.Status = resolveStatus(actor, in.status)
+	if p.Type == PostTypeVenue { // maps are shown unless a create says otherwise
+		if p.ShowMap == nil {
+			p.ShowMap = boolPtr(true)
+		}
+		if p.ShowMapLink == nil {
+			p.ShowMapLink = boolPtr(true)
+		}
+	}
+	if err := s.insert(ctx, p, SanitizeTitle(p.Title)); err != nil {
+		return zero, err
+	}
+	return s.render(p, false, false), nil
+}
+
+// duplicate finds a post the caller can read with the same name (compared without
+// case or accents) and, when a description is sent, the same description.
+func (s *LinkedPosts[V]) duplicate(ctx context.Context, actor *User, in *linkedInput) (*Post, error) {
+	found, err := s.index.SearchPosts(ctx, PostQuery{Type: s.kind.postType, TitleKey: FoldTitle(*in.title),
+		Statuses: []string{StatusPublish, StatusFuture, StatusDraft, StatusPending, StatusPrivate}, Limit: 20})
+	if err != nil || len(found.IDs) == 0 {
+		return nil, err
+	}
+	candidates, err := s.store.Posts().GetMany(ctx, found.IDs)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range candidates {
+		if !canRead(actor, c) {
+			continue
+		}
+		if in.description == nil || *in.description == "" || FoldTitle(c.Content) == FoldTitle(*in.description) {
+			return c, nil
+		}
+	}
+	return nil, nil
+}
+
+// Update changes only the fields the request sends.
+func (s *LinkedPosts[V]) Update(ctx context.Context, actor *User, ref PostRef, v Values) (V, error) {
+	var zero V
+	p, err := s.load(ctx, s.kind.postType, ref)
+	if err != nil {
+		return zero, err
+	}
+	in, err := s.readInput(ctx, actor, v, p)
+	if err != nil {
+		return zero, err
+	}
+	if !canEdit(actor, p) {
+		return zero, ErrForbidden(actor)
+	}
+	in.apply(p)
+	if in.status != "" {
+		p.Status = resolveStatus(actor, in.status)
+	}
+	if err := s.save(ctx, p); err != nil {
+		return zero, err
+	}
+	return s.render(p, false, false), nil
+}
+
+// Delete moves to the trash (410 when already there), or deletes permanently
+// with force=true.
+func (s *LinkedPosts[V]) Delete(ctx context.Context, actor *User, ref PostRef, v Values) (any, error) {
+	p, err := s.load(ctx, s.kind.postType, ref)
+	if err != nil {
+		return nil, err
+	}
+	if !canDelete(actor, p) {
+		return nil, ErrForbidden(actor)
+	}
+	if force, _ := v.Bool("force"); force {
+		previous := s.render(p, false, false)
+		if err := s.remove(ctx, p); err != nil {
+			return nil, err
+		}
+		return Deleted[V]{Deleted: true, Previous: previous}, nil
+	}
+	if p.Status == StatusTrash {
+		return nil, errInTrash(s.kind.postType)
+	}
+	p.Status = StatusTrash
+	if err := s.save(ctx, p); err != nil {
+		return nil, err
+	}
+	return s.render(p, false, false), nil
+}
+
+// linkedInput is a checked write: nil pointers are fields the request did not send.
+type linkedInput struct {
+	title, description, excerpt, password, image *string
+	status                                       string
+	author                                       int64
+	date                                         *time.Time
+	meta                                         map[string]string
+	showMap, showMapLink                         *bool
+	geo                                          *Geo
+}
+
+// readInput checks every sent field. existing is nil on create.
+func (s *LinkedPosts[V]) readInput(ctx context.Context, actor *User, v Values, existing *Post) (*linkedInput, error) {
+	in := &linkedInput{meta: map[string]string{}}
+	var bad InvalidParams
+	str := func(name string) *string {
+		if x, ok := v.String(name); ok {
+			return &x
+		}
+		return nil
+	}
+	if in.title = str(s.kind.postType); in.title != nil {
+		if *in.title = strings.TrimSpace(*in.title); *in.title == "" {
+			bad.Add(s.kind.postType, s.kind.postType+" must not be empty.", nil)
+		}
+	}
+	in.description, in.excerpt, in.password = str("description"), str("excerpt"), str("password")
+	if in.image = str("image"); in.image != nil && *in.image != "" && !isHTTPURL(*in.image) {
+		bad.Add("image", "image must be an absolute http(s) URL.", nil)
+	}
+	in.status, _ = v.String("status")
+	if id, ok := v.Int("author"); ok {
+		if _, err := s.store.Users().Get(ctx, id); err != nil {
+			bad.Add("author", "author must be the ID of an existing user.", nil)
+		}
+		in.author = id
+	}
+	for _, name := range []string{"date", "date_utc"} {
+		raw, ok := v.String(name)
+		if !ok {
+			continue
+		}
+		loc := s.settings.TimeZone
+		if name == "date_utc" {
+			loc = time.UTC
+		}
+		t, ok := ParseDate(raw, loc)
+		if !ok {
+			bad.Add(name, name+" is not a date.", nil)
+			continue
+		}
+		t = t.Truncate(time.Second)
+		in.date = &t
+	}
+	for _, m := range s.kind.meta {
+		if x, ok := v.String(m); ok {
+			in.meta[m] = sanitizeText(x)
+		}
+	}
+	if w := in.meta["website"]; w != "" && !isURL(w) {
+		bad.Add("website", "website must be a URL with a scheme.", nil)
+	}
+	if e := in.meta["email"]; e != "" && !isEmail(e) {
+		bad.Add("email", "email must be a valid e-mail address.", nil)
+	}
+	if b, ok := v.Bool("show_map"); ok {
+		in.showMap = &b
+	}
+	if b, ok := v.Bool("show_map_link"); ok {
+		in.showMapLink = &b
+	}
+	lat, hasLat := v["geo_lat"].(float64)
+	lng, hasLng := v["geo_lng"].(float64)
+	switch {
+	case hasLat != hasLng:
+		bad.Add("geo_lat", "geo_lat and geo_lng go together.", nil)
+	case hasLat && (lat < -90 || lat > 90):
+		bad.Add("geo_lat", "geo_lat must be from -90 to 90.", nil)
+	case hasLng && (lng < -180 || lng > 180):
+		bad.Add("geo_lng", "geo_lng must be from -180 to 180.", nil)
+	case hasLat:
+		in.geo = &Geo{Lat: lat, Lng: lng}
+	}
+	if err := bad.Err(); err != nil {
+		return nil, err
+	}
+	if in.author != 0 && in.author != actor.ID && !actor.Can(CapEditOthersPosts) {
+		return nil, ErrForbidden(actor)
+	}
+	return in, nil
+}
+
+// apply writes the sent fields onto p; an empty string clears an optional field.
+func (in *linkedInput) apply(p *Post) {
+	set := func(dst *string, src *string) {
+		if src != nil {
+			*dst = *src
+		}
+	}
+	set(&p.Title, in.title)
+	set(&p.Content, in.description)
+	set(&p.Excerpt, in.excerpt)
+	set(&p.Password, in.password)
+	set(&p.Image, in.image)
+	if in.author != 0 {
+		p.Author = in.author
+	}
+	if in.date != nil {
+		p.Date = *in.date
+	}
+	for k, val := range in.meta {
+		if p.Meta == nil {
+			p.Meta = map[string]string{}
+		}
+		if val == "" {
+			delete(p.Meta, k)
+		} else {
+			p.Meta[k] = val
+		}
+	}
+	if in.showMap != nil {
+		p.ShowMap = in.showMap
+	}
+	if in.showMapLink != nil {
+		p.ShowMapLink = in.showMapLink
+	}
+	if in.geo != nil {
+		p.Geo = in.geo
+	}
+}
+
+var whitespaceRun = regexp.MustCompile(`\s+`)
+
+// sanitizeText is WordPress' text-field sanitizer: tags stripped, whitespace
+// collapsed, trimmed.
+func sanitizeText(s string) string {
+	return strings.TrimSpace(whitespaceRun.ReplaceAllString(htmlTag.ReplaceAllString(s, ""), " "))
+}
+
+func isURL(s string) bool {
+	u, err := url.Parse(s)
+	return err == nil && u.Scheme != "" && u.Host != ""
+}
+
+func isHTTPURL(s string) bool {
+	u, err := url.Parse(s)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
+}
+
+func isEmail(s string) bool {
+	a, err := mail.ParseAddress(s)
+	return err == nil && a.Address == s && strings.Contains(s[strings.LastIndexByte(s, '@'):], ".")
+}
+
+func boolPtr(b bool) *bool { return &b }

@@ -1,0 +1,162 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// postService holds what every post resource (venues, organizers, events) shares:
+// loading by ID or slug, saving to the store then the index, slugs, dates, URLs.
+type postService struct {
+	store    Store
+	index    Index
+	settings Settings
+	now      func() time.Time
+}
+
+// PostRef names a post by ID or, when ID is 0, by slug.
+type PostRef struct {
+	ID   int64
+	Slug string
+}
+
+// load finds a post of the type; a missing one, or one of another type, is a
+// 400 on the parameter that named it, as the plugin's validators answer.
+func (s *postService) load(ctx context.Context, postType string, ref PostRef) (*Post, error) {
+	var p *Post
+	var err error
+	param := "id"
+	if ref.ID != 0 {
+		p, err = s.store.Posts().Get(ctx, ref.ID)
+	} else {
+		param = "slug"
+		p, err = s.store.Posts().FindByKey(ctx, "type_slug", postType+"/"+ref.Slug)
+	}
+	if errors.Is(err, ErrNotFound) || (err == nil && p.Type != postType) {
+		return nil, ErrInvalidParam(param, "Invalid parameter.")
+	}
+	return p, err
+}
+
+// insert stores a new post under a unique slug derived from base, then indexes it.
+func (s *postService) insert(ctx context.Context, p *Post, base string) error {
+	taken := func(ctx context.Context, slug string) (bool, error) {
+		_, err := s.store.Posts().FindByKey(ctx, "type_slug", p.Type+"/"+slug)
+		if errors.Is(err, ErrNotFound) {
+			return false, nil
+		}
+		return err == nil, err
+	}
+	for attempt := 0; ; attempt++ {
+		slug, err := uniqueSlug(ctx, base, taken)
+		if err != nil {
+			return err
+		}
+		p.Slug = slug
+		err = s.store.Posts().Insert(ctx, p)
+		if !errors.Is(err, ErrConflict) || attempt == 3 {
+			if err != nil {
+				return err
+			}
+			return s.index.PutPosts(ctx, []*Post{p})
+		}
+		// another writer took the slug between the check and the insert
+	}
+}
+
+// save writes an existing post to the store, then to the index.
+func (s *postService) save(ctx context.Context, p *Post) error {
+	p.Modified = s.now().UTC().Truncate(time.Second)
+	if err := s.store.Posts().Update(ctx, p); err != nil {
+		return err
+	}
+	return s.index.PutPosts(ctx, []*Post{p})
+}
+
+// remove deletes a post from the store, then from the index.
+func (s *postService) remove(ctx context.Context, p *Post) error {
+	if err := s.store.Posts().Delete(ctx, p.ID); err != nil && !errors.Is(err, ErrNotFound) {
+		return err
+	}
+	return s.index.DeletePost(ctx, p.ID)
+}
+
+// pageArgs are the paging parameters of every post list.
+var pageArgs = []Arg{
+	{Name: "page", Type: TypeInteger, Default: 1, Description: "The page of results, from 1."},
+	{Name: "per_page", Type: TypeInteger, Description: "Results per page, at most 50; the site default otherwise."},
+}
+
+// MaxPerPage caps every list.
+const MaxPerPage = 50
+
+// paging reads page and per_page: positive integers, per_page capped at 50.
+func (s *postService) paging(v Values) (page, perPage int, err error) {
+	var bad InvalidParams
+	page, perPage = 1, s.settings.PerPage
+	if p, ok := v.Int("page"); ok {
+		if p < 1 || p > 1<<30 {
+			bad.Add("page", "page must be a positive integer.", nil)
+		}
+		page = int(p)
+	}
+	if pp, ok := v.Int("per_page"); ok {
+		if pp < 1 {
+			bad.Add("per_page", "per_page must be a positive integer.", nil)
+		}
+		perPage = int(min(pp, MaxPerPage))
+	}
+	return page, perPage, bad.Err()
+}
+
+// Page is one page of a list, with what the HTTP layer needs for its links.
+type Page[V any] struct {
+	Items      []V
+	Page       int
+	PerPage    int
+	Total      int
+	TotalPages int
+}
+
+func newPage[V any](items []V, page, perPage, total int) *Page[V] {
+	return &Page[V]{Items: items, Page: page, PerPage: perPage, Total: total, TotalPages: (total + perPage - 1) / perPage}
+}
+
+// formatLocal and formatUTC write a stored instant as the API shows dates.
+func (s *postService) formatLocal(t time.Time) string {
+	return t.In(s.settings.TimeZone).Format(DateFormat)
+}
+func formatUTC(t time.Time) string { return t.UTC().Format(DateFormat) }
+
+// globalID is the plugin's site-independent identifier: host and path of the
+// home URL, without scheme or port, then ?id=N.
+func (s *postService) globalID(id int64) string {
+	u, err := url.Parse(s.settings.SiteURL)
+	if err != nil {
+		return ""
+	}
+	return u.Hostname() + strings.TrimSuffix(u.Path, "/") + "?id=" + itoa(id)
+}
+
+// permalink is the public URL of a published post, or its plain link otherwise.
+func (s *postService) permalink(p *Post) string {
+	if p.Status == StatusPublish {
+		return s.settings.SiteURL + "/" + p.Type + "/" + p.Slug + "/"
+	}
+	return s.settings.SiteURL + "/?post_type=" + p.Type + "&p=" + itoa(p.ID)
+}
+
+// errInTrash is the plugin's 410 for deleting what is already in the trash.
+func errInTrash(kind string) *Error {
+	return NewError(http.StatusGone, kind+"-is-in-trash", "The "+kind+" is already trashed")
+}
+
+// Deleted is the answer to a permanent delete.
+type Deleted[V any] struct {
+	Deleted  bool `json:"deleted"`
+	Previous V    `json:"previous"`
+}

@@ -1,0 +1,215 @@
+package app
+
+import (
+	"html"
+	"path"
+	"regexp"
+	"strings"
+)
+
+// ImageView is a post's image: the URL as given and its extension.
+type ImageView struct {
+	URL       string `json:"url"`
+	Extension string `json:"extension,omitempty"`
+}
+
+// VenueView is the venue object, keys in the plugin's order; empty keys are left out.
+type VenueView struct {
+	ID              int64          `json:"id"`
+	Author          string         `json:"author,omitempty"`
+	Status          string         `json:"status"`
+	Date            string         `json:"date"`
+	DateUTC         string         `json:"date_utc"`
+	Modified        string         `json:"modified"`
+	ModifiedUTC     string         `json:"modified_utc"`
+	URL             string         `json:"url"`
+	Venue           string         `json:"venue"`
+	Description     string         `json:"description,omitempty"`
+	Excerpt         string         `json:"excerpt,omitempty"`
+	Slug            string         `json:"slug"`
+	Image           *ImageView     `json:"image,omitempty"`
+	Address         string         `json:"address,omitempty"`
+	City            string         `json:"city,omitempty"`
+	Country         string         `json:"country,omitempty"`
+	Province        string         `json:"province,omitempty"`
+	State           string         `json:"state,omitempty"`
+	Zip             string         `json:"zip,omitempty"`
+	Phone           string         `json:"phone,omitempty"`
+	Website         string         `json:"website,omitempty"`
+	StateProvince   string         `json:"stateprovince,omitempty"`
+	GeoLat          *float64       `json:"geo_lat,omitempty"`
+	GeoLng          *float64       `json:"geo_lng,omitempty"`
+	JSONLD          map[string]any `json:"json_ld,omitempty"`
+	ShowMap         *bool          `json:"show_map"`
+	ShowMapLink     *bool          `json:"show_map_link"`
+	GlobalID        string         `json:"global_id"`
+	GlobalIDLineage []string       `json:"global_id_lineage"`
+}
+
+// OrganizerView is the organizer object, keys in the plugin's order.
+type OrganizerView struct {
+	ID              int64          `json:"id"`
+	Author          string         `json:"author,omitempty"`
+	Status          string         `json:"status"`
+	Date            string         `json:"date"`
+	DateUTC         string         `json:"date_utc"`
+	Modified        string         `json:"modified"`
+	ModifiedUTC     string         `json:"modified_utc"`
+	URL             string         `json:"url"`
+	Organizer       string         `json:"organizer"`
+	Description     string         `json:"description,omitempty"`
+	Excerpt         string         `json:"excerpt,omitempty"`
+	Slug            string         `json:"slug"`
+	Image           *ImageView     `json:"image,omitempty"`
+	Phone           string         `json:"phone,omitempty"`
+	Website         string         `json:"website,omitempty"`
+	Email           string         `json:"email,omitempty"`
+	JSONLD          map[string]any `json:"json_ld,omitempty"`
+	GlobalID        string         `json:"global_id"`
+	GlobalIDLineage []string       `json:"global_id_lineage"`
+}
+
+// postCommon is what every post object starts with.
+type postCommon struct {
+	author, date, dateUTC, modified, modifiedUTC, url, description, excerpt, globalID string
+	image                                                                             *ImageView
+}
+
+// common renders the shared part; masked leaves out what a password protects.
+func (s *postService) common(p *Post, masked bool) postCommon {
+	c := postCommon{
+		author: itoa(p.Author), date: s.formatLocal(p.Date), dateUTC: formatUTC(p.Date),
+		modified: s.formatLocal(p.Modified), modifiedUTC: formatUTC(p.Modified),
+		url: s.permalink(p), globalID: s.globalID(p.ID),
+	}
+	if p.Author == 0 {
+		c.author = ""
+	}
+	if !masked {
+		c.description, c.excerpt = autop(p.Content), autop(p.Excerpt)
+		if p.Image != "" {
+			c.image = &ImageView{URL: p.Image, Extension: strings.TrimPrefix(path.Ext(urlPath(p.Image)), ".")}
+		}
+	}
+	return c
+}
+
+func (s *postService) renderVenue(p *Post, single, masked bool) VenueView {
+	c := s.common(p, masked)
+	v := VenueView{
+		ID: p.ID, Author: c.author, Status: p.Status, Date: c.date, DateUTC: c.dateUTC, Modified: c.modified,
+		ModifiedUTC: c.modifiedUTC, URL: c.url, Venue: p.Title, Description: c.description, Excerpt: c.excerpt,
+		Slug: p.Slug, Image: c.image, GlobalID: c.globalID, GlobalIDLineage: []string{c.globalID},
+		State: p.Meta["state"], ShowMap: p.ShowMap, ShowMapLink: p.ShowMapLink,
+	}
+	if masked {
+		v.ShowMap, v.ShowMapLink = nil, nil
+		return v
+	}
+	m := p.Meta
+	v.Address, v.City, v.Country, v.Province, v.Zip = m["address"], m["city"], m["country"], m["province"], m["zip"]
+	v.Phone, v.Website, v.StateProvince = m["phone"], m["website"], stateProvince(m)
+	if p.Geo != nil {
+		v.GeoLat, v.GeoLng = &p.Geo.Lat, &p.Geo.Lng
+	}
+	if single {
+		v.JSONLD = venueJSONLD(v)
+	}
+	return v
+}
+
+// stateProvince is the stored value, else the state for the US (or no
+// country), else the province.
+func stateProvince(m map[string]string) string {
+	if sp := m["stateprovince"]; sp != "" {
+		return sp
+	}
+	if c := m["country"]; m["state"] != "" && (c == "" || c == "US" || c == "United States") {
+		return m["state"]
+	}
+	return m["province"]
+}
+
+func (s *postService) renderOrganizer(p *Post, single, masked bool) OrganizerView {
+	c := s.common(p, masked)
+	o := OrganizerView{
+		ID: p.ID, Author: c.author, Status: p.Status, Date: c.date, DateUTC: c.dateUTC, Modified: c.modified,
+		ModifiedUTC: c.modifiedUTC, URL: c.url, Organizer: p.Title, Description: c.description, Excerpt: c.excerpt,
+		Slug: p.Slug, Image: c.image, GlobalID: c.globalID, GlobalIDLineage: []string{c.globalID},
+	}
+	if masked {
+		return o
+	}
+	o.Phone, o.Website, o.Email = p.Meta["phone"], p.Meta["website"], p.Meta["email"]
+	if single {
+		o.JSONLD = withoutEmpty(map[string]any{
+			"@type": "Person", "name": o.Organizer, "description": stripTags(o.Description), "url": o.Website,
+			"telephone": o.Phone, "email": o.Email, "sameAs": o.Website, "image": imageURL(o.Image),
+		})
+	}
+	return o
+}
+
+func venueJSONLD(v VenueView) map[string]any {
+	ld := withoutEmpty(map[string]any{
+		"@type": "Place", "name": v.Venue, "description": stripTags(v.Description), "url": v.URL,
+		"telephone": v.Phone, "sameAs": v.Website, "image": imageURL(v.Image),
+	})
+	address := withoutEmpty(map[string]any{
+		"streetAddress": v.Address, "addressLocality": v.City, "addressRegion": v.StateProvince,
+		"postalCode": v.Zip, "addressCountry": v.Country,
+	})
+	if len(address) > 0 {
+		address["@type"] = "PostalAddress"
+		ld["address"] = address
+	}
+	if v.GeoLat != nil {
+		ld["geo"] = map[string]any{"@type": "GeoCoordinates", "latitude": *v.GeoLat, "longitude": *v.GeoLng}
+	}
+	return ld
+}
+
+func withoutEmpty(m map[string]any) map[string]any {
+	for k, v := range m {
+		if v == "" {
+			delete(m, k)
+		}
+	}
+	return m
+}
+
+func imageURL(i *ImageView) string {
+	if i == nil {
+		return ""
+	}
+	return i.URL
+}
+
+func urlPath(raw string) string {
+	if i := strings.IndexAny(raw, "?#"); i >= 0 {
+		raw = raw[:i]
+	}
+	return raw
+}
+
+var blankLines = regexp.MustCompile(`\n\s*\n`)
+
+// autop is WordPress' automatic paragraphs: blocks separated by blank lines
+// become <p>…</p>, single newlines inside a block become <br />.
+func autop(text string) string {
+	text = strings.TrimSpace(strings.ReplaceAll(text, "\r\n", "\n"))
+	if text == "" {
+		return ""
+	}
+	var out []string
+	for _, block := range blankLines.Split(text, -1) {
+		if block = strings.TrimSpace(block); block != "" {
+			out = append(out, "<p>"+strings.ReplaceAll(block, "\n", "<br />\n")+"</p>")
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+func stripTags(s string) string {
+	return strings.TrimSpace(html.UnescapeString(htmlTag.ReplaceAllString(s, "")))
+}

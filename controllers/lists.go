@@ -1,0 +1,80 @@
+package controllers
+
+import (
+	"net/url"
+	"strconv"
+	"strings"
+
+	"calendar/app"
+)
+
+// listAnswer is a list wrapper: the items under key, the page links, the
+// totals; with the totals also in the headers under both names clients use.
+func listAnswer[V any](api *API, r *Request, key, path string, args []app.Arg, page *app.Page[V]) object {
+	total, pages := strconv.Itoa(page.Total), strconv.Itoa(page.TotalPages)
+	h := r.Header()
+	h.Set("X-TEC-Total", total)
+	h.Set("X-TEC-TotalPages", pages)
+	h.Set("X-WP-Total", total)
+	h.Set("X-WP-TotalPages", pages)
+
+	base := api.apiRoot(r.lang, EventsNamespace) + strings.TrimPrefix(path, "/") + "/"
+	link := func(n int) string { return pageURL(base, r.Values, args, n) }
+	out := object{{key, page.Items}, {"rest_url", link(page.Page)}}
+	if page.Page < page.TotalPages {
+		out = append(out, member{"next_rest_url", link(page.Page + 1)})
+	}
+	if page.Page > 1 {
+		out = append(out, member{"previous_rest_url", link(page.Page - 1)})
+	}
+	return append(out, member{"total", page.Total}, member{"total_pages", page.TotalPages})
+}
+
+// pageURL is the list URL of page n carrying every filter the request sent, in
+// the order the route declares them; page 1 has no page parameter but the
+// current page's own URL always has it.
+func pageURL(base string, v app.Values, args []app.Arg, n int) string {
+	q := url.Values{}
+	var order []string
+	for _, a := range args {
+		if a.Name == "page" || !v.Has(a.Name) {
+			continue
+		}
+		q.Set(a.Name, formatValue(v[a.Name]))
+		order = append(order, a.Name)
+	}
+	var parts []string
+	for _, name := range order {
+		parts = append(parts, url.QueryEscape(name)+"="+url.QueryEscape(q.Get(name)))
+	}
+	if n > 1 || v.Has("page") {
+		parts = append(parts, "page="+strconv.Itoa(n))
+	}
+	if len(parts) == 0 {
+		return base
+	}
+	return base + "?" + strings.Join(parts, "&")
+}
+
+// formatValue writes a checked parameter back as a query value; lists as CSV.
+func formatValue(v any) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case int64:
+		return strconv.FormatInt(x, 10)
+	case float64:
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	case bool:
+		return strconv.FormatBool(x)
+	case []string:
+		return strings.Join(x, ",")
+	case []int64:
+		s := make([]string, len(x))
+		for i, n := range x {
+			s[i] = strconv.FormatInt(n, 10)
+		}
+		return strings.Join(s, ",")
+	}
+	return ""
+}

@@ -1,0 +1,171 @@
+package index
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/analysis/analyzer/keyword"
+	"github.com/blevesearch/bleve/v2/mapping"
+	"github.com/blevesearch/bleve/v2/search/query"
+
+	"calendar/app"
+)
+
+// Field names of an indexed post. Text fields hold the whole lower-cased value
+// as one term, so a fragment matches as a substring with a wildcard query.
+const (
+	fieldType     = "type"
+	fieldStatus   = "status"
+	fieldTitleKey = "title_key"
+	fieldDate     = "date"
+	fieldID       = "id"
+	textPrefix    = "text_"
+)
+
+// postDoc is what the index keeps of a post.
+type postDoc map[string]any
+
+func newMapping() mapping.IndexMapping {
+	keywordField := bleve.NewKeywordFieldMapping()
+	keywordField.Analyzer = keyword.Name
+	keywordField.Store = false
+	keywordField.IncludeInAll = false
+	numeric := bleve.NewNumericFieldMapping()
+	numeric.Store = false
+	numeric.IncludeInAll = false
+
+	doc := bleve.NewDocumentStaticMapping()
+	for _, f := range []string{fieldType, fieldStatus, fieldTitleKey} {
+		doc.AddFieldMappingsAt(f, keywordField)
+	}
+	doc.AddFieldMappingsAt(fieldDate, numeric)
+	doc.AddFieldMappingsAt(fieldID, numeric)
+	for _, f := range textFields() {
+		doc.AddFieldMappingsAt(f, keywordField)
+	}
+	m := bleve.NewIndexMapping()
+	m.DefaultMapping = doc
+	m.DefaultAnalyzer = keyword.Name
+	return m
+}
+
+// textFields are the searchable fields of every post type.
+func textFields() []string {
+	seen := map[string]bool{}
+	fields := []string{textPrefix + "title", textPrefix + "content", textPrefix + "excerpt"}
+	for _, metas := range app.SearchableMeta {
+		for _, m := range metas {
+			if !seen[m] {
+				seen[m] = true
+				fields = append(fields, textPrefix+m)
+			}
+		}
+	}
+	return fields
+}
+
+func docID(id int64) string { return strconv.FormatInt(id, 10) }
+
+func newPostDoc(p *app.Post) postDoc {
+	d := postDoc{
+		fieldType:     p.Type,
+		fieldStatus:   p.Status,
+		fieldTitleKey: app.FoldTitle(p.Title),
+		fieldDate:     float64(p.Date.Unix()),
+		fieldID:       float64(p.ID),
+	}
+	text := map[string]string{"title": p.Title, "content": p.Content, "excerpt": p.Excerpt}
+	for _, m := range app.SearchableMeta[p.Type] {
+		text[m] = p.Meta[m]
+	}
+	for name, v := range text {
+		if v != "" {
+			d[textPrefix+name] = strings.ToLower(v)
+		}
+	}
+	return d
+}
+
+// PutPosts indexes the posts in one batch.
+func (i *Index) PutPosts(ctx context.Context, posts []*app.Post) error {
+	b := i.bleve.NewBatch()
+	for _, p := range posts {
+		if err := b.Index(docID(p.ID), newPostDoc(p)); err != nil {
+			return err
+		}
+	}
+	return i.bleve.Batch(b)
+}
+
+// DeletePost removes a post from the index.
+func (i *Index) DeletePost(ctx context.Context, id int64) error {
+	return i.bleve.Delete(docID(id))
+}
+
+// SearchPosts translates a PostQuery into one bleve query.
+func (i *Index) SearchPosts(ctx context.Context, q app.PostQuery) (app.PostPage, error) {
+	var must []query.Query
+	if q.Type != "" {
+		must = append(must, term(fieldType, q.Type))
+	}
+	if len(q.Statuses) > 0 {
+		var any []query.Query
+		for _, s := range q.Statuses {
+			any = append(any, term(fieldStatus, s))
+		}
+		must = append(must, bleve.NewDisjunctionQuery(any...))
+	}
+	if q.TitleKey != "" {
+		must = append(must, term(fieldTitleKey, q.TitleKey))
+	}
+	if len(q.Fragments) > 0 {
+		must = append(must, fragmentsQuery(q.Type, q.Fragments))
+	}
+	var root query.Query = bleve.NewMatchAllQuery()
+	if len(must) > 0 {
+		root = bleve.NewConjunctionQuery(must...)
+	}
+	req := bleve.NewSearchRequestOptions(root, q.Limit, q.Offset, false)
+	req.SortBy([]string{"-" + fieldDate, "-" + fieldID})
+	req.Score = "none"
+	res, err := i.bleve.SearchInContext(ctx, req)
+	if err != nil {
+		return app.PostPage{}, fmt.Errorf("index search: %w", err)
+	}
+	page := app.PostPage{Total: int(res.Total), IDs: make([]int64, 0, len(res.Hits))}
+	for _, h := range res.Hits {
+		id, err := strconv.ParseInt(h.ID, 10, 64)
+		if err != nil {
+			return app.PostPage{}, fmt.Errorf("index holds a non-numeric ID %q", h.ID)
+		}
+		page.IDs = append(page.IDs, id)
+	}
+	return page, nil
+}
+
+func term(field, value string) query.Query {
+	t := bleve.NewTermQuery(value)
+	t.SetField(field)
+	return t
+}
+
+// fragmentsQuery: all fragments within one searchable field of the type.
+func fragmentsQuery(postType string, fragments []string) query.Query {
+	fields := []string{"title", "content", "excerpt"}
+	fields = append(fields, app.SearchableMeta[postType]...)
+	var any []query.Query
+	for _, f := range fields {
+		var all []query.Query
+		for _, frag := range fragments {
+			// app.SearchFragments yields only [a-z0-9-]: nothing to escape.
+			w := bleve.NewWildcardQuery("*" + frag + "*")
+			w.SetField(textPrefix + f)
+			all = append(all, w)
+		}
+		any = append(any, bleve.NewConjunctionQuery(all...))
+	}
+	return bleve.NewDisjunctionQuery(any...)
+}
