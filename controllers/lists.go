@@ -19,8 +19,8 @@ func listAnswer[V any](api *API, r *Request, key, path string, args []app.Arg, p
 	h.Set("X-WP-TotalPages", pages)
 
 	base := api.apiRoot(r.lang, EventsNamespace) + strings.TrimPrefix(path, "/") + "/"
-	link := func(n int) string { return pageURL(base, r.Values, args, n) }
-	out := object{{key, page.Items}, {"rest_url", link(page.Page)}}
+	link := func(n int) string { return pageURL(base, r.Values, args, n, false) }
+	out := object{{key, page.Items}, {"rest_url", pageURL(base, r.Values, args, page.Page, r.Values.Has("page"))}}
 	if page.Page < page.TotalPages {
 		out = append(out, member{"next_rest_url", link(page.Page + 1)})
 	}
@@ -31,9 +31,9 @@ func listAnswer[V any](api *API, r *Request, key, path string, args []app.Arg, p
 }
 
 // pageURL is the list URL of page n carrying every filter the request sent, in
-// the order the route declares them; page 1 has no page parameter but the
-// current page's own URL always has it.
-func pageURL(base string, v app.Values, args []app.Arg, n int) string {
+// the order the route declares them. A link to page 1 has no page parameter
+// unless keepPage (the current page's own URL, when the request named it).
+func pageURL(base string, v app.Values, args []app.Arg, n int, keepPage bool) string {
 	q := url.Values{}
 	var order []string
 	for _, a := range args {
@@ -47,7 +47,7 @@ func pageURL(base string, v app.Values, args []app.Arg, n int) string {
 	for _, name := range order {
 		parts = append(parts, url.QueryEscape(name)+"="+url.QueryEscape(q.Get(name)))
 	}
-	if n > 1 || v.Has("page") {
+	if n > 1 || keepPage {
 		parts = append(parts, "page="+strconv.Itoa(n))
 	}
 	if len(parts) == 0 {
