@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/mail"
 	"net/url"
@@ -83,6 +84,9 @@ func (s *LinkedPosts[V]) List(ctx context.Context, actor *User, v Values) (*Page
 		if strings.TrimSpace(search) == "" {
 			return nil, ErrInvalidParam("search", "search must not be empty.")
 		}
+		if len(search) > MaxSearchLength {
+			return nil, ErrInvalidParam("search", fmt.Sprintf("search must not be longer than %d bytes.", MaxSearchLength))
+		}
 		q.Fragments = SearchFragments(search)
 	}
 	if q.Statuses, err = listStatuses(actor, v); err != nil {
@@ -108,6 +112,10 @@ func (s *LinkedPosts[V]) List(ctx context.Context, actor *User, v Values) (*Page
 }
 
 var nonFragment = regexp.MustCompile(`[^A-Za-z0-9-]+`)
+
+// MaxSearchLength bounds a search: each fragment becomes an automaton in the
+// index, and people do not type more than this.
+const MaxSearchLength = 200
 
 // SearchFragments splits a search the plugin's way: on every run of characters
 // other than ASCII letters, digits and hyphens; lower-cased.

@@ -392,7 +392,7 @@ func TestPaginationWrappersHeadersAndLinks(t *testing.T) {
 		t.Fatalf("following next links from page 1 gave %d more venues, want 4", len(seen))
 	}
 	s.do("GET", "/vendor/events/v1/venues?per_page=3&page=4").expectError(t, http.StatusNotFound, "venue-archive-page-not-found")
-	for _, bad := range []string{"page=0", "page=-1", "page=foo", "per_page=0", "per_page=foo%20bar", "search="} {
+	for _, bad := range []string{"page=0", "page=-1", "page=foo", "per_page=0", "per_page=foo%20bar", "search=", "search=" + strings.Repeat("a", 201)} {
 		s.do("GET", "/vendor/events/v1/venues?"+bad).expectError(t, http.StatusBadRequest, "rest_invalid_param")
 	}
 	_, none := list("search=nowhere")
