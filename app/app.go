@@ -27,6 +27,8 @@ type App struct {
 	Users      *Users
 	Venues     *LinkedPosts[VenueView]
 	Organizers *LinkedPosts[OrganizerView]
+	Categories *Terms
+	Tags       *Terms
 }
 
 // New wires the services over a store and an index.
@@ -41,15 +43,31 @@ func New(store Store, index Index, settings Settings) *App {
 	posts := postService{store: store, index: index, settings: settings, now: time.Now}
 	a.Venues = &LinkedPosts[VenueView]{postService: posts, kind: venueKind, render: posts.renderVenue}
 	a.Organizers = &LinkedPosts[OrganizerView]{postService: posts, kind: organizerKind, render: posts.renderOrganizer}
+	a.Categories = &Terms{store: store, index: index, posts: posts, kind: categoryKind}
+	a.Tags = &Terms{store: store, index: index, posts: posts, kind: tagKind}
 	return a
 }
 
-// RebuildIndex fills the index from the store, in batches.
+// RebuildIndex fills the index from the store, in batches: terms, then posts.
 func (a *App) RebuildIndex(ctx context.Context) (int, error) {
 	const batch = 1000
 	var after int64
 	n := 0
 	for {
+		terms, err := a.store.Terms().Scan(ctx, after, batch)
+		if err != nil {
+			return n, err
+		}
+		if len(terms) == 0 {
+			break
+		}
+		if err := a.index.PutTerms(ctx, terms); err != nil {
+			return n, err
+		}
+		n += len(terms)
+		after = terms[len(terms)-1].ID
+	}
+	for after = 0; ; {
 		posts, err := a.store.Posts().Scan(ctx, after, batch)
 		if err != nil {
 			return n, err

@@ -36,6 +36,9 @@ type Post struct {
 	ShowMap     *bool             `bson:"show_map,omitempty"`
 	ShowMapLink *bool             `bson:"show_map_link,omitempty"`
 	Geo         *Geo              `bson:"geo,omitempty"`
+	// Categories and Tags are an event's term IDs.
+	Categories []int64 `bson:"categories,omitempty"`
+	Tags       []int64 `bson:"tags,omitempty"`
 }
 
 // Geo is a venue's position.

@@ -57,8 +57,35 @@ type Index interface {
 	DeletePost(ctx context.Context, id int64) error
 	// SearchPosts returns one page of matching post IDs, in order, and the total.
 	SearchPosts(ctx context.Context, q PostQuery) (PostPage, error)
+	// PutTerms adds or replaces the terms' entries; DeleteTerm removes one.
+	PutTerms(ctx context.Context, terms []*Term) error
+	DeleteTerm(ctx context.Context, id int64) error
+	// SearchTerms returns every matching term ID (at most MaxTerms), in order.
+	SearchTerms(ctx context.Context, q TermQuery) ([]int64, error)
+	// TermCounts returns, for the terms of published events, how many events
+	// carry each (terms with none are absent).
+	TermCounts(ctx context.Context) (map[int64]int, error)
 	Ping(ctx context.Context) error
 	Close() error
+}
+
+// MaxTerms bounds one taxonomy's term list as the index returns it.
+const MaxTerms = 10000
+
+// TermQuery selects terms of one taxonomy. Empty fields do not filter.
+type TermQuery struct {
+	Taxonomy string
+	// Search matches names or slugs that contain it, without regard to case.
+	Search string
+	// Name matches names equal to it without regard to case.
+	Name    string
+	Include []int64
+	Exclude []int64
+	Parent  *int64
+	Slug    string
+	// OrderBy is id, name, slug, parent or description (name when empty).
+	OrderBy string
+	Desc    bool
 }
 
 // PostQuery selects posts of one type. Empty fields do not filter.

@@ -77,6 +77,8 @@ func New(cfg Config, a *app.App) *API {
 	api.mountDoc()
 	mountLinked(api, "venues", a.Venues, VenueList{})
 	mountLinked(api, "organizers", a.Organizers, OrganizerList{})
+	mountTerms(api, "categories", a.Categories, CategoryList{})
+	mountTerms(api, "tags", a.Tags, TagList{})
 	api.mountRoot(AdminNamespace)
 	api.mountUsers()
 	api.doc = newOpenAPIDoc(api.server.Engine.OutputOpenAPISpec())

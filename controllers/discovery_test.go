@@ -43,6 +43,11 @@ func TestTheNamespaceRootListsEveryRouteWithMethodsAndArgs(t *testing.T) {
 		want[base+`/(?P<id>\d+)`] = []string{"GET", "DELETE", "POST", "PUT", "PATCH"}
 		want[base+`/by-slug/(?P<slug>[^/]+)`] = []string{"GET", "DELETE", "POST", "PUT", "PATCH"}
 	}
+	for _, kind := range []string{"categories", "tags"} {
+		base := "/vendor/events/v1/" + kind
+		want[base] = []string{"GET", "POST"}
+		want[base+`/(?P<id>\d+)`] = []string{"GET", "POST", "PUT", "PATCH", "DELETE"}
+	}
 	got := map[string]map[string]any{}
 	for _, ns := range []string{"vendor/events/v1", "vendor/admin/v1"} {
 		for k, v := range routesOf(t, s, ns) {

@@ -8,26 +8,50 @@ import (
 	"calendar/app"
 )
 
-// listAnswer is a list wrapper: the items under key, the page links, the
-// totals; with the totals also in the headers under both names clients use.
+// listAnswer is the wrapper of a post list: the items under key, the page
+// links, the totals (also in the headers).
 func listAnswer[V any](api *API, r *Request, key, path string, args []app.Arg, page *app.Page[V]) object {
+	self, next, previous := pageLinks(api, r, path, args, page)
+	out := object{{key, page.Items}, {"rest_url", self}}
+	out = appendLinks(out, next, previous)
+	return append(out, member{"total", page.Total}, member{"total_pages", page.TotalPages})
+}
+
+// termListAnswer is the wrapper of a term list, in the order WordPress builds it.
+func termListAnswer(api *API, r *Request, key, path string, args []app.Arg, page *app.Page[app.TermView]) object {
+	self, next, previous := pageLinks(api, r, path, args, page)
+	out := object{{"rest_url", self}, {"total", page.Total}, {"total_pages", page.TotalPages}, {key, page.Items}}
+	return appendLinks(out, next, previous)
+}
+
+func appendLinks(out object, next, previous string) object {
+	if next != "" {
+		out = append(out, member{"next_rest_url", next})
+	}
+	if previous != "" {
+		out = append(out, member{"previous_rest_url", previous})
+	}
+	return out
+}
+
+// pageLinks sets the totals headers under both names clients use and returns
+// the URLs of this page, the next one and the previous one ("" when none).
+func pageLinks[V any](api *API, r *Request, path string, args []app.Arg, page *app.Page[V]) (self, next, previous string) {
 	total, pages := strconv.Itoa(page.Total), strconv.Itoa(page.TotalPages)
 	h := r.Header()
 	h.Set("X-TEC-Total", total)
 	h.Set("X-TEC-TotalPages", pages)
 	h.Set("X-WP-Total", total)
 	h.Set("X-WP-TotalPages", pages)
-
 	base := api.apiRoot(r.lang, EventsNamespace) + strings.TrimPrefix(path, "/") + "/"
-	link := func(n int) string { return pageURL(base, r.Values, args, n, false) }
-	out := object{{key, page.Items}, {"rest_url", pageURL(base, r.Values, args, page.Page, r.Values.Has("page"))}}
+	self = pageURL(base, r.Values, args, page.Page, r.Values.Has("page"))
 	if page.Page < page.TotalPages {
-		out = append(out, member{"next_rest_url", link(page.Page + 1)})
+		next = pageURL(base, r.Values, args, page.Page+1, false)
 	}
 	if page.Page > 1 {
-		out = append(out, member{"previous_rest_url", link(page.Page - 1)})
+		previous = pageURL(base, r.Values, args, page.Page-1, false)
 	}
-	return append(out, member{"total", page.Total}, member{"total_pages", page.TotalPages})
+	return self, next, previous
 }
 
 // pageURL is the list URL of page n carrying every filter the request sent, in

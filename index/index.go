@@ -15,7 +15,7 @@ import (
 
 // MappingVersion changes whenever the mapping or the indexed document changes;
 // an index built with another version is discarded and rebuilt from the store.
-const MappingVersion = 2
+const MappingVersion = 4
 
 var versionKey = []byte("mapping_version")
 
@@ -58,7 +58,6 @@ func Open(dir string) (*Index, error) {
 	}
 	return &Index{bleve: idx, Fresh: true}, nil
 }
-
 
 // Ping reports whether the index answers.
 func (i *Index) Ping(ctx context.Context) error {

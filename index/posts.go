@@ -17,6 +17,8 @@ import (
 // Field names of an indexed post. Text fields hold the whole lower-cased value
 // as one term, so a fragment matches as a substring with a wildcard query.
 const (
+	fieldKind     = "kind" // "post" or "term"
+	fieldTerms    = "term_ids"
 	fieldType     = "type"
 	fieldStatus   = "status"
 	fieldTitleKey = "title_key"
@@ -38,11 +40,12 @@ func newMapping() mapping.IndexMapping {
 	numeric.IncludeInAll = false
 
 	doc := bleve.NewDocumentStaticMapping()
-	for _, f := range []string{fieldType, fieldStatus, fieldTitleKey} {
+	for _, f := range []string{fieldKind, fieldTerms, fieldType, fieldStatus, fieldTitleKey, fieldSlug, fieldNameSort, fieldDescSort, fieldNameKey} {
 		doc.AddFieldMappingsAt(f, keywordField)
 	}
 	doc.AddFieldMappingsAt(fieldDate, numeric)
 	doc.AddFieldMappingsAt(fieldID, numeric)
+	doc.AddFieldMappingsAt(fieldParent, numeric)
 	for _, f := range textFields() {
 		doc.AddFieldMappingsAt(f, keywordField)
 	}
@@ -55,7 +58,7 @@ func newMapping() mapping.IndexMapping {
 // textFields are the searchable fields of every post type.
 func textFields() []string {
 	seen := map[string]bool{}
-	fields := []string{textPrefix + "title", textPrefix + "content", textPrefix + "excerpt"}
+	fields := []string{textPrefix + "title", textPrefix + "content", textPrefix + "excerpt", textPrefix + "name", textPrefix + "slug"}
 	for _, metas := range app.SearchableMeta {
 		for _, m := range metas {
 			if !seen[m] {
@@ -71,11 +74,19 @@ func docID(id int64) string { return strconv.FormatInt(id, 10) }
 
 func newPostDoc(p *app.Post) postDoc {
 	d := postDoc{
+		fieldKind:     kindPost,
 		fieldType:     p.Type,
 		fieldStatus:   p.Status,
 		fieldTitleKey: app.FoldTitle(p.Title),
 		fieldDate:     float64(p.Date.Unix()),
 		fieldID:       float64(p.ID),
+	}
+	var terms []string
+	for _, id := range append(append([]int64{}, p.Categories...), p.Tags...) {
+		terms = append(terms, docID(id))
+	}
+	if len(terms) > 0 {
+		d[fieldTerms] = terms
 	}
 	text := map[string]string{"title": p.Title, "content": p.Content, "excerpt": p.Excerpt}
 	for _, m := range app.SearchableMeta[p.Type] {
@@ -107,7 +118,7 @@ func (i *Index) DeletePost(ctx context.Context, id int64) error {
 
 // SearchPosts translates a PostQuery into one bleve query.
 func (i *Index) SearchPosts(ctx context.Context, q app.PostQuery) (app.PostPage, error) {
-	var must []query.Query
+	must := []query.Query{term(fieldKind, kindPost)}
 	if q.Type != "" {
 		must = append(must, term(fieldType, q.Type))
 	}
@@ -124,11 +135,7 @@ func (i *Index) SearchPosts(ctx context.Context, q app.PostQuery) (app.PostPage,
 	if len(q.Fragments) > 0 {
 		must = append(must, fragmentsQuery(q.Type, q.Fragments))
 	}
-	var root query.Query = bleve.NewMatchAllQuery()
-	if len(must) > 0 {
-		root = bleve.NewConjunctionQuery(must...)
-	}
-	req := bleve.NewSearchRequestOptions(root, q.Limit, q.Offset, false)
+	req := bleve.NewSearchRequestOptions(bleve.NewConjunctionQuery(must...), q.Limit, q.Offset, false)
 	req.SortBy([]string{"-" + fieldDate, "-" + fieldID})
 	req.Score = "none"
 	res, err := i.bleve.SearchInContext(ctx, req)

@@ -58,7 +58,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, logOut 
 		if err != nil {
 			return fmt.Errorf("building the index: %w", err)
 		}
-		logger.Info("built the index from the store", "posts", n, "took", time.Since(start).Round(time.Millisecond))
+		logger.Info("built the index from the store", "entries", n, "took", time.Since(start).Round(time.Millisecond))
 	}
 	generated, err := a.Users.EnsureAdmin(ctx, cfg.AdminPassword)
 	if err != nil {

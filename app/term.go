@@ -1,0 +1,585 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"sort"
+	"strings"
+)
+
+// The two taxonomies, by the names clients of the plugin know them.
+const (
+	TaxonomyCategory = "tribe_events_cat"
+	TaxonomyTag      = "post_tag"
+)
+
+// termKind describes categories or tags.
+type termKind struct {
+	taxonomy     string
+	plural       string     // "categories": the route and the list key
+	hierarchical bool       // categories have parents
+	manage       Capability // who may create, update and delete them
+	permalink    string     // path of a term's public page, before its slug
+	existsWhere  string     // the end of the term_exists message
+}
+
+var (
+	categoryKind = termKind{taxonomy: TaxonomyCategory, plural: "categories", hierarchical: true,
+		manage: CapManageEventCategories, permalink: "/events/category/", existsWhere: "with this parent."}
+	tagKind = termKind{taxonomy: TaxonomyTag, plural: "tags",
+		manage: CapManageTags, permalink: "/tag/", existsWhere: "in this taxonomy."}
+)
+
+// TermView is the term object, keys in the plugin's order.
+type TermView struct {
+	ID          int64    `json:"id"`
+	Count       int      `json:"count"`
+	Description string   `json:"description"`
+	Name        string   `json:"name"`
+	Slug        string   `json:"slug"`
+	Taxonomy    string   `json:"taxonomy"`
+	Parent      *int64   `json:"parent,omitempty"` // categories only
+	Meta        []any    `json:"meta"`
+	URL         string   `json:"url"`
+	URLs        TermURLs `json:"urls"`
+}
+
+// TermURLs are a term's API URLs.
+type TermURLs struct {
+	Self       string `json:"self"`
+	Collection string `json:"collection"`
+	Up         string `json:"up,omitempty"`
+}
+
+// Terms is the service of categories or tags. Methods that render take root,
+// the API root URL the request came in on ("{api}/"), for the urls.
+type Terms struct {
+	store Store
+	index Index
+	posts postService
+	kind  termKind
+}
+
+// TermOrderBy lists the orderings a term list accepts.
+var TermOrderBy = []string{"id", "name", "slug", "count", "parent", "description", "term_group", "include", "none"}
+
+// ListArgs are the parameters of GET /categories and /tags.
+func (s *Terms) ListArgs() []Arg {
+	args := append(append([]Arg{}, pageArgs...),
+		Arg{Name: "search", Type: TypeString, Description: "Part of the name or slug, any case."},
+		Arg{Name: "exclude", Type: TypeArray, Items: TypeString, Description: "Terms to leave out, by ID or slug."},
+		Arg{Name: "include", Type: TypeArray, Items: TypeString, Description: "Only these terms, by ID or slug."},
+		Arg{Name: "order", Type: TypeString, Description: "asc or desc, any case."},
+		Arg{Name: "orderby", Type: TypeString, Enum: TermOrderBy},
+		Arg{Name: "hide_empty", Type: TypeBoolean, Default: true, Description: "Leave out terms no published event carries."},
+		Arg{Name: "post", Type: TypeInteger, Description: "Only the terms of this event."},
+		Arg{Name: "event", Type: TypeInteger, Description: "Only the terms of this event (wins over post)."},
+		Arg{Name: "slug", Type: TypeString, Description: "Only the term with this slug."},
+	)
+	if s.kind.hierarchical {
+		args = append(args, Arg{Name: "parent", Type: TypeInteger, Description: "Only the direct children of this category; 0 for top-level ones."})
+	}
+	return args
+}
+
+// WriteArgs are the parameters of a create (name required) or an update.
+func (s *Terms) WriteArgs(create bool) []Arg {
+	args := []Arg{
+		{Name: "name", Type: TypeString, Required: create},
+		{Name: "description", Type: TypeString},
+		{Name: "slug", Type: TypeString},
+	}
+	if s.kind.hierarchical {
+		args = append(args, Arg{Name: "parent", Type: TypeInteger, Description: "ID of the parent category, 0 for none."})
+	}
+	return args
+}
+
+// List answers a term list: the index finds and orders, the store loads the page.
+func (s *Terms) List(ctx context.Context, v Values, root string) (*Page[TermView], error) {
+	page, perPage, err := s.posts.paging(v)
+	if err != nil {
+		return nil, err
+	}
+	q := TermQuery{Taxonomy: s.kind.taxonomy}
+	var bad InvalidParams
+	nonEmpty := func(name string) string {
+		x, ok := v.String(name)
+		if ok && strings.TrimSpace(x) == "" {
+			bad.Add(name, name+" must not be empty.", nil)
+		}
+		return x
+	}
+	q.Search, q.Slug = nonEmpty("search"), nonEmpty("slug")
+	if len(q.Search) > MaxSearchLength {
+		bad.Add("search", "search is too long.", nil)
+	}
+	order, orderBy := strings.ToLower(nonEmpty("order")), nonEmpty("orderby")
+	if order != "" && order != "asc" && order != "desc" {
+		bad.Add("order", "order must be asc or desc.", nil)
+	}
+	q.Desc = order == "desc"
+	for _, name := range []string{"include", "exclude"} {
+		if refs, ok := v.Strings(name); ok {
+			ids, err := s.resolveRefs(ctx, refs)
+			if err != nil {
+				bad.Add(name, err.Error(), nil)
+			}
+			if name == "include" {
+				q.Include = ids
+			} else {
+				q.Exclude = ids
+			}
+		}
+	}
+	if parent, ok := v.Int("parent"); ok {
+		if parent != 0 && !s.exists(ctx, parent) {
+			bad.Add("parent", "parent must be an existing category, or 0.", nil)
+		}
+		q.Parent = &parent
+	}
+	for _, name := range []string{"post", "event"} {
+		if id, ok := v.Int(name); ok {
+			if _, err := s.posts.load(ctx, PostTypeEvent, PostRef{ID: id}); err != nil {
+				bad.Add(name, name+" must be the ID of an event.", nil)
+			}
+		}
+	}
+	if err := bad.Err(); err != nil {
+		return nil, err
+	}
+	switch orderBy {
+	case "id", "name", "slug", "parent", "description":
+		q.OrderBy = orderBy
+	case "none", "term_group":
+		q.OrderBy = "id"
+	}
+	ids, err := s.index.SearchTerms(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	counts, err := s.index.TermCounts(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if hide, _ := v.Bool("hide_empty"); hide && !v.Has("post") && !v.Has("event") {
+		if ids, err = s.withoutEmpty(ctx, ids, counts); err != nil {
+			return nil, err
+		}
+	}
+	switch orderBy {
+	case "count":
+		sort.SliceStable(ids, func(i, j int) bool {
+			if q.Desc {
+				return counts[ids[i]] > counts[ids[j]]
+			}
+			return counts[ids[i]] < counts[ids[j]]
+		})
+	case "include":
+		if q.Include != nil {
+			ids = inOrderOf(q.Include, ids)
+		}
+	}
+	total := len(ids)
+	from := min((page-1)*perPage, total)
+	terms, err := s.store.Terms().GetMany(ctx, ids[from:min(from+perPage, total)])
+	if err != nil {
+		return nil, err
+	}
+	items := make([]TermView, 0, len(terms))
+	for _, t := range terms {
+		items = append(items, s.render(t, counts[t.ID], root))
+	}
+	return newPage(items, page, perPage, total), nil
+}
+
+// resolveRefs turns IDs or slugs (then names) of this taxonomy into IDs; any
+// unknown one is an error.
+func (s *Terms) resolveRefs(ctx context.Context, refs []string) ([]int64, error) {
+	ids := []int64{}
+	for _, ref := range refs {
+		t, err := s.find(ctx, ref)
+		if err != nil {
+			return nil, err
+		}
+		ids = append(ids, t.ID)
+	}
+	return ids, nil
+}
+
+var errUnknownTerm = errors.New("every item must be an existing term of this taxonomy")
+
+// find loads a term of this taxonomy by ID, slug or name.
+func (s *Terms) find(ctx context.Context, ref string) (*Term, error) {
+	if id, ok := ToInt(ref); ok {
+		t, err := s.store.Terms().Get(ctx, id)
+		if err == nil && t.Taxonomy == s.kind.taxonomy {
+			return t, nil
+		}
+		if err != nil && !errors.Is(err, ErrNotFound) {
+			return nil, err
+		}
+		return nil, errUnknownTerm
+	}
+	t, err := s.store.Terms().FindByKey(ctx, "taxonomy_slug", s.kind.taxonomy+"/"+SanitizeTitle(ref))
+	if err == nil {
+		return t, nil
+	}
+	if !errors.Is(err, ErrNotFound) {
+		return nil, err
+	}
+	same, err := s.sameName(ctx, ref)
+	if err != nil || len(same) == 0 {
+		return nil, cmpErr(err, errUnknownTerm)
+	}
+	return same[0], nil
+}
+
+// sameName loads the terms of this taxonomy named name, without regard to case.
+func (s *Terms) sameName(ctx context.Context, name string) ([]*Term, error) {
+	ids, err := s.index.SearchTerms(ctx, TermQuery{Taxonomy: s.kind.taxonomy, Name: name})
+	if err != nil {
+		return nil, err
+	}
+	terms, err := s.store.Terms().GetMany(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	var out []*Term
+	for _, t := range terms {
+		if strings.EqualFold(t.Name, name) {
+			out = append(out, t)
+		}
+	}
+	return out, nil
+}
+
+// cmpErr returns err when there is one, else fallback.
+func cmpErr(err, fallback error) error {
+	if err != nil {
+		return err
+	}
+	return fallback
+}
+
+func (s *Terms) exists(ctx context.Context, id int64) bool {
+	t, err := s.store.Terms().Get(ctx, id)
+	return err == nil && t.Taxonomy == s.kind.taxonomy
+}
+
+// withoutEmpty drops terms no published event carries, keeping a category
+// whose descendants are carried.
+func (s *Terms) withoutEmpty(ctx context.Context, ids []int64, counts map[int64]int) ([]int64, error) {
+	keep := map[int64]bool{}
+	for id, n := range counts {
+		if n == 0 {
+			continue
+		}
+		keep[id] = true
+		if !s.kind.hierarchical {
+			continue
+		}
+		for seen := map[int64]bool{id: true}; ; {
+			t, err := s.store.Terms().Get(ctx, id)
+			if errors.Is(err, ErrNotFound) || (err == nil && (t.Parent == 0 || seen[t.Parent])) {
+				break
+			}
+			if err != nil {
+				return nil, err
+			}
+			id = t.Parent
+			seen[id], keep[id] = true, true
+		}
+	}
+	out := ids[:0:0]
+	for _, id := range ids {
+		if keep[id] {
+			out = append(out, id)
+		}
+	}
+	return out, nil
+}
+
+// inOrderOf returns the members of found in the order of wanted.
+func inOrderOf(wanted, found []int64) []int64 {
+	in := map[int64]bool{}
+	for _, id := range found {
+		in[id] = true
+	}
+	out := make([]int64, 0, len(found))
+	for _, id := range wanted {
+		if in[id] {
+			out = append(out, id)
+			delete(in, id)
+		}
+	}
+	return out
+}
+
+// Get answers a single term; an ID of another taxonomy or none is a 400.
+func (s *Terms) Get(ctx context.Context, id int64, root string) (*TermView, error) {
+	t, err := s.load(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return s.withCount(ctx, t, root)
+}
+
+func (s *Terms) load(ctx context.Context, id int64) (*Term, error) {
+	t, err := s.store.Terms().Get(ctx, id)
+	if errors.Is(err, ErrNotFound) || (err == nil && t.Taxonomy != s.kind.taxonomy) {
+		return nil, ErrInvalidParam("id", "Invalid parameter.")
+	}
+	return t, err
+}
+
+func (s *Terms) withCount(ctx context.Context, t *Term, root string) (*TermView, error) {
+	counts, err := s.index.TermCounts(ctx)
+	if err != nil {
+		return nil, err
+	}
+	v := s.render(t, counts[t.ID], root)
+	return &v, nil
+}
+
+func (s *Terms) render(t *Term, count int, root string) TermView {
+	base := root + s.kind.plural
+	v := TermView{
+		ID: t.ID, Count: count, Description: t.Description, Name: t.Name, Slug: t.Slug, Taxonomy: t.Taxonomy,
+		Meta: []any{}, URL: s.posts.settings.SiteURL + s.kind.permalink + t.Slug + "/",
+		URLs: TermURLs{Self: base + "/" + itoa(t.ID), Collection: base},
+	}
+	if s.kind.hierarchical {
+		parent := t.Parent
+		v.Parent = &parent
+		if parent != 0 {
+			v.URLs.Up = base + "/" + itoa(parent)
+		}
+	}
+	return v
+}
+
+// maxTermNameLength is WordPress' bound on term names and slugs.
+const maxTermNameLength = 200
+
+// termInput is a checked term write; nil fields were not sent.
+type termInput struct {
+	name, description, slug *string
+	parent                  *int64
+}
+
+func (s *Terms) readInput(ctx context.Context, v Values, self int64) (*termInput, error) {
+	in := &termInput{}
+	var bad InvalidParams
+	for name, dst := range map[string]**string{"name": &in.name, "description": &in.description, "slug": &in.slug} {
+		if x, ok := v.String(name); ok {
+			x = strings.TrimSpace(x)
+			if x == "" {
+				bad.Add(name, name+" must not be empty.", nil)
+			}
+			if name != "description" && len(x) > maxTermNameLength {
+				bad.Add(name, fmt.Sprintf("%s must not be longer than %d bytes.", name, maxTermNameLength), nil)
+			}
+			*dst = &x
+		}
+	}
+	if in.slug != nil && *in.slug != "" && SanitizeTitle(*in.slug) == "" {
+		bad.Add("slug", "slug has no usable character.", nil)
+	}
+	if v.Has("parent") {
+		parent, ok := v.Int("parent")
+		if !s.kind.hierarchical {
+			return nil, NewError(http.StatusBadRequest, "rest_taxonomy_not_hierarchical", "Cannot set parent term, taxonomy is not hierarchical.")
+		}
+		if ok && parent != 0 && (!s.exists(ctx, parent) || s.isDescendant(ctx, parent, self)) {
+			bad.Add("parent", "parent must be an existing category that is not this one or below it.", nil)
+		}
+		in.parent = &parent
+	}
+	return in, bad.Err()
+}
+
+// isDescendant reports whether id is self or lies below it.
+func (s *Terms) isDescendant(ctx context.Context, id, self int64) bool {
+	for seen := map[int64]bool{}; self != 0 && id != 0 && !seen[id]; {
+		if id == self {
+			return true
+		}
+		seen[id] = true
+		t, err := s.store.Terms().Get(ctx, id)
+		if err != nil {
+			return false
+		}
+		id = t.Parent
+	}
+	return false
+}
+
+func (s *Terms) mayManage(actor *User) error {
+	if !actor.Can(CapEditPosts) || !actor.Can(s.kind.manage) {
+		return ErrForbidden(actor)
+	}
+	return nil
+}
+
+// Create adds a term; a name already used (under the same parent, for
+// categories) is a term_exists 400 unless a different, unused slug is sent.
+func (s *Terms) Create(ctx context.Context, actor *User, v Values, root string) (*TermView, error) {
+	in, err := s.readInput(ctx, v, 0)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.mayManage(actor); err != nil {
+		return nil, err
+	}
+	t := &Term{Taxonomy: s.kind.taxonomy, Name: *in.name}
+	if in.description != nil {
+		t.Description = *in.description
+	}
+	if in.parent != nil {
+		t.Parent = *in.parent
+	}
+	if err := s.checkNameFree(ctx, t, in.slug); err != nil {
+		return nil, err
+	}
+	base := SanitizeTitle(t.Name)
+	if in.slug != nil {
+		base = SanitizeTitle(*in.slug)
+	}
+	if err := s.insert(ctx, t, base); err != nil {
+		return nil, err
+	}
+	return s.withCount(ctx, t, root)
+}
+
+func (s *Terms) checkNameFree(ctx context.Context, t *Term, slug *string) error {
+	same, err := s.sameName(ctx, t.Name)
+	if err != nil {
+		return err
+	}
+	for _, other := range same {
+		if s.kind.hierarchical && other.Parent != t.Parent {
+			continue
+		}
+		if slug != nil && !s.slugTaken(ctx, SanitizeTitle(*slug), 0) {
+			continue
+		}
+		return NewError(http.StatusBadRequest, "term_exists", "A term with the name provided already exists "+s.kind.existsWhere).
+			With("term_id", other.ID)
+	}
+	return nil
+}
+
+func (s *Terms) slugTaken(ctx context.Context, slug string, self int64) bool {
+	t, err := s.store.Terms().FindByKey(ctx, "taxonomy_slug", s.kind.taxonomy+"/"+slug)
+	return err == nil && t.ID != self
+}
+
+// insert stores a new term under the first free slug: base; for a child
+// category then base-<parent slug>; then base-2, base-3...
+func (s *Terms) insert(ctx context.Context, t *Term, base string) error {
+	taken := func(ctx context.Context, slug string) (bool, error) { return s.slugTaken(ctx, slug, 0), nil }
+	for attempt := 0; ; attempt++ {
+		slug, err := uniqueSlug(ctx, base, taken)
+		if err != nil {
+			return err
+		}
+		if slug != base && t.Parent != 0 {
+			if p, err := s.store.Terms().Get(ctx, t.Parent); err == nil && !s.slugTaken(ctx, base+"-"+p.Slug, 0) {
+				slug = base + "-" + p.Slug
+			}
+		}
+		t.Slug = slug
+		err = s.store.Terms().Insert(ctx, t)
+		if !errors.Is(err, ErrConflict) || attempt == 3 {
+			if err != nil {
+				return err
+			}
+			return s.index.PutTerms(ctx, []*Term{t})
+		}
+		// another writer took the slug between the check and the insert
+	}
+}
+
+// Update changes the fields sent; a slug another term uses is a 400.
+func (s *Terms) Update(ctx context.Context, actor *User, id int64, v Values, root string) (*TermView, error) {
+	t, err := s.load(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	in, err := s.readInput(ctx, v, t.ID)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.mayManage(actor); err != nil {
+		return nil, err
+	}
+	if in.name != nil {
+		t.Name = *in.name
+	}
+	if in.description != nil {
+		t.Description = *in.description
+	}
+	if in.parent != nil {
+		t.Parent = *in.parent
+	}
+	if in.slug != nil {
+		slug := SanitizeTitle(*in.slug)
+		if s.slugTaken(ctx, slug, t.ID) {
+			return nil, NewError(http.StatusBadRequest, "duplicate_term_slug", "The slug “"+slug+"” is already in use by another term.")
+		}
+		t.Slug = slug
+	}
+	if err := s.store.Terms().Update(ctx, t); err != nil {
+		if errors.Is(err, ErrConflict) {
+			return nil, NewError(http.StatusBadRequest, "duplicate_term_slug", "The slug “"+t.Slug+"” is already in use by another term.")
+		}
+		return nil, err
+	}
+	if err := s.index.PutTerms(ctx, []*Term{t}); err != nil {
+		return nil, err
+	}
+	return s.withCount(ctx, t, root)
+}
+
+// Delete removes a term for good and answers it as it was; its children move
+// up to its parent.
+func (s *Terms) Delete(ctx context.Context, actor *User, id int64, root string) (*TermView, error) {
+	t, err := s.load(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.mayManage(actor); err != nil {
+		return nil, err
+	}
+	previous, err := s.withCount(ctx, t, root)
+	if err != nil {
+		return nil, err
+	}
+	if s.kind.hierarchical {
+		parent := t.ID
+		children, err := s.index.SearchTerms(ctx, TermQuery{Taxonomy: t.Taxonomy, Parent: &parent})
+		if err != nil {
+			return nil, err
+		}
+		kids, err := s.store.Terms().GetMany(ctx, children)
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range kids {
+			c.Parent = t.Parent
+			if err := s.store.Terms().Update(ctx, c); err != nil {
+				return nil, err
+			}
+			if err := s.index.PutTerms(ctx, []*Term{c}); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if err := s.store.Terms().Delete(ctx, t.ID); err != nil && !errors.Is(err, ErrNotFound) {
+		return nil, err
+	}
+	return previous, s.index.DeleteTerm(ctx, t.ID)
+}

@@ -1,0 +1,159 @@
+package index
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/search/query"
+
+	"calendar/app"
+)
+
+const (
+	kindPost      = "post"
+	kindTerm      = "term"
+	fieldSlug     = "slug"
+	fieldNameSort = "name_sort"
+	fieldDescSort = "description_sort"
+	fieldParent   = "parent"
+	fieldNameKey  = "name_key"
+)
+
+// termDocID keeps term entries apart from post entries, whose IDs are bare numbers.
+func termDocID(id int64) string { return "t" + docID(id) }
+
+func newTermDoc(t *app.Term) postDoc {
+	return postDoc{
+		fieldKind:           kindTerm,
+		fieldType:           t.Taxonomy,
+		fieldID:             float64(t.ID),
+		fieldParent:         float64(t.Parent),
+		fieldSlug:           t.Slug,
+		fieldNameSort:       strings.ToLower(t.Name),
+		fieldDescSort:       strings.ToLower(t.Description),
+		textPrefix + "name": strings.ToLower(t.Name),
+		textPrefix + "slug": strings.ToLower(t.Slug),
+	}
+}
+
+// PutTerms indexes the terms in one batch.
+func (i *Index) PutTerms(ctx context.Context, terms []*app.Term) error {
+	b := i.bleve.NewBatch()
+	for _, t := range terms {
+		if err := b.Index(termDocID(t.ID), newTermDoc(t)); err != nil {
+			return err
+		}
+	}
+	return i.bleve.Batch(b)
+}
+
+// DeleteTerm removes a term from the index.
+func (i *Index) DeleteTerm(ctx context.Context, id int64) error {
+	return i.bleve.Delete(termDocID(id))
+}
+
+var termSortFields = map[string]string{
+	"": fieldNameSort, "name": fieldNameSort, "slug": fieldSlug, "id": fieldID,
+	"parent": fieldParent, "description": fieldDescSort,
+}
+
+// SearchTerms translates a TermQuery into one bleve query and returns every
+// matching ID in order.
+func (i *Index) SearchTerms(ctx context.Context, q app.TermQuery) ([]int64, error) {
+	must := []query.Query{term(fieldKind, kindTerm), term(fieldType, q.Taxonomy)}
+	if q.Search != "" {
+		pattern := ".*" + regexp.QuoteMeta(strings.ToLower(q.Search)) + ".*"
+		var either []query.Query
+		for _, f := range []string{"name", "slug"} {
+			r := bleve.NewRegexpQuery(pattern)
+			r.SetField(textPrefix + f)
+			either = append(either, r)
+		}
+		must = append(must, bleve.NewDisjunctionQuery(either...))
+	}
+	if q.Name != "" {
+		must = append(must, term(fieldNameKey, strings.ToLower(q.Name)))
+	}
+	if q.Include != nil {
+		must = append(must, idsQuery(q.Include))
+	}
+	if q.Parent != nil {
+		must = append(must, numberIs(fieldParent, float64(*q.Parent)))
+	}
+	if q.Slug != "" {
+		must = append(must, term(fieldSlug, q.Slug))
+	}
+	root := query.Query(bleve.NewConjunctionQuery(must...))
+	if len(q.Exclude) > 0 {
+		b := bleve.NewBooleanQuery()
+		b.AddMust(root)
+		b.AddMustNot(idsQuery(q.Exclude))
+		root = b
+	}
+	sortField, ok := termSortFields[q.OrderBy]
+	if !ok {
+		return nil, fmt.Errorf("index cannot order terms by %q", q.OrderBy)
+	}
+	if q.Desc {
+		sortField = "-" + sortField
+	}
+	req := bleve.NewSearchRequestOptions(root, app.MaxTerms, 0, false)
+	req.SortBy([]string{sortField, fieldID})
+	req.Score = "none"
+	res, err := i.bleve.SearchInContext(ctx, req)
+	if err != nil {
+		return nil, fmt.Errorf("index search: %w", err)
+	}
+	ids := make([]int64, 0, len(res.Hits))
+	for _, h := range res.Hits {
+		id, err := strconv.ParseInt(strings.TrimPrefix(h.ID, "t"), 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("index holds a bad term ID %q", h.ID)
+		}
+		ids = append(ids, id)
+	}
+	return ids, nil
+}
+
+// idsQuery matches entries whose id field is one of ids (none when empty).
+func idsQuery(ids []int64) query.Query {
+	if len(ids) == 0 {
+		return bleve.NewMatchNoneQuery()
+	}
+	var any []query.Query
+	for _, id := range ids {
+		any = append(any, numberIs(fieldID, float64(id)))
+	}
+	return bleve.NewDisjunctionQuery(any...)
+}
+
+func numberIs(field string, v float64) query.Query {
+	inclusive := true
+	q := bleve.NewNumericRangeInclusiveQuery(&v, &v, &inclusive, &inclusive)
+	q.SetField(field)
+	return q
+}
+
+// TermCounts counts published events per term with one facet.
+func (i *Index) TermCounts(ctx context.Context) (map[int64]int, error) {
+	q := bleve.NewConjunctionQuery(term(fieldKind, kindPost), term(fieldType, app.PostTypeEvent), term(fieldStatus, app.StatusPublish))
+	req := bleve.NewSearchRequestOptions(q, 0, 0, false)
+	req.AddFacet("terms", bleve.NewFacetRequest(fieldTerms, app.MaxTerms))
+	res, err := i.bleve.SearchInContext(ctx, req)
+	if err != nil {
+		return nil, fmt.Errorf("index facet: %w", err)
+	}
+	counts := map[int64]int{}
+	if f := res.Facets["terms"]; f != nil && f.Terms != nil {
+		for _, t := range f.Terms.Terms() {
+			if id, err := strconv.ParseInt(t.Term, 10, 64); err == nil {
+				counts[id] = t.Count
+			}
+		}
+	}
+	return counts, nil
+}
