@@ -164,7 +164,8 @@ func (s *Terms) List(ctx context.Context, v Values, root string) (*Page[TermView
 	if err != nil {
 		return nil, err
 	}
-	if hide, _ := v.Bool("hide_empty"); hide && !v.Has("post") && !v.Has("event") {
+	hide, sent := v.Bool("hide_empty")
+	if hide = hide || !sent; hide && !v.Has("post") && !v.Has("event") { // hidden by default
 		if ids, err = s.withoutEmpty(ctx, ids, counts); err != nil {
 			return nil, err
 		}

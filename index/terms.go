@@ -34,6 +34,7 @@ func newTermDoc(t *app.Term) postDoc {
 		fieldParent:         float64(t.Parent),
 		fieldSlug:           t.Slug,
 		fieldNameSort:       strings.ToLower(t.Name),
+		fieldNameKey:        strings.ToLower(t.Name),
 		fieldDescSort:       strings.ToLower(t.Description),
 		textPrefix + "name": strings.ToLower(t.Name),
 		textPrefix + "slug": strings.ToLower(t.Slug),
