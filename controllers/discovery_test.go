@@ -138,6 +138,30 @@ func TestTheDocIsOpenAPI3WithEveryRoute(t *testing.T) {
 	if err := spec.Validate(loader.Context); err != nil {
 		t.Fatalf("the document is not valid OpenAPI: %v", err)
 	}
+	t.Run("every argument of the index is in the doc with its type", func(t *testing.T) {
+		for _, ns := range []string{"vendor/events/v1", "vendor/admin/v1"} {
+			for route, desc := range routesOf(t, s, ns) {
+				docPath := strings.TrimPrefix(strings.TrimPrefix(wpParam.ReplaceAllString(route, "{$1}"), "/vendor/events/v1"), "/vendor/admin")
+				if docPath == "" {
+					docPath = "/"
+				}
+				item := paths[docPath].(map[string]any)
+				for _, ep := range desc["endpoints"].([]any) {
+					endpoint := ep.(map[string]any)
+					args, _ := endpoint["args"].(map[string]any)
+					for _, m := range toStrings(endpoint["methods"]) {
+						op := item[strings.ToLower(m)].(map[string]any)
+						for name, a := range args {
+							want := a.(map[string]any)["type"]
+							if got := docType(op, name); got != want {
+								t.Errorf("%s %s: %s documented as %v, declared %v", m, docPath, name, got, want)
+							}
+						}
+					}
+				}
+			}
+		}
+	})
 	errSchema := doc["components"].(map[string]any)["schemas"].(map[string]any)["ErrorBody"]
 	if errSchema == nil {
 		t.Fatal("the error schema is not in the document")
@@ -191,4 +215,24 @@ func keys[V any](m map[string]V) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// docType finds a parameter's type in an operation: its parameters, else its
+// JSON request body.
+func docType(op map[string]any, name string) any {
+	params, _ := op["parameters"].([]any)
+	for _, p := range params {
+		if pm := p.(map[string]any); pm["name"] == name {
+			return pm["schema"].(map[string]any)["type"]
+		}
+	}
+	body, _ := op["requestBody"].(map[string]any)
+	if body == nil {
+		return nil
+	}
+	schema := body["content"].(map[string]any)["application/json"].(map[string]any)["schema"].(map[string]any)
+	if prop, ok := schema["properties"].(map[string]any)[name].(map[string]any); ok {
+		return prop["type"]
+	}
+	return nil
 }
