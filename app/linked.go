@@ -297,12 +297,12 @@ func (s *LinkedPosts[V]) readInput(ctx context.Context, actor *User, v Values, e
 		if name == "date_utc" {
 			loc = time.UTC
 		}
-		t, ok := ParseDate(raw, loc)
-		if !ok {
+		t, err := ParseDate(raw, s.now(), loc)
+		if err != nil {
 			bad.Add(name, name+" is not a date.", nil)
 			continue
 		}
-		t = t.Truncate(time.Second)
+		t = t.UTC().Truncate(time.Second)
 		in.date = &t
 	}
 	for _, m := range s.kind.meta {
