@@ -29,6 +29,7 @@ type App struct {
 	Organizers *LinkedPosts[OrganizerView]
 	Categories *Terms
 	Tags       *Terms
+	Events     *Events
 }
 
 // New wires the services over a store and an index.
@@ -45,6 +46,7 @@ func New(store Store, index Index, settings Settings) *App {
 	a.Organizers = &LinkedPosts[OrganizerView]{postService: posts, kind: organizerKind, render: posts.renderOrganizer}
 	a.Categories = &Terms{store: store, index: index, posts: posts, kind: categoryKind}
 	a.Tags = &Terms{store: store, index: index, posts: posts, kind: tagKind}
+	a.Events = &Events{postService: posts, venues: a.Venues, organizers: a.Organizers, categories: a.Categories, tags: a.Tags}
 	return a
 }
 

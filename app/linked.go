@@ -146,18 +146,24 @@ func (s *LinkedPosts[V]) Get(ctx context.Context, actor *User, ref PostRef, v Va
 // the same name (and description, when one is sent).
 func (s *LinkedPosts[V]) Create(ctx context.Context, actor *User, v Values) (V, error) {
 	var zero V
-	in, err := s.readInput(ctx, actor, v, nil)
+	p, err := s.create(ctx, actor, v)
 	if err != nil {
 		return zero, err
 	}
+	return s.render(p, false, false), nil
+}
+
+// create is Create returning the stored post, for events that link it.
+func (s *LinkedPosts[V]) create(ctx context.Context, actor *User, v Values) (*Post, error) {
+	in, err := s.readInput(ctx, actor, v, nil)
+	if err != nil {
+		return nil, err
+	}
 	if !actor.Can(CapEditPosts) {
-		return zero, ErrForbidden(actor)
+		return nil, ErrForbidden(actor)
 	}
 	if existing, err := s.duplicate(ctx, actor, in); err != nil || existing != nil {
-		if err != nil {
-			return zero, err
-		}
-		return s.render(existing, false, false), nil
+		return existing, err
 	}
 	now := s.now().UTC().Truncate(time.Second)
 	p := &Post{Type: s.kind.postType, Author: actor.ID, Date: now, Modified: now}
@@ -171,10 +177,7 @@ func (s *LinkedPosts[V]) Create(ctx context.Context, actor *User, v Values) (V, 
 			p.ShowMapLink = boolPtr(true)
 		}
 	}
-	if err := s.insert(ctx, p, SanitizeTitle(p.Title)); err != nil {
-		return zero, err
-	}
-	return s.render(p, false, false), nil
+	return p, s.insert(ctx, p, SanitizeTitle(p.Title))
 }
 
 // duplicate finds a post the caller can read with the same name (compared without

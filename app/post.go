@@ -39,6 +39,21 @@ type Post struct {
 	// Categories and Tags are an event's term IDs.
 	Categories []int64 `bson:"categories,omitempty"`
 	Tags       []int64 `bson:"tags,omitempty"`
+	// An event's schedule: instants, and the zone its local times are shown in.
+	Start    time.Time `bson:"start,omitempty"`
+	End      time.Time `bson:"end,omitempty"`
+	TimeZone string    `bson:"timezone,omitempty"`
+	AllDay   bool      `bson:"all_day,omitempty"`
+	// Cost holds the values as sent; the symbol and its position are inferred on save.
+	Cost             []string `bson:"cost,omitempty"`
+	CostSymbol       string   `bson:"cost_symbol,omitempty"`
+	CostPosition     string   `bson:"cost_position,omitempty"`
+	Website          *string  `bson:"website,omitempty"` // nil: the permalink stands in
+	HideFromListings bool     `bson:"hide_from_listings,omitempty"`
+	Sticky           bool     `bson:"sticky,omitempty"`
+	Featured         bool     `bson:"featured,omitempty"`
+	Venue            int64    `bson:"venue,omitempty"`
+	Organizers       []int64  `bson:"organizers,omitempty"`
 }
 
 // Geo is a venue's position.

@@ -1,6 +1,9 @@
 package app
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // Document is what a Store keeps: a record with an integer ID, the change
 // sequence number of its last write, and the values that must be unique within
@@ -97,9 +100,40 @@ type PostQuery struct {
 	Fragments []string
 	// TitleKey matches titles equal to it after FoldTitle.
 	TitleKey string
-	Offset   int
-	Limit    int // 0: count only
+	// Words must each occur, case-insensitively, in the title, the content or
+	// the excerpt (an event search).
+	Words []string
+	// IDs restricts to these posts (nil: no restriction, empty: none).
+	IDs []int64
+	// Event filters: bounds on the start and end instants, linked posts and
+	// terms (OR within each list), the featured flag, listing visibility.
+	StartAfter, StartBefore, EndAfter, EndBefore *Bound
+	Venues, Organizers, Categories, Tags         []int64
+	Featured                                     *bool
+	Parent                                       *int64
+	ListedOnly                                   bool
+	Order                                        PostOrder
+	Offset                                       int
+	Limit                                        int // 0: count only
 }
+
+// Bound is one side of a time range.
+type Bound struct {
+	T         time.Time
+	Inclusive bool
+}
+
+// PostOrder is the order a post list comes in.
+type PostOrder int
+
+const (
+	// OrderNewest: publication date descending, then ID descending (venues, organizers).
+	OrderNewest PostOrder = iota
+	// OrderStart: event start ascending, then publication date, then ID.
+	OrderStart
+	// OrderPublished: publication date ascending, then ID.
+	OrderPublished
+)
 
 // PostPage is one page of a PostQuery: IDs newest first (then highest ID), and
 // how many posts match in all.

@@ -56,6 +56,9 @@ const (
 	TypeBoolean = "boolean"
 	TypeArray   = "array"
 	TypeObject  = "object"
+	// TypeMixed takes several shapes (an ID, an object, a list); the service
+	// reads it itself.
+	TypeMixed = "mixed"
 )
 
 // MaxListLength bounds every list parameter, so no request can make the service
@@ -228,6 +231,8 @@ func coerce(a Arg, raw any) (any, string) {
 		}
 	case TypeArray:
 		return coerceList(a, raw)
+	case TypeMixed:
+		return raw, ""
 	default:
 		return raw, ""
 	}

@@ -75,6 +75,7 @@ func New(cfg Config, a *app.App) *API {
 	api.mountHealth()
 	api.mountRoot(EventsNamespace)
 	api.mountDoc()
+	api.mountEvents()
 	mountLinked(api, "venues", a.Venues, VenueList{})
 	mountLinked(api, "organizers", a.Organizers, OrganizerList{})
 	mountTerms(api, "categories", a.Categories, CategoryList{})

@@ -43,6 +43,9 @@ func TestTheNamespaceRootListsEveryRouteWithMethodsAndArgs(t *testing.T) {
 		want[base+`/(?P<id>\d+)`] = []string{"GET", "DELETE", "POST", "PUT", "PATCH"}
 		want[base+`/by-slug/(?P<slug>[^/]+)`] = []string{"GET", "DELETE", "POST", "PUT", "PATCH"}
 	}
+	want["/vendor/events/v1/events"] = []string{"GET", "POST"}
+	want[`/vendor/events/v1/events/(?P<id>\d+)`] = []string{"GET", "DELETE", "POST", "PUT", "PATCH"}
+	want[`/vendor/events/v1/events/by-slug/(?P<slug>[^/]+)`] = []string{"GET", "DELETE", "POST", "PUT", "PATCH"}
 	for _, kind := range []string{"categories", "tags"} {
 		base := "/vendor/events/v1/" + kind
 		want[base] = []string{"GET", "POST"}
@@ -153,6 +156,9 @@ func TestTheDocIsOpenAPI3WithEveryRoute(t *testing.T) {
 						op := item[strings.ToLower(m)].(map[string]any)
 						for name, a := range args {
 							want := a.(map[string]any)["type"]
+							if want == "mixed" {
+								want = nil // several shapes: no single type in the document
+							}
 							if got := docType(op, name); got != want {
 								t.Errorf("%s %s: %s documented as %v, declared %v", m, docPath, name, got, want)
 							}

@@ -221,6 +221,8 @@ func paramSchema(a app.Arg) *openapi3.Schema {
 		s = openapi3.NewBoolSchema()
 	case app.TypeObject:
 		s = openapi3.NewObjectSchema()
+	case app.TypeMixed:
+		s = &openapi3.Schema{Description: "An ID, an object of fields, or a list of them; see the description."}
 	case app.TypeArray:
 		item := openapi3.NewStringSchema()
 		if a.Items == app.TypeInteger {

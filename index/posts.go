@@ -23,6 +23,14 @@ const (
 	fieldStatus   = "status"
 	fieldTitleKey = "title_key"
 	fieldDate     = "date"
+	fieldStart    = "start"
+	fieldEnd      = "end"
+	fieldVenue    = "venue"
+	fieldOrgs     = "organizers"
+	fieldCats     = "categories"
+	fieldTags     = "tags"
+	fieldFeatured = "featured"
+	fieldListed   = "listed"
 	fieldID       = "id"
 	textPrefix    = "text_"
 )
@@ -40,10 +48,12 @@ func newMapping() mapping.IndexMapping {
 	numeric.IncludeInAll = false
 
 	doc := bleve.NewDocumentStaticMapping()
-	for _, f := range []string{fieldKind, fieldTerms, fieldType, fieldStatus, fieldTitleKey, fieldSlug, fieldNameSort, fieldDescSort, fieldNameKey} {
+	for _, f := range []string{fieldVenue, fieldOrgs, fieldCats, fieldTags, fieldFeatured, fieldListed, fieldKind, fieldTerms, fieldType, fieldStatus, fieldTitleKey, fieldSlug, fieldNameSort, fieldDescSort, fieldNameKey} {
 		doc.AddFieldMappingsAt(f, keywordField)
 	}
 	doc.AddFieldMappingsAt(fieldDate, numeric)
+	doc.AddFieldMappingsAt(fieldStart, numeric)
+	doc.AddFieldMappingsAt(fieldEnd, numeric)
 	doc.AddFieldMappingsAt(fieldID, numeric)
 	doc.AddFieldMappingsAt(fieldParent, numeric)
 	for _, f := range textFields() {
@@ -87,6 +97,16 @@ func newPostDoc(p *app.Post) postDoc {
 	}
 	if len(terms) > 0 {
 		d[fieldTerms] = terms
+	}
+	if p.Type == app.PostTypeEvent {
+		d[fieldStart] = float64(p.Start.Unix())
+		d[fieldEnd] = float64(p.End.Unix())
+		d[fieldCats], d[fieldTags], d[fieldOrgs] = idStrings(p.Categories), idStrings(p.Tags), idStrings(p.Organizers)
+		if p.Venue != 0 {
+			d[fieldVenue] = docID(p.Venue)
+		}
+		d[fieldFeatured] = strconv.FormatBool(p.Featured)
+		d[fieldListed] = strconv.FormatBool(!p.HideFromListings)
 	}
 	text := map[string]string{"title": p.Title, "content": p.Content, "excerpt": p.Excerpt}
 	for _, m := range app.SearchableMeta[p.Type] {
@@ -135,8 +155,50 @@ func (i *Index) SearchPosts(ctx context.Context, q app.PostQuery) (app.PostPage,
 	if len(q.Fragments) > 0 {
 		must = append(must, fragmentsQuery(q.Type, q.Fragments))
 	}
+	for _, w := range q.Words {
+		var anyField []query.Query
+		for _, f := range []string{"title", "content", "excerpt"} {
+			wq := bleve.NewWildcardQuery("*" + w + "*") // app.SearchWords yields [a-z0-9-] only
+			wq.SetField(textPrefix + f)
+			anyField = append(anyField, wq)
+		}
+		must = append(must, bleve.NewDisjunctionQuery(anyField...))
+	}
+	if q.IDs != nil {
+		must = append(must, idsQuery(q.IDs))
+	}
+	for _, b := range []struct {
+		field string
+		min   bool
+		bound *app.Bound
+	}{{fieldStart, true, q.StartAfter}, {fieldStart, false, q.StartBefore}, {fieldEnd, true, q.EndAfter}, {fieldEnd, false, q.EndBefore}} {
+		if b.bound != nil {
+			must = append(must, timeBound(b.field, b.min, *b.bound))
+		}
+	}
+	for field, ids := range map[string][]int64{fieldVenue: q.Venues, fieldOrgs: q.Organizers, fieldCats: q.Categories, fieldTags: q.Tags} {
+		if ids != nil {
+			must = append(must, anyOf(field, idStrings(ids)))
+		}
+	}
+	if q.Featured != nil {
+		must = append(must, term(fieldFeatured, strconv.FormatBool(*q.Featured)))
+	}
+	if q.ListedOnly {
+		must = append(must, term(fieldListed, "true"))
+	}
+	if q.Parent != nil {
+		must = append(must, numberIs(fieldParent, float64(*q.Parent)))
+	}
 	req := bleve.NewSearchRequestOptions(bleve.NewConjunctionQuery(must...), q.Limit, q.Offset, false)
-	req.SortBy([]string{"-" + fieldDate, "-" + fieldID})
+	switch q.Order {
+	case app.OrderStart:
+		req.SortBy([]string{fieldStart, fieldDate, fieldID})
+	case app.OrderPublished:
+		req.SortBy([]string{fieldDate, fieldID})
+	default:
+		req.SortBy([]string{"-" + fieldDate, "-" + fieldID})
+	}
 	req.Score = "none"
 	res, err := i.bleve.SearchInContext(ctx, req)
 	if err != nil {
@@ -151,6 +213,40 @@ func (i *Index) SearchPosts(ctx context.Context, q app.PostQuery) (app.PostPage,
 		page.IDs = append(page.IDs, id)
 	}
 	return page, nil
+}
+
+func idStrings(ids []int64) []string {
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		out[i] = docID(id)
+	}
+	return out
+}
+
+// anyOf matches entries whose field holds one of values (none when empty).
+func anyOf(field string, values []string) query.Query {
+	if len(values) == 0 {
+		return bleve.NewMatchNoneQuery()
+	}
+	var any []query.Query
+	for _, v := range values {
+		any = append(any, term(field, v))
+	}
+	return bleve.NewDisjunctionQuery(any...)
+}
+
+// timeBound is field >= (or >) a bound when min, field <= (or <) it otherwise.
+func timeBound(field string, min bool, b app.Bound) query.Query {
+	v := float64(b.T.Unix())
+	incl := b.Inclusive
+	var q *query.NumericRangeQuery
+	if min {
+		q = bleve.NewNumericRangeInclusiveQuery(&v, nil, &incl, nil)
+	} else {
+		q = bleve.NewNumericRangeInclusiveQuery(nil, &v, nil, &incl)
+	}
+	q.SetField(field)
+	return q
 }
 
 func term(field, value string) query.Query {

@@ -1,0 +1,229 @@
+package app
+
+import (
+	"context"
+	"time"
+)
+
+// EventView is the event object, keys in the plugin's order.
+type EventView struct {
+	ID                  int64           `json:"id"`
+	GlobalID            string          `json:"global_id"`
+	GlobalIDLineage     []string        `json:"global_id_lineage"`
+	Author              string          `json:"author"`
+	Status              string          `json:"status"`
+	Date                string          `json:"date"`
+	DateUTC             string          `json:"date_utc"`
+	Modified            string          `json:"modified"`
+	ModifiedUTC         string          `json:"modified_utc"`
+	URL                 string          `json:"url"`
+	RestURL             string          `json:"rest_url"`
+	Title               string          `json:"title"`
+	Description         string          `json:"description"`
+	Excerpt             string          `json:"excerpt"`
+	Slug                string          `json:"slug"`
+	Image               any             `json:"image"` // false or ImageView
+	AllDay              *bool           `json:"all_day"`
+	StartDate           string          `json:"start_date"`
+	StartDateDetails    DateDetails     `json:"start_date_details"`
+	EndDate             string          `json:"end_date"`
+	EndDateDetails      DateDetails     `json:"end_date_details"`
+	UTCStartDate        string          `json:"utc_start_date"`
+	UTCStartDateDetails DateDetails     `json:"utc_start_date_details"`
+	UTCEndDate          string          `json:"utc_end_date"`
+	UTCEndDateDetails   DateDetails     `json:"utc_end_date_details"`
+	TimeZone            string          `json:"timezone"`
+	TimeZoneAbbr        string          `json:"timezone_abbr"`
+	Cost                string          `json:"cost"`
+	CostDetails         CostDetails     `json:"cost_details"`
+	Website             string          `json:"website"`
+	ShowMap             *bool           `json:"show_map"`
+	ShowMapLink         *bool           `json:"show_map_link"`
+	HideFromListings    *bool           `json:"hide_from_listings"`
+	Sticky              *bool           `json:"sticky"`
+	Featured            *bool           `json:"featured"`
+	Categories          []EventTerm     `json:"categories"`
+	Tags                []EventTerm     `json:"tags"`
+	Venue               any             `json:"venue"` // one VenueView, or [] when none
+	Organizer           []OrganizerView `json:"organizer"`
+	CustomFields        []any           `json:"custom_fields"`
+	JSONLD              map[string]any  `json:"json_ld,omitempty"`
+}
+
+// DateDetails are a date's parts as zero-padded strings.
+type DateDetails struct {
+	Year    string `json:"year"`
+	Month   string `json:"month"`
+	Day     string `json:"day"`
+	Hour    string `json:"hour"`
+	Minutes string `json:"minutes"`
+	Seconds string `json:"seconds"`
+}
+
+// CostDetails are the parts of an event's cost.
+type CostDetails struct {
+	CurrencySymbol   string   `json:"currency_symbol"`
+	CurrencyCode     string   `json:"currency_code"`
+	CurrencyPosition string   `json:"currency_position"`
+	Values           []string `json:"values"`
+}
+
+// EventTerm is a term as an event embeds it (WordPress' raw term keys).
+type EventTerm struct {
+	Name           string   `json:"name"`
+	Slug           string   `json:"slug"`
+	TermGroup      int      `json:"term_group"`
+	TermTaxonomyID int64    `json:"term_taxonomy_id"`
+	Taxonomy       string   `json:"taxonomy"`
+	Description    string   `json:"description"`
+	Parent         int64    `json:"parent"`
+	Count          int      `json:"count"`
+	Filter         string   `json:"filter"`
+	ID             int64    `json:"id"`
+	URLs           TermURLs `json:"urls"`
+}
+
+func details(t time.Time) DateDetails {
+	f := t.Format("2006 01 02 15 04 05")
+	return DateDetails{f[0:4], f[5:7], f[8:10], f[11:13], f[14:16], f[17:19]}
+}
+
+// render turns a page of events into objects, loading their venues and
+// organizers in one store query and their terms in another. single adds
+// json_ld; v carries the password that unmasks protected events.
+func (s *Events) render(ctx context.Context, events []*Post, actor *User, v Values, single bool, root string) ([]EventView, error) {
+	var linkedIDs, termIDs []int64
+	for _, e := range events {
+		if e.Venue != 0 {
+			linkedIDs = append(linkedIDs, e.Venue)
+		}
+		linkedIDs = append(linkedIDs, e.Organizers...)
+		termIDs = append(append(termIDs, e.Categories...), e.Tags...)
+	}
+	linked, err := s.store.Posts().GetMany(ctx, linkedIDs)
+	if err != nil {
+		return nil, err
+	}
+	posts := map[int64]*Post{}
+	for _, p := range linked {
+		posts[p.ID] = p
+	}
+	terms, err := s.store.Terms().GetMany(ctx, termIDs)
+	if err != nil {
+		return nil, err
+	}
+	termByID := map[int64]*Term{}
+	for _, t := range terms {
+		termByID[t.ID] = t
+	}
+	counts := map[int64]int{}
+	if len(terms) > 0 {
+		if counts, err = s.index.TermCounts(ctx); err != nil {
+			return nil, err
+		}
+	}
+	out := make([]EventView, 0, len(events))
+	for _, e := range events {
+		view := s.renderEvent(e, posts, termByID, counts, single, root)
+		if !passwordAccepted(actor, e, v) {
+			mask(&view)
+		}
+		out = append(out, view)
+	}
+	return out, nil
+}
+
+// root is the API root the request came in on ("{api}/").
+func (s *Events) renderEvent(e *Post, posts map[int64]*Post, terms map[int64]*Term, counts map[int64]int, single bool, root string) EventView {
+	zone, err := ParseZone(e.TimeZone)
+	if err != nil {
+		zone = s.settings.TimeZone
+	}
+	c := s.common(e, false)
+	start, end := e.Start.In(zone), e.End.In(zone)
+	cost, values := costText(e)
+	website := c.url
+	if e.Website != nil {
+		website = *e.Website
+	}
+	v := EventView{
+		ID: e.ID, GlobalID: c.globalID, GlobalIDLineage: []string{c.globalID}, Author: itoa(e.Author), Status: e.Status,
+		Date: c.date, DateUTC: c.dateUTC, Modified: c.modified, ModifiedUTC: c.modifiedUTC,
+		URL: c.url, RestURL: root + "events/" + itoa(e.ID),
+		Title: e.Title, Description: c.description, Excerpt: c.excerpt, Slug: e.Slug, Image: false,
+		AllDay: boolPtr(e.AllDay), StartDate: start.Format(DateFormat), StartDateDetails: details(start),
+		EndDate: end.Format(DateFormat), EndDateDetails: details(end),
+		UTCStartDate: formatUTC(e.Start), UTCStartDateDetails: details(e.Start.UTC()),
+		UTCEndDate: formatUTC(e.End), UTCEndDateDetails: details(e.End.UTC()),
+		TimeZone: e.TimeZone, TimeZoneAbbr: zoneAbbr(zone, e.Start), Cost: cost,
+		CostDetails: CostDetails{CurrencySymbol: e.CostSymbol, CurrencyPosition: e.CostPosition, Values: values},
+		Website:     website, ShowMap: boolPtr(e.ShowMap == nil || *e.ShowMap), ShowMapLink: boolPtr(e.ShowMapLink == nil || *e.ShowMapLink),
+		HideFromListings: boolPtr(e.HideFromListings), Sticky: boolPtr(e.Sticky), Featured: boolPtr(e.Featured),
+		Categories: eventTerms(e.Categories, terms, counts, s.categories, root), Tags: eventTerms(e.Tags, terms, counts, s.tags, root),
+		Venue: []any{}, Organizer: []OrganizerView{}, CustomFields: []any{},
+	}
+	if c.image != nil {
+		v.Image = c.image
+	}
+	if p := posts[e.Venue]; p != nil && p.Type == PostTypeVenue {
+		v.Venue = s.renderVenue(p, single, false)
+	}
+	for _, id := range e.Organizers {
+		if p := posts[id]; p != nil && p.Type == PostTypeOrganizer {
+			v.Organizer = append(v.Organizer, s.renderOrganizer(p, single, false))
+		}
+	}
+	if single {
+		v.JSONLD = eventJSONLD(v, start, end)
+	}
+	return v
+}
+
+func eventTerms(ids []int64, terms map[int64]*Term, counts map[int64]int, svc *Terms, root string) []EventTerm {
+	out := []EventTerm{}
+	for _, id := range ids {
+		t := terms[id]
+		if t == nil {
+			continue
+		}
+		full := svc.render(t, counts[id], root)
+		out = append(out, EventTerm{
+			Name: t.Name, Slug: t.Slug, TermTaxonomyID: t.ID, Taxonomy: t.Taxonomy, Description: t.Description,
+			Parent: t.Parent, Count: counts[id], Filter: "raw", ID: t.ID, URLs: full.URLs,
+		})
+	}
+	return out
+}
+
+// mask hides what a password protects, as the plugin does in lists.
+func mask(v *EventView) {
+	v.Description, v.Excerpt, v.Cost, v.Website = "", "", "", ""
+	v.Image = false
+	v.AllDay, v.ShowMap, v.ShowMapLink, v.HideFromListings, v.Sticky, v.Featured = nil, nil, nil, nil, nil, nil
+	v.CostDetails = CostDetails{Values: []string{}}
+	v.Categories, v.Tags, v.Organizer, v.Venue, v.CustomFields = []EventTerm{}, []EventTerm{}, []OrganizerView{}, []any{}, []any{}
+}
+
+func eventJSONLD(v EventView, start, end time.Time) map[string]any {
+	ld := map[string]any{
+		"@context": "http://schema.org", "@type": "Event", "name": v.Title, "description": stripTags(v.Excerpt),
+		"url": v.URL, "startDate": start.Format(time.RFC3339), "endDate": end.Format(time.RFC3339),
+		"eventAttendanceMode": "https://schema.org/OfflineEventAttendanceMode",
+		"eventStatus":         "https://schema.org/EventScheduled", "performer": "Organization",
+	}
+	if img, ok := v.Image.(*ImageView); ok {
+		ld["image"] = img.URL
+	}
+	if venue, ok := v.Venue.(VenueView); ok {
+		ld["location"] = venueJSONLD(venue)
+	}
+	if len(v.Organizer) > 0 {
+		o := v.Organizer[0]
+		ld["organizer"] = withoutEmpty(map[string]any{"@type": "Person", "name": o.Organizer, "url": o.Website, "telephone": o.Phone, "email": o.Email})
+	}
+	if v.Cost != "" {
+		ld["offers"] = map[string]any{"@type": "Offer", "price": v.CostDetails.Values, "priceCurrency": "USD", "url": v.URL,
+			"category": "primary", "availability": "inStock", "validFrom": v.DateUTC}
+	}
+	return ld
+}
