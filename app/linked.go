@@ -2,11 +2,13 @@ package app
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/mail"
 	"net/url"
 	"regexp"
+	"sort"
 	"strings"
 	"time"
 )
@@ -39,6 +41,9 @@ func (s *LinkedPosts[V]) ListArgs() []Arg {
 	return append(append([]Arg{}, pageArgs...),
 		Arg{Name: "search", Type: TypeString, Description: "Words that must all occur in the name, description, excerpt or one of the text fields, in any order."},
 		Arg{Name: "status", Type: TypeArray, Items: TypeString, Description: "Statuses to list; only publish for visitors who may not edit."},
+		Arg{Name: "event", Type: TypeInteger, Description: "Only those this event links to."},
+		Arg{Name: "has_events", Type: TypeMixed, Description: "true: only those events link to (drafts and pending events aside); false: only the others."},
+		Arg{Name: "only_with_upcoming", Type: TypeMixed, Default: false, Description: "true: only those upcoming events link to."},
 	)
 }
 
@@ -92,6 +97,9 @@ func (s *LinkedPosts[V]) List(ctx context.Context, actor *User, v Values) (*Page
 	if q.Statuses, err = listStatuses(actor, v); err != nil {
 		return nil, err
 	}
+	if err := s.eventFilters(ctx, v, &q); err != nil {
+		return nil, err
+	}
 	found, err := s.index.SearchPosts(ctx, q)
 	if err != nil {
 		return nil, err
@@ -109,6 +117,88 @@ func (s *LinkedPosts[V]) List(ctx context.Context, actor *User, v Values) (*Page
 		items = append(items, s.render(p, false, !passwordAccepted(actor, p, nil)))
 	}
 	return newPage(items, page, perPage, found.Total), nil
+}
+
+// link is how events point at this kind.
+func (s *LinkedPosts[V]) link() Link {
+	if s.kind.postType == PostTypeVenue {
+		return LinkVenue
+	}
+	return LinkOrganizers
+}
+
+// eventFilters applies event, has_events and only_with_upcoming: each narrows
+// the IDs the list may return, through the events' links in the index.
+func (s *LinkedPosts[V]) eventFilters(ctx context.Context, v Values, q *PostQuery) error {
+	restrict := func(ids []int64) {
+		if q.IDs == nil {
+			q.IDs = ids
+		} else {
+			q.IDs = inOrderOf(q.IDs, ids)
+		}
+	}
+	if id, ok := v.Int("event"); ok {
+		e, err := s.load(ctx, PostTypeEvent, PostRef{ID: id})
+		if err != nil {
+			return ErrInvalidParam("event", "event must be the ID of an event.")
+		}
+		ids := e.Organizers
+		if s.kind.postType == PostTypeVenue {
+			ids = []int64{}
+			if e.Venue != 0 {
+				ids = []int64{e.Venue}
+			}
+		}
+		restrict(append([]int64{}, ids...))
+	}
+	if v.Has("has_events") {
+		// Events that count: every status but draft and pending.
+		counts, err := s.index.CountLinks(ctx, s.link(), []string{StatusPublish, StatusFuture, StatusPrivate, StatusTrash}, nil)
+		if err != nil {
+			return err
+		}
+		if isTruthy(v["has_events"]) {
+			restrict(keys(counts))
+		} else {
+			q.ExcludeIDs = append(q.ExcludeIDs, keys(counts)...)
+		}
+	}
+	if v.Has("only_with_upcoming") && isTruthy(v["only_with_upcoming"]) {
+		now := s.now()
+		counts, err := s.index.CountLinks(ctx, s.link(), q.Statuses, &now)
+		if err != nil {
+			return err
+		}
+		restrict(keys(counts))
+	}
+	return nil
+}
+
+// isTruthy is the plugin's loose truth: true, or one of 1, enable, enabled, on,
+// y, yes, true in any case, or a non-zero number.
+func isTruthy(raw any) bool {
+	switch x := raw.(type) {
+	case bool:
+		return x
+	case string:
+		switch strings.ToLower(strings.TrimSpace(x)) {
+		case "1", "enable", "enabled", "on", "y", "yes", "true":
+			return true
+		}
+	case json.Number:
+		f, err := x.Float64()
+		return err == nil && f != 0
+	}
+	return false
+}
+
+func keys(m map[int64]int) []int64 {
+	out := make([]int64, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	return out
 }
 
 var nonFragment = regexp.MustCompile(`[^A-Za-z0-9-]+`)
@@ -237,21 +327,34 @@ func (s *LinkedPosts[V]) Delete(ctx context.Context, actor *User, ref PostRef, v
 	if !canDelete(actor, p) {
 		return nil, ErrForbidden(actor)
 	}
-	if force, _ := v.Bool("force"); force {
+	force, _ := v.Bool("force")
+	if !force && p.Status == StatusTrash {
+		return nil, errInTrash(s.kind.postType)
+	}
+	if err := s.unlink(ctx, p.ID); err != nil {
+		return nil, err
+	}
+	if force {
 		previous := s.render(p, false, false)
 		if err := s.remove(ctx, p); err != nil {
 			return nil, err
 		}
 		return Deleted[V]{Deleted: true, Previous: previous}, nil
 	}
-	if p.Status == StatusTrash {
-		return nil, errInTrash(s.kind.postType)
-	}
 	p.Status = StatusTrash
 	if err := s.save(ctx, p); err != nil {
 		return nil, err
 	}
 	return s.render(p, false, false), nil
+}
+
+// unlink removes a trashed or deleted venue or organizer from the events.
+func (s *LinkedPosts[V]) unlink(ctx context.Context, id int64) error {
+	if s.kind.postType == PostTypeVenue {
+		return s.unlinkFromEvents(ctx, func(q *PostQuery) { q.Venues = []int64{id} }, func(e *Post) { e.Venue = 0 })
+	}
+	return s.unlinkFromEvents(ctx, func(q *PostQuery) { q.Organizers = []int64{id} },
+		func(e *Post) { e.Organizers = withoutID(e.Organizers, id) })
 }
 
 // linkedInput is a checked write: nil pointers are fields the request did not send.

@@ -160,3 +160,54 @@ type Deleted[V any] struct {
 	Deleted  bool `json:"deleted"`
 	Previous V    `json:"previous"`
 }
+
+// unlinkFromEvents removes a venue, organizer or term from every event that
+// links it (any status), in batches through the index. where narrows the
+// event query to those events; drop removes the link from one event.
+func (s *postService) unlinkFromEvents(ctx context.Context, where func(*PostQuery), drop func(*Post)) error {
+	q := PostQuery{Type: PostTypeEvent, Statuses: PostStatuses, Limit: 500}
+	where(&q)
+	var previous []int64
+	for {
+		found, err := s.index.SearchPosts(ctx, q)
+		if err != nil || len(found.IDs) == 0 {
+			return err
+		}
+		if sameIDs(found.IDs, previous) {
+			return errors.New("unlinking made no progress")
+		}
+		previous = found.IDs
+		events, err := s.store.Posts().GetMany(ctx, found.IDs)
+		if err != nil {
+			return err
+		}
+		for _, e := range events {
+			drop(e)
+			if err := s.save(ctx, e); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+func sameIDs(a, b []int64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func withoutID(ids []int64, id int64) []int64 {
+	out := ids[:0:0]
+	for _, x := range ids {
+		if x != id {
+			out = append(out, x)
+		}
+	}
+	return out
+}

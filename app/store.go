@@ -65,12 +65,22 @@ type Index interface {
 	DeleteTerm(ctx context.Context, id int64) error
 	// SearchTerms returns every matching term ID (at most MaxTerms), in order.
 	SearchTerms(ctx context.Context, q TermQuery) ([]int64, error)
-	// TermCounts returns, for the terms of published events, how many events
-	// carry each (terms with none are absent).
-	TermCounts(ctx context.Context) (map[int64]int, error)
+	// CountLinks counts, per linked term, venue or organizer ID, the events that
+	// carry it among those with the statuses (and starting after a time, when
+	// given); IDs no such event carries are absent.
+	CountLinks(ctx context.Context, link Link, statuses []string, startAfter *time.Time) (map[int64]int, error)
 	Ping(ctx context.Context) error
 	Close() error
 }
+
+// Link names what an event links to: its terms, its venue or its organizers.
+type Link int
+
+const (
+	LinkTerms Link = iota
+	LinkVenue
+	LinkOrganizers
+)
 
 // MaxTerms bounds one taxonomy's term list as the index returns it.
 const MaxTerms = 10000
@@ -103,8 +113,10 @@ type PostQuery struct {
 	// Words must each occur, case-insensitively, in the title, the content or
 	// the excerpt (an event search).
 	Words []string
-	// IDs restricts to these posts (nil: no restriction, empty: none).
-	IDs []int64
+	// IDs restricts to these posts (nil: no restriction, empty: none);
+	// ExcludeIDs leaves these out.
+	IDs        []int64
+	ExcludeIDs []int64
 	// Event filters: bounds on the start and end instants, linked posts and
 	// terms (OR within each list), the featured flag, listing visibility.
 	StartAfter, StartBefore, EndAfter, EndBefore *Bound

@@ -140,15 +140,29 @@ func (s *Terms) List(ctx context.Context, v Values, root string) (*Page[TermView
 		}
 		q.Parent = &parent
 	}
-	for _, name := range []string{"post", "event"} {
+	var event *Post
+	for _, name := range []string{"post", "event"} { // event wins over post
 		if id, ok := v.Int(name); ok {
-			if _, err := s.posts.load(ctx, PostTypeEvent, PostRef{ID: id}); err != nil {
+			e, err := s.posts.load(ctx, PostTypeEvent, PostRef{ID: id})
+			if err != nil {
 				bad.Add(name, name+" must be the ID of an event.", nil)
 			}
+			event = e
 		}
 	}
 	if err := bad.Err(); err != nil {
 		return nil, err
+	}
+	if event != nil {
+		carried := event.Categories
+		if s.kind.taxonomy == TaxonomyTag {
+			carried = event.Tags
+		}
+		if q.Include == nil {
+			q.Include = append([]int64{}, carried...)
+		} else {
+			q.Include = inOrderOf(q.Include, carried)
+		}
 	}
 	switch orderBy {
 	case "id", "name", "slug", "parent", "description":
@@ -160,7 +174,7 @@ func (s *Terms) List(ctx context.Context, v Values, root string) (*Page[TermView
 	if err != nil {
 		return nil, err
 	}
-	counts, err := s.index.TermCounts(ctx)
+	counts, err := s.index.CountLinks(ctx, LinkTerms, []string{StatusPublish}, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -337,7 +351,7 @@ func (s *Terms) load(ctx context.Context, id int64) (*Term, error) {
 }
 
 func (s *Terms) withCount(ctx context.Context, t *Term, root string) (*TermView, error) {
-	counts, err := s.index.TermCounts(ctx)
+	counts, err := s.index.CountLinks(ctx, LinkTerms, []string{StatusPublish}, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -578,6 +592,18 @@ func (s *Terms) Delete(ctx context.Context, actor *User, id int64, root string) 
 				return nil, err
 			}
 		}
+	}
+	err = s.posts.unlinkFromEvents(ctx,
+		func(q *PostQuery) {
+			if s.kind.taxonomy == TaxonomyTag {
+				q.Tags = []int64{t.ID}
+			} else {
+				q.Categories = []int64{t.ID}
+			}
+		},
+		func(e *Post) { e.Categories, e.Tags = withoutID(e.Categories, t.ID), withoutID(e.Tags, t.ID) })
+	if err != nil {
+		return nil, err
 	}
 	if err := s.store.Terms().Delete(ctx, t.ID); err != nil && !errors.Is(err, ErrNotFound) {
 		return nil, err

@@ -190,7 +190,14 @@ func (i *Index) SearchPosts(ctx context.Context, q app.PostQuery) (app.PostPage,
 	if q.Parent != nil {
 		must = append(must, numberIs(fieldParent, float64(*q.Parent)))
 	}
-	req := bleve.NewSearchRequestOptions(bleve.NewConjunctionQuery(must...), q.Limit, q.Offset, false)
+	root := query.Query(bleve.NewConjunctionQuery(must...))
+	if len(q.ExcludeIDs) > 0 {
+		b := bleve.NewBooleanQuery()
+		b.AddMust(root)
+		b.AddMustNot(idsQuery(q.ExcludeIDs))
+		root = b
+	}
+	req := bleve.NewSearchRequestOptions(root, q.Limit, q.Offset, false)
 	switch q.Order {
 	case app.OrderStart:
 		req.SortBy([]string{fieldStart, fieldDate, fieldID})

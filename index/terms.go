@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/search/query"
@@ -139,17 +140,26 @@ func numberIs(field string, v float64) query.Query {
 	return q
 }
 
-// TermCounts counts published events per term with one facet.
-func (i *Index) TermCounts(ctx context.Context) (map[int64]int, error) {
-	q := bleve.NewConjunctionQuery(term(fieldKind, kindPost), term(fieldType, app.PostTypeEvent), term(fieldStatus, app.StatusPublish))
-	req := bleve.NewSearchRequestOptions(q, 0, 0, false)
-	req.AddFacet("terms", bleve.NewFacetRequest(fieldTerms, app.MaxTerms))
+// linkFields are the event fields behind each app.Link.
+var linkFields = map[app.Link]string{app.LinkTerms: fieldTerms, app.LinkVenue: fieldVenue, app.LinkOrganizers: fieldOrgs}
+
+// maxLinkFacet bounds how many distinct linked IDs one count returns.
+const maxLinkFacet = 1 << 20
+
+// CountLinks counts events per linked ID with one facet.
+func (i *Index) CountLinks(ctx context.Context, link app.Link, statuses []string, startAfter *time.Time) (map[int64]int, error) {
+	must := []query.Query{term(fieldKind, kindPost), term(fieldType, app.PostTypeEvent), anyOf(fieldStatus, statuses)}
+	if startAfter != nil {
+		must = append(must, timeBound(fieldStart, true, app.Bound{T: *startAfter, Inclusive: true}))
+	}
+	req := bleve.NewSearchRequestOptions(bleve.NewConjunctionQuery(must...), 0, 0, false)
+	req.AddFacet("links", bleve.NewFacetRequest(linkFields[link], maxLinkFacet))
 	res, err := i.bleve.SearchInContext(ctx, req)
 	if err != nil {
 		return nil, fmt.Errorf("index facet: %w", err)
 	}
 	counts := map[int64]int{}
-	if f := res.Facets["terms"]; f != nil && f.Terms != nil {
+	if f := res.Facets["links"]; f != nil && f.Terms != nil {
 		for _, t := range f.Terms.Terms() {
 			if id, err := strconv.ParseInt(t.Term, 10, 64); err == nil {
 				counts[id] = t.Count

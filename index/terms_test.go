@@ -23,7 +23,7 @@ func TestTermCountsCountPublishedEventsPerTerm(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	counts, err := idx.TermCounts(ctx)
+	counts, err := idx.CountLinks(ctx, app.LinkTerms, []string{app.StatusPublish}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
