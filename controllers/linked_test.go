@@ -224,7 +224,8 @@ func TestPermissionsPerRole(t *testing.T) {
 				step{app.RoleSubscriber, method, path, 403},
 				step{app.RoleContributor, method, path, 403},
 				step{app.RoleAuthor, method, path, 403},
-				step{app.RoleEditor, method, path, 200})
+				step{app.RoleEditor, method, path, 200},
+				step{app.RoleAdministrator, method, path, 200})
 		}
 		steps = append(steps,
 			step{"", "DELETE", path, 401},
@@ -246,6 +247,14 @@ func TestPermissionsPerRole(t *testing.T) {
 			}
 		})
 	}
+	t.Run("editors and administrators delete another's venue, by ID and by slug", func(t *testing.T) {
+		for role, cred := range map[app.Role]option{app.RoleEditor: r.creds[app.RoleEditor], app.RoleAdministrator: asAdmin()} {
+			other := r.create("venue", r.creds[app.RoleAuthor], "venue", "Author's for "+string(role))
+			r.do("DELETE", base+idOf(other), cred).expectStatus(t, 200)
+			another := r.create("venue", r.creds[app.RoleAuthor], "venue", "Another for "+string(role))
+			r.do("DELETE", base+"by-slug/"+another["slug"].(string), cred).expectStatus(t, 200)
+		}
+	})
 	t.Run("contributors edit and delete their own unpublished posts only", func(t *testing.T) {
 		own := r.create("venue", r.creds[app.RoleContributor], "venue", "Mine")
 		path := base + idOf(own)
@@ -290,7 +299,7 @@ func TestVisibilityOfUnpublishedPosts(t *testing.T) {
 		})
 	}
 	r.create("venue", asAdmin(), "venue", "Open")
-	for role, want := range map[app.Role]float64{"": 1, app.RoleSubscriber: 1, app.RoleContributor: 2, app.RoleEditor: 2} {
+	for role, want := range map[app.Role]float64{"": 1, app.RoleSubscriber: 1, app.RoleContributor: 2, app.RoleAuthor: 2, app.RoleEditor: 2, app.RoleAdministrator: 2} {
 		var opts []option
 		if role != "" {
 			opts = append(opts, r.creds[role])

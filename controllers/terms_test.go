@@ -87,6 +87,34 @@ func TestTermPermissionsPerRole(t *testing.T) {
 			res.expectError(t, c.status, "rest_forbidden")
 		})
 	}
+	for _, kind := range []string{"categories", "tags"} {
+		for _, c := range []struct {
+			role       app.Role
+			authorMay  bool
+			subscriber bool
+		}{{"", false, false}, {app.RoleSubscriber, false, false}, {app.RoleContributor, false, false}, {app.RoleAuthor, true, false}, {app.RoleEditor, true, true}, {app.RoleAdministrator, true, true}} {
+			t.Run(fmt.Sprintf("%q updates and deletes %s", c.role, kind), func(t *testing.T) {
+				target := r.term(kind, "name", fmt.Sprintf("target %s %s", kind, c.role))
+				path := "/vendor/events/v1/" + kind + "/" + idOf(target)
+				var opts []option
+				if c.role != "" {
+					opts = append(opts, r.creds[c.role])
+				}
+				allowed := c.subscriber || (c.authorMay && kind == "categories")
+				for _, method := range []string{"PATCH", "DELETE"} {
+					res := r.do(method, path, append(opts, form("description", "changed"))...)
+					switch {
+					case allowed:
+						res.expectStatus(t, 200)
+					case c.role == "":
+						res.expectError(t, 401, "rest_forbidden")
+					default:
+						res.expectError(t, 403, "rest_forbidden")
+					}
+				}
+			})
+		}
+	}
 	tag := r.term("tags", "name", "Managed")
 	path := "/vendor/events/v1/tags/" + idOf(tag)
 	r.do("POST", path, r.creds[app.RoleAuthor], form("name", "x")).expectError(t, 403, "rest_forbidden")
@@ -182,7 +210,7 @@ func TestTermListFilters(t *testing.T) {
 			}
 		})
 	}
-	for _, bad := range []string{"order=", "orderby=", "order=up", "orderby=size", "include=999", "exclude=nope",
+	for _, bad := range []string{"per_page=0", "per_page=x", "order=", "orderby=", "order=up", "orderby=size", "include=999", "exclude=nope",
 		"parent=2389", "parent=", "post=23", "event=foo", "slug=", "search=", "hide_empty=maybe", "page=0"} {
 		t.Run("rejects "+bad, func(t *testing.T) {
 			list(bad).expectError(t, http.StatusBadRequest, "rest_invalid_param")
