@@ -204,25 +204,10 @@ func (s *Events) one(ctx context.Context, p *Post, actor *User, root string) (*E
 // apply writes the sent fields onto the event: linked posts and terms are
 // resolved (created when sent as fields), dates derived in the event's zone.
 func (s *Events) apply(ctx context.Context, actor *User, p *Post, in *eventInput) error {
-	set := func(dst *string, src *string) {
-		if src != nil {
-			*dst = *src
-		}
-	}
-	set(&p.Title, in.title)
-	set(&p.Content, in.description)
-	set(&p.Excerpt, in.excerpt)
-	set(&p.Password, in.password)
-	set(&p.Image, in.image)
+	in.postFields.apply(p)
 	if in.website != nil {
 		w := *in.website
 		p.Website = &w
-	}
-	if in.author != 0 {
-		p.Author = in.author
-	}
-	if in.date != nil {
-		p.Date = *in.date
 	}
 	for f, b := range in.flags {
 		switch f {

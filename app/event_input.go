@@ -14,19 +14,17 @@ import (
 
 // eventInput is a checked event write; nil fields were not sent.
 type eventInput struct {
-	title, description, excerpt, slug, password, image, website *string
-	status                                                      string
-	author                                                      int64
-	date                                                        *time.Time
-	zone                                                        *time.Location
-	zoneName                                                    *string
-	allDay                                                      *bool
-	start, end                                                  *time.Time
-	cost                                                        *[]string
-	flags                                                       map[string]bool
-	venue                                                       *linkRef // ID 0: unlink
-	organizers                                                  *[]linkRef
-	categories, tags                                            *[]string
+	postFields
+	slug, website    *string
+	zone             *time.Location
+	zoneName         *string
+	allDay           *bool
+	start, end       *time.Time
+	cost             *[]string
+	flags            map[string]bool
+	venue            *linkRef // ID 0: unlink
+	organizers       *[]linkRef
+	categories, tags *[]string
 }
 
 // linkRef names a venue or organizer: an existing ID, or the fields of a new one.
@@ -48,27 +46,11 @@ func (s *Events) readEventInput(ctx context.Context, actor *User, v Values, exis
 		}
 		return nil
 	}
-	if in.title = str("title"); in.title != nil {
-		if *in.title = strings.TrimSpace(*in.title); *in.title == "" {
-			bad.Add("title", "title must not be empty.", nil)
-		}
-	}
-	in.description, in.excerpt, in.password = str("description"), str("excerpt"), str("password")
 	if in.slug = str("slug"); in.slug != nil && SanitizeTitle(*in.slug) == "" {
 		bad.Add("slug", "slug has no usable character.", nil)
 	}
-	if in.image = str("image"); in.image != nil && *in.image != "" && !isHTTPURL(*in.image) {
-		bad.Add("image", "image must be an absolute http(s) URL.", nil)
-	}
 	if in.website = str("website"); in.website != nil && *in.website != "" && !isURL(*in.website) {
 		bad.Add("website", "website must be a URL with a scheme.", nil)
-	}
-	in.status, _ = v.String("status")
-	if id, ok := v.Int("author"); ok {
-		if _, err := s.store.Users().Get(ctx, id); err != nil {
-			bad.Add("author", "author must be the ID of an existing user.", nil)
-		}
-		in.author = id
 	}
 	for _, f := range eventFlags {
 		if b, ok := v.Bool(f); ok {
@@ -108,17 +90,7 @@ func (s *Events) readEventInput(ctx context.Context, actor *User, v Values, exis
 			*dst = &t
 		}
 	}
-	for name, loc := range map[string]*time.Location{"date": zone, "date_utc": time.UTC} {
-		if raw := str(name); raw != nil {
-			t, err := ParseDate(*raw, now, loc)
-			if err != nil {
-				bad.Add(name, name+" is not a date.", nil)
-				continue
-			}
-			t = t.UTC().Truncate(time.Second)
-			in.date = &t
-		}
-	}
+	in.postFields = s.readPostFields(ctx, v, "title", zone, &bad)
 	if v.Has("cost") {
 		cost, ok := costValues(v["cost"])
 		if !ok {
@@ -148,8 +120,8 @@ func (s *Events) readEventInput(ctx context.Context, actor *User, v Values, exis
 	if err := bad.Err(); err != nil {
 		return nil, err
 	}
-	if in.author != 0 && in.author != actor.ID && !actor.Can(CapEditOthersPosts) {
-		return nil, ErrForbidden(actor)
+	if err := in.authorAllowed(actor); err != nil {
+		return nil, err
 	}
 	return in, nil
 }

@@ -359,58 +359,17 @@ func (s *LinkedPosts[V]) unlink(ctx context.Context, id int64) error {
 
 // linkedInput is a checked write: nil pointers are fields the request did not send.
 type linkedInput struct {
-	title, description, excerpt, password, image *string
-	status                                       string
-	author                                       int64
-	date                                         *time.Time
-	meta                                         map[string]string
-	showMap, showMapLink                         *bool
-	geo                                          *Geo
+	postFields
+	meta                 map[string]string
+	showMap, showMapLink *bool
+	geo                  *Geo
 }
 
 // readInput checks every sent field. existing is nil on create.
 func (s *LinkedPosts[V]) readInput(ctx context.Context, actor *User, v Values, existing *Post) (*linkedInput, error) {
 	in := &linkedInput{meta: map[string]string{}}
 	var bad InvalidParams
-	str := func(name string) *string {
-		if x, ok := v.String(name); ok {
-			return &x
-		}
-		return nil
-	}
-	if in.title = str(s.kind.postType); in.title != nil {
-		if *in.title = strings.TrimSpace(*in.title); *in.title == "" {
-			bad.Add(s.kind.postType, s.kind.postType+" must not be empty.", nil)
-		}
-	}
-	in.description, in.excerpt, in.password = str("description"), str("excerpt"), str("password")
-	if in.image = str("image"); in.image != nil && *in.image != "" && !isHTTPURL(*in.image) {
-		bad.Add("image", "image must be an absolute http(s) URL.", nil)
-	}
-	in.status, _ = v.String("status")
-	if id, ok := v.Int("author"); ok {
-		if _, err := s.store.Users().Get(ctx, id); err != nil {
-			bad.Add("author", "author must be the ID of an existing user.", nil)
-		}
-		in.author = id
-	}
-	for _, name := range []string{"date", "date_utc"} {
-		raw, ok := v.String(name)
-		if !ok {
-			continue
-		}
-		loc := s.settings.TimeZone
-		if name == "date_utc" {
-			loc = time.UTC
-		}
-		t, err := ParseDate(raw, s.now(), loc)
-		if err != nil {
-			bad.Add(name, name+" is not a date.", nil)
-			continue
-		}
-		t = t.UTC().Truncate(time.Second)
-		in.date = &t
-	}
+	in.postFields = s.readPostFields(ctx, v, s.kind.postType, s.settings.TimeZone, &bad)
 	for _, m := range s.kind.meta {
 		if x, ok := v.String(m); ok {
 			in.meta[m] = sanitizeText(x)
@@ -443,30 +402,15 @@ func (s *LinkedPosts[V]) readInput(ctx context.Context, actor *User, v Values, e
 	if err := bad.Err(); err != nil {
 		return nil, err
 	}
-	if in.author != 0 && in.author != actor.ID && !actor.Can(CapEditOthersPosts) {
-		return nil, ErrForbidden(actor)
+	if err := in.authorAllowed(actor); err != nil {
+		return nil, err
 	}
 	return in, nil
 }
 
 // apply writes the sent fields onto p; an empty string clears an optional field.
 func (in *linkedInput) apply(p *Post) {
-	set := func(dst *string, src *string) {
-		if src != nil {
-			*dst = *src
-		}
-	}
-	set(&p.Title, in.title)
-	set(&p.Content, in.description)
-	set(&p.Excerpt, in.excerpt)
-	set(&p.Password, in.password)
-	set(&p.Image, in.image)
-	if in.author != 0 {
-		p.Author = in.author
-	}
-	if in.date != nil {
-		p.Date = *in.date
-	}
+	in.postFields.apply(p)
 	for k, val := range in.meta {
 		if p.Meta == nil {
 			p.Meta = map[string]string{}

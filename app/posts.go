@@ -211,3 +211,78 @@ func withoutID(ids []int64, id int64) []int64 {
 	}
 	return out
 }
+
+// postFields are the write fields every post resource takes; nil pointers were
+// not sent.
+type postFields struct {
+	title, description, excerpt, password, image *string
+	status                                       string
+	author                                       int64
+	date                                         *time.Time
+}
+
+// readPostFields checks the common fields: the name under titleParam (venue,
+// organizer or title) and the publication date, read in loc (date) or in UTC
+// (date_utc).
+func (s *postService) readPostFields(ctx context.Context, v Values, titleParam string, loc *time.Location, bad *InvalidParams) postFields {
+	var f postFields
+	str := func(name string) *string {
+		if x, ok := v.String(name); ok {
+			return &x
+		}
+		return nil
+	}
+	if f.title = str(titleParam); f.title != nil {
+		if *f.title = strings.TrimSpace(*f.title); *f.title == "" {
+			bad.Add(titleParam, titleParam+" must not be empty.", nil)
+		}
+	}
+	f.description, f.excerpt, f.password = str("description"), str("excerpt"), str("password")
+	if f.image = str("image"); f.image != nil && *f.image != "" && !isHTTPURL(*f.image) {
+		bad.Add("image", "image must be an absolute http(s) URL.", nil)
+	}
+	f.status, _ = v.String("status")
+	if id, ok := v.Int("author"); ok {
+		if _, err := s.store.Users().Get(ctx, id); err != nil {
+			bad.Add("author", "author must be the ID of an existing user.", nil)
+		}
+		f.author = id
+	}
+	for name, zone := range map[string]*time.Location{"date": loc, "date_utc": time.UTC} {
+		raw, ok := v.String(name)
+		if !ok {
+			continue
+		}
+		t, err := ParseDate(raw, s.now(), zone)
+		if err != nil {
+			bad.Add(name, name+" is not a date.", nil)
+			continue
+		}
+		t = t.UTC().Truncate(time.Second)
+		f.date = &t
+	}
+	return f
+}
+
+// authorAllowed: only editors may name another author.
+func (f *postFields) authorAllowed(actor *User) error {
+	if f.author != 0 && f.author != actor.ID && !actor.Can(CapEditOthersPosts) {
+		return ErrForbidden(actor)
+	}
+	return nil
+}
+
+// apply writes the sent common fields onto p; an empty string clears one.
+func (f *postFields) apply(p *Post) {
+	for dst, src := range map[*string]*string{&p.Title: f.title, &p.Content: f.description, &p.Excerpt: f.excerpt, &p.Password: f.password, &p.Image: f.image} {
+		if src != nil {
+			*dst = *src
+		}
+	}
+	if f.author != 0 {
+		p.Author = f.author
+	}
+	if f.date != nil {
+		p.Date = *f.date
+	}
+}
