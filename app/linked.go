@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/mail"
-	"net/url"
 	"regexp"
 	"sort"
 	"strings"
@@ -245,7 +243,7 @@ func (s *LinkedPosts[V]) Create(ctx context.Context, actor *User, v Values) (V, 
 
 // create is Create returning the stored post, for events that link it.
 func (s *LinkedPosts[V]) create(ctx context.Context, actor *User, v Values) (*Post, error) {
-	in, err := s.readInput(ctx, actor, v, nil)
+	in, err := s.readInput(ctx, actor, v)
 	if err != nil {
 		return nil, err
 	}
@@ -300,7 +298,7 @@ func (s *LinkedPosts[V]) Update(ctx context.Context, actor *User, ref PostRef, v
 	if err != nil {
 		return zero, err
 	}
-	in, err := s.readInput(ctx, actor, v, p)
+	in, err := s.readInput(ctx, actor, v)
 	if err != nil {
 		return zero, err
 	}
@@ -365,8 +363,8 @@ type linkedInput struct {
 	geo                  *Geo
 }
 
-// readInput checks every sent field. existing is nil on create.
-func (s *LinkedPosts[V]) readInput(ctx context.Context, actor *User, v Values, existing *Post) (*linkedInput, error) {
+// readInput checks every sent field.
+func (s *LinkedPosts[V]) readInput(ctx context.Context, actor *User, v Values) (*linkedInput, error) {
 	in := &linkedInput{meta: map[string]string{}}
 	var bad InvalidParams
 	in.postFields = s.readPostFields(ctx, v, s.kind.postType, s.settings.TimeZone, &bad)
@@ -430,29 +428,6 @@ func (in *linkedInput) apply(p *Post) {
 	if in.geo != nil {
 		p.Geo = in.geo
 	}
-}
-
-var whitespaceRun = regexp.MustCompile(`\s+`)
-
-// sanitizeText is WordPress' text-field sanitizer: tags stripped, whitespace
-// collapsed, trimmed.
-func sanitizeText(s string) string {
-	return strings.TrimSpace(whitespaceRun.ReplaceAllString(htmlTag.ReplaceAllString(s, ""), " "))
-}
-
-func isURL(s string) bool {
-	u, err := url.Parse(s)
-	return err == nil && u.Scheme != "" && u.Host != ""
-}
-
-func isHTTPURL(s string) bool {
-	u, err := url.Parse(s)
-	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
-}
-
-func isEmail(s string) bool {
-	a, err := mail.ParseAddress(s)
-	return err == nil && a.Address == s && strings.Contains(s[strings.LastIndexByte(s, '@'):], ".")
 }
 
 func boolPtr(b bool) *bool { return &b }

@@ -1,0 +1,244 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"sort"
+	"strings"
+)
+
+// List answers a term list: the index finds and orders, the store loads the page.
+func (s *Terms) List(ctx context.Context, v Values, root string) (*Page[TermView], error) {
+	page, perPage, err := s.posts.paging(v)
+	if err != nil {
+		return nil, err
+	}
+	q := TermQuery{Taxonomy: s.kind.taxonomy}
+	var bad InvalidParams
+	nonEmpty := func(name string) string {
+		x, ok := v.String(name)
+		if ok && strings.TrimSpace(x) == "" {
+			bad.Add(name, name+" must not be empty.", nil)
+		}
+		return x
+	}
+	q.Search, q.Slug = nonEmpty("search"), nonEmpty("slug")
+	if len(q.Search) > MaxSearchLength {
+		bad.Add("search", "search is too long.", nil)
+	}
+	order, orderBy := strings.ToLower(nonEmpty("order")), nonEmpty("orderby")
+	if order != "" && order != "asc" && order != "desc" {
+		bad.Add("order", "order must be asc or desc.", nil)
+	}
+	q.Desc = order == "desc"
+	for _, name := range []string{"include", "exclude"} {
+		if refs, ok := v.Strings(name); ok {
+			ids, err := s.resolveRefs(ctx, refs)
+			if err != nil {
+				bad.Add(name, err.Error(), nil)
+			}
+			if name == "include" {
+				q.Include = ids
+			} else {
+				q.Exclude = ids
+			}
+		}
+	}
+	if parent, ok := v.Int("parent"); ok {
+		if parent != 0 && !s.exists(ctx, parent) {
+			bad.Add("parent", "parent must be an existing category, or 0.", nil)
+		}
+		q.Parent = &parent
+	}
+	var event *Post
+	for _, name := range []string{"post", "event"} { // event wins over post
+		if id, ok := v.Int(name); ok {
+			e, err := s.posts.load(ctx, PostTypeEvent, PostRef{ID: id})
+			if err != nil {
+				bad.Add(name, name+" must be the ID of an event.", nil)
+			}
+			event = e
+		}
+	}
+	if err := bad.Err(); err != nil {
+		return nil, err
+	}
+	if event != nil {
+		carried := event.Categories
+		if s.kind.taxonomy == TaxonomyTag {
+			carried = event.Tags
+		}
+		if q.Include == nil {
+			q.Include = append([]int64{}, carried...)
+		} else {
+			q.Include = inOrderOf(q.Include, carried)
+		}
+	}
+	switch orderBy {
+	case "id", "name", "slug", "parent", "description":
+		q.OrderBy = orderBy
+	case "none", "term_group":
+		q.OrderBy = "id"
+	}
+	ids, err := s.index.SearchTerms(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	counts, err := s.index.CountLinks(ctx, LinkTerms, []string{StatusPublish}, nil)
+	if err != nil {
+		return nil, err
+	}
+	hide, sent := v.Bool("hide_empty")
+	if hide = hide || !sent; hide && !v.Has("post") && !v.Has("event") { // hidden by default
+		if ids, err = s.withoutEmpty(ctx, ids, counts); err != nil {
+			return nil, err
+		}
+	}
+	switch orderBy {
+	case "count":
+		sort.SliceStable(ids, func(i, j int) bool {
+			if q.Desc {
+				return counts[ids[i]] > counts[ids[j]]
+			}
+			return counts[ids[i]] < counts[ids[j]]
+		})
+	case "include":
+		if q.Include != nil {
+			ids = inOrderOf(q.Include, ids)
+		}
+	}
+	total := len(ids)
+	from := min((page-1)*perPage, total)
+	terms, err := s.store.Terms().GetMany(ctx, ids[from:min(from+perPage, total)])
+	if err != nil {
+		return nil, err
+	}
+	items := make([]TermView, 0, len(terms))
+	for _, t := range terms {
+		items = append(items, s.render(t, counts[t.ID], root))
+	}
+	return newPage(items, page, perPage, total), nil
+}
+
+// resolveRefs turns IDs or slugs (then names) of this taxonomy into IDs; any
+// unknown one is an error.
+func (s *Terms) resolveRefs(ctx context.Context, refs []string) ([]int64, error) {
+	ids := []int64{}
+	for _, ref := range refs {
+		t, err := s.find(ctx, ref)
+		if err != nil {
+			return nil, err
+		}
+		ids = append(ids, t.ID)
+	}
+	return ids, nil
+}
+
+var errUnknownTerm = errors.New("every item must be an existing term of this taxonomy")
+
+// find loads a term of this taxonomy by ID, slug or name.
+func (s *Terms) find(ctx context.Context, ref string) (*Term, error) {
+	if id, ok := ToInt(ref); ok {
+		t, err := s.store.Terms().Get(ctx, id)
+		if err == nil && t.Taxonomy == s.kind.taxonomy {
+			return t, nil
+		}
+		if err != nil && !errors.Is(err, ErrNotFound) {
+			return nil, err
+		}
+		return nil, errUnknownTerm
+	}
+	t, err := s.store.Terms().FindByKey(ctx, "taxonomy_slug", s.kind.taxonomy+"/"+SanitizeTitle(ref))
+	if err == nil {
+		return t, nil
+	}
+	if !errors.Is(err, ErrNotFound) {
+		return nil, err
+	}
+	same, err := s.sameName(ctx, ref)
+	if err != nil || len(same) == 0 {
+		return nil, cmpErr(err, errUnknownTerm)
+	}
+	return same[0], nil
+}
+
+// sameName loads the terms of this taxonomy named name, without regard to case.
+func (s *Terms) sameName(ctx context.Context, name string) ([]*Term, error) {
+	ids, err := s.index.SearchTerms(ctx, TermQuery{Taxonomy: s.kind.taxonomy, Name: name})
+	if err != nil {
+		return nil, err
+	}
+	terms, err := s.store.Terms().GetMany(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	var out []*Term
+	for _, t := range terms {
+		if strings.EqualFold(t.Name, name) {
+			out = append(out, t)
+		}
+	}
+	return out, nil
+}
+
+// cmpErr returns err when there is one, else fallback.
+func cmpErr(err, fallback error) error {
+	if err != nil {
+		return err
+	}
+	return fallback
+}
+
+func (s *Terms) exists(ctx context.Context, id int64) bool {
+	t, err := s.store.Terms().Get(ctx, id)
+	return err == nil && t.Taxonomy == s.kind.taxonomy
+}
+
+// withoutEmpty drops terms no published event carries, keeping a category
+// whose descendants are carried.
+func (s *Terms) withoutEmpty(ctx context.Context, ids []int64, counts map[int64]int) ([]int64, error) {
+	keep := map[int64]bool{}
+	for id, n := range counts {
+		if n == 0 {
+			continue
+		}
+		keep[id] = true
+		if !s.kind.hierarchical {
+			continue
+		}
+		for seen := map[int64]bool{id: true}; ; {
+			t, err := s.store.Terms().Get(ctx, id)
+			if errors.Is(err, ErrNotFound) || (err == nil && (t.Parent == 0 || seen[t.Parent])) {
+				break
+			}
+			if err != nil {
+				return nil, err
+			}
+			id = t.Parent
+			seen[id], keep[id] = true, true
+		}
+	}
+	out := ids[:0:0]
+	for _, id := range ids {
+		if keep[id] {
+			out = append(out, id)
+		}
+	}
+	return out, nil
+}
+
+// inOrderOf returns the members of found in the order of wanted.
+func inOrderOf(wanted, found []int64) []int64 {
+	in := map[int64]bool{}
+	for _, id := range found {
+		in[id] = true
+	}
+	out := make([]int64, 0, len(found))
+	for _, id := range wanted {
+		if in[id] {
+			out = append(out, id)
+			delete(in, id)
+		}
+	}
+	return out
+}
