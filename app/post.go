@@ -65,6 +65,7 @@ type Geo struct {
 func (p *Post) DocID() int64      { return p.ID }
 func (p *Post) SetDocID(id int64) { p.ID = id }
 func (p *Post) SetSeq(seq int64)  { p.Seq = seq }
+func (p *Post) DocSeq() int64     { return p.Seq }
 
 // UniqueKeys: a slug is unique per post type.
 func (p *Post) UniqueKeys() map[string]string {
@@ -85,6 +86,7 @@ type Term struct {
 func (t *Term) DocID() int64      { return t.ID }
 func (t *Term) SetDocID(id int64) { t.ID = id }
 func (t *Term) SetSeq(seq int64)  { t.Seq = seq }
+func (t *Term) DocSeq() int64     { return t.Seq }
 
 // UniqueKeys: a slug is unique per taxonomy.
 func (t *Term) UniqueKeys() map[string]string {

@@ -11,6 +11,7 @@ import (
 type Document interface {
 	DocID() int64
 	SetDocID(id int64)
+	DocSeq() int64
 	SetSeq(seq int64)
 	UniqueKeys() map[string]string
 }
@@ -46,9 +47,30 @@ type Store interface {
 	Users() Repo[*User]
 	Posts() Repo[*Post]
 	Terms() Repo[*Term]
+	// Changes returns up to limit changes with a sequence above afterSeq, in
+	// sequence order: the latest write of each live document, and a tombstone
+	// for each document deleted for good.
+	Changes(ctx context.Context, afterSeq int64, limit int) ([]Change, error)
+	// LastSeq is the highest sequence number handed out so far.
+	LastSeq(ctx context.Context) (int64, error)
 	// Ping reports whether the store is reachable.
 	Ping(ctx context.Context) error
 	Close(ctx context.Context) error
+}
+
+// Collections of the store, as Changes names them.
+const (
+	CollectionPosts = "posts"
+	CollectionTerms = "terms"
+	CollectionUsers = "users"
+)
+
+// Change is one entry of the store's change feed.
+type Change struct {
+	Collection string
+	ID         int64
+	Seq        int64
+	Deleted    bool
 }
 
 // Index is the search index that answers list queries: the store holds the

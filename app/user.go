@@ -29,6 +29,7 @@ type User struct {
 func (u *User) DocID() int64      { return u.ID }
 func (u *User) SetDocID(id int64) { u.ID = id }
 func (u *User) SetSeq(seq int64)  { u.Seq = seq }
+func (u *User) DocSeq() int64     { return u.Seq }
 
 // UniqueKeys: logins are unique without regard to case, and so are password hashes
 // (a Bearer credential is the password alone).

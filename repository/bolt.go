@@ -23,8 +23,9 @@ type Bolt struct {
 }
 
 var (
-	metaBucket = []byte("meta")
-	seqKey     = []byte("seq")
+	metaBucket    = []byte("meta")
+	seqKey        = []byte("seq")
+	changesBucket = []byte("changes") // seq -> collection, ID, deleted: the change feed
 )
 
 // OpenBolt opens (creating if needed) the store in dir.
@@ -47,8 +48,10 @@ func OpenBolt(dir string) (*Bolt, error) {
 		terms: newBoltRepo[app.Term](db, termsCollection),
 	}
 	err = db.Update(func(tx *bbolt.Tx) error {
-		if _, err := tx.CreateBucketIfNotExists(metaBucket); err != nil {
-			return err
+		for _, b := range [][]byte{metaBucket, changesBucket} {
+			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
+				return err
+			}
 		}
 		for _, r := range []interface{ createBuckets(*bbolt.Tx) error }{s.users, s.posts, s.terms} {
 			if err := r.createBuckets(tx); err != nil {
@@ -79,6 +82,57 @@ func (s *Bolt) Ping(ctx context.Context) error {
 }
 
 func (s *Bolt) Close(ctx context.Context) error { return s.db.Close() }
+
+// Changes reads the change feed from afterSeq on.
+func (s *Bolt) Changes(ctx context.Context, afterSeq int64, limit int) ([]app.Change, error) {
+	var out []app.Change
+	err := s.db.View(func(tx *bbolt.Tx) error {
+		c := tx.Bucket(changesBucket).Cursor()
+		for k, v := c.Seek(itob(afterSeq + 1)); k != nil && len(out) < limit; k, v = c.Next() {
+			ch, err := decodeChange(btoi(k), v)
+			if err != nil {
+				return err
+			}
+			out = append(out, ch)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// LastSeq is the highest sequence number handed out.
+func (s *Bolt) LastSeq(ctx context.Context) (seq int64, err error) {
+	err = s.db.View(func(tx *bbolt.Tx) error {
+		if b := tx.Bucket(metaBucket).Get(seqKey); b != nil {
+			seq = btoi(b)
+		}
+		return nil
+	})
+	return seq, err
+}
+
+// recordChange replaces a document's entry in the feed: the one under its
+// previous sequence (0: none) goes, the new one comes.
+func recordChange(tx *bbolt.Tx, collection string, id, previousSeq, seq int64, deleted bool) error {
+	feed := tx.Bucket(changesBucket)
+	if previousSeq != 0 {
+		if err := feed.Delete(itob(previousSeq)); err != nil {
+			return err
+		}
+	}
+	flag := byte('w')
+	if deleted {
+		flag = 'd'
+	}
+	return feed.Put(itob(seq), append(append(itob(id), flag), collection...))
+}
+
+func decodeChange(seq int64, v []byte) (app.Change, error) {
+	if len(v) < 10 {
+		return app.Change{}, fmt.Errorf("change %d is corrupt", seq)
+	}
+	return app.Change{Seq: seq, ID: btoi(v[:8]), Deleted: v[8] == 'd', Collection: string(v[9:])}, nil
+}
 
 // nextSeq takes the next number of the store-wide change sequence.
 func nextSeq(tx *bbolt.Tx) int64 {

@@ -88,6 +88,9 @@ func (r *boltRepo[U, T]) Insert(ctx context.Context, doc T) error {
 		}
 		doc.SetDocID(int64(id))
 		doc.SetSeq(nextSeq(tx))
+		if err := recordChange(tx, string(r.name), doc.DocID(), 0, doc.DocSeq(), false); err != nil {
+			return err
+		}
 		return r.put(tx, doc)
 	})
 	if err != nil {
@@ -116,6 +119,9 @@ func (r *boltRepo[U, T]) Update(ctx context.Context, doc T) error {
 			return err
 		}
 		doc.SetSeq(nextSeq(tx))
+		if err := recordChange(tx, string(r.name), doc.DocID(), old.DocSeq(), doc.DocSeq(), false); err != nil {
+			return err
+		}
 		return r.put(tx, doc)
 	})
 }
@@ -141,7 +147,9 @@ func (r *boltRepo[U, T]) Delete(ctx context.Context, id int64) error {
 		if err := r.dropKeys(tx, old); err != nil {
 			return err
 		}
-		nextSeq(tx)
+		if err := recordChange(tx, string(r.name), id, old.DocSeq(), nextSeq(tx), true); err != nil {
+			return err
+		}
 		return tx.Bucket(r.name).Delete(itob(id))
 	})
 }

@@ -161,6 +161,51 @@ func runContract(t *testing.T, sut storeUnderTest) {
 		}
 	})
 
+	t.Run("the change feed has each live document's last write and a tombstone per delete", func(t *testing.T) {
+		s := sut.open(t)
+		a, b, c := venue("a"), venue("b"), venue("c")
+		mustInsert(t, s.Posts(), a)
+		mustInsert(t, s.Posts(), b)
+		term := &app.Term{Taxonomy: "post_tag", Name: "T", Slug: "t"}
+		mustInsert(t, s.Terms(), term)
+		a.Title = "a again"
+		if err := s.Posts().Update(ctx, a); err != nil {
+			t.Fatal(err)
+		}
+		mustInsert(t, s.Posts(), c)
+		if err := s.Posts().Delete(ctx, b.ID); err != nil {
+			t.Fatal(err)
+		}
+		feed, err := s.Changes(ctx, 0, 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, ch := range feed {
+			got = append(got, fmt.Sprintf("%s/%d deleted=%v", ch.Collection, ch.ID, ch.Deleted))
+		}
+		want := fmt.Sprintf("[terms/%d deleted=false posts/%d deleted=false posts/%d deleted=false posts/%d deleted=true]", term.ID, a.ID, c.ID, b.ID)
+		if fmt.Sprint(got) != want {
+			t.Fatalf("feed = %v\nwant %s", got, want)
+		}
+		for i := 1; i < len(feed); i++ {
+			if feed[i].Seq <= feed[i-1].Seq {
+				t.Fatalf("feed out of sequence order: %+v", feed)
+			}
+		}
+		last, err := s.LastSeq(ctx)
+		if err != nil || last != feed[len(feed)-1].Seq {
+			t.Fatalf("LastSeq = %d, %v; want %d", last, err, feed[len(feed)-1].Seq)
+		}
+		page, err := s.Changes(ctx, feed[1].Seq, 1)
+		if err != nil || len(page) != 1 || page[0] != feed[2] {
+			t.Fatalf("Changes after %d, limit 1 = %+v, %v; want %+v", feed[1].Seq, page, err, feed[2])
+		}
+		if rest, _ := s.Changes(ctx, last, 10); len(rest) != 0 {
+			t.Fatalf("changes after the last sequence: %+v", rest)
+		}
+	})
+
 	if sut.reopen != nil {
 		t.Run("data persists across close and reopen", func(t *testing.T) {
 			s := sut.open(t)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 	"time"
 
@@ -18,12 +19,13 @@ import (
 // Mongo is the MongoDB store. IDs and change sequence numbers come from atomic
 // $inc on a counters collection; every lookup has an index.
 type Mongo struct {
-	client   *mongo.Client
-	db       *mongo.Database
-	counters *mongo.Collection
-	users    *mongoRepo[app.User, *app.User]
-	posts    *mongoRepo[app.Post, *app.Post]
-	terms    *mongoRepo[app.Term, *app.Term]
+	client     *mongo.Client
+	db         *mongo.Database
+	counters   *mongo.Collection
+	tombstones *mongo.Collection
+	users      *mongoRepo[app.User, *app.User]
+	posts      *mongoRepo[app.Post, *app.Post]
+	terms      *mongoRepo[app.Term, *app.Term]
 }
 
 // OpenMongo connects to uri, uses database dbName and creates the indexes.
@@ -37,7 +39,11 @@ func OpenMongo(ctx context.Context, uri, dbName string) (*Mongo, error) {
 		return nil, fmt.Errorf("cannot reach MongoDB: %w", err)
 	}
 	db := client.Database(dbName)
-	s := &Mongo{client: client, db: db, counters: db.Collection("counters")}
+	s := &Mongo{client: client, db: db, counters: db.Collection("counters"), tombstones: db.Collection("tombstones")}
+	if err := ensureIndex(ctx, s.tombstones, mongo.IndexModel{Keys: bson.D{{Key: "seq", Value: 1}}, Options: options.Index().SetName("seq_1")}); err != nil {
+		_ = client.Disconnect(ctx)
+		return nil, fmt.Errorf("creating indexes: %w", err)
+	}
 	s.users = newMongoRepo[app.User](s, usersCollection)
 	s.posts = newMongoRepo[app.Post](s, postsCollection)
 	s.terms = newMongoRepo[app.Term](s, termsCollection)
@@ -57,6 +63,67 @@ func (s *Mongo) Terms() app.Repo[*app.Term] { return s.terms }
 func (s *Mongo) Ping(ctx context.Context) error { return storeError(s.client.Ping(ctx, nil)) }
 
 func (s *Mongo) Close(ctx context.Context) error { return s.client.Disconnect(ctx) }
+
+// tombstone is what a permanent delete leaves in the change feed.
+type tombstone struct {
+	Key        string `bson:"_id"` // collection/ID
+	Collection string `bson:"collection"`
+	ID         int64  `bson:"id"`
+	Seq        int64  `bson:"seq"`
+}
+
+// Changes merges the documents and tombstones written after afterSeq, in
+// sequence order; every query uses a seq index.
+func (s *Mongo) Changes(ctx context.Context, afterSeq int64, limit int) ([]app.Change, error) {
+	after := bson.D{{Key: "seq", Value: bson.D{{Key: "$gt", Value: afterSeq}}}}
+	opts := options.Find().SetSort(bson.D{{Key: "seq", Value: 1}}).SetLimit(int64(limit)).
+		SetProjection(bson.D{{Key: "seq", Value: 1}})
+	var out []app.Change
+	for _, name := range []string{usersCollection, postsCollection, termsCollection} {
+		cur, err := s.db.Collection(name).Find(ctx, after, opts)
+		if err != nil {
+			return nil, storeError(err)
+		}
+		var docs []struct {
+			ID  int64 `bson:"_id"`
+			Seq int64 `bson:"seq"`
+		}
+		if err := cur.All(ctx, &docs); err != nil {
+			return nil, storeError(err)
+		}
+		for _, d := range docs {
+			out = append(out, app.Change{Collection: name, ID: d.ID, Seq: d.Seq})
+		}
+	}
+	cur, err := s.tombstones.Find(ctx, after, options.Find().SetSort(bson.D{{Key: "seq", Value: 1}}).SetLimit(int64(limit)))
+	if err != nil {
+		return nil, storeError(err)
+	}
+	var dead []tombstone
+	if err := cur.All(ctx, &dead); err != nil {
+		return nil, storeError(err)
+	}
+	for _, t := range dead {
+		out = append(out, app.Change{Collection: t.Collection, ID: t.ID, Seq: t.Seq, Deleted: true})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Seq < out[j].Seq })
+	if len(out) > limit {
+		out = out[:limit]
+	}
+	return out, nil
+}
+
+// LastSeq is the counter behind every change.
+func (s *Mongo) LastSeq(ctx context.Context) (int64, error) {
+	var doc struct {
+		N int64 `bson:"n"`
+	}
+	err := s.counters.FindOne(ctx, bson.D{{Key: "_id", Value: "seq"}}).Decode(&doc)
+	if errors.Is(err, mongo.ErrNoDocuments) {
+		return 0, nil
+	}
+	return doc.N, storeError(err)
+}
 
 // next atomically increments the named counter and returns its new value.
 func (s *Mongo) next(ctx context.Context, counter string) (int64, error) {

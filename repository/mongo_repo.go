@@ -46,7 +46,12 @@ func (r *mongoRepo[U, T]) ensureIndexes(ctx context.Context) error {
 			Options: options.Index().SetUnique(true).SetName(keysField + "." + f + "_1"),
 		})
 	}
-	existing, err := r.coll.Indexes().ListSpecifications(ctx)
+	return ensureIndex(ctx, r.coll, wanted...)
+}
+
+// ensureIndex creates the named indexes a collection lacks.
+func ensureIndex(ctx context.Context, coll *mongo.Collection, wanted ...mongo.IndexModel) error {
+	existing, err := coll.Indexes().ListSpecifications(ctx)
 	if err != nil {
 		return storeError(err)
 	}
@@ -62,7 +67,7 @@ func (r *mongoRepo[U, T]) ensureIndexes(ctx context.Context) error {
 		if have[*o.Name] {
 			continue
 		}
-		if _, err := r.coll.Indexes().CreateOne(ctx, m); err != nil {
+		if _, err := coll.Indexes().CreateOne(ctx, m); err != nil {
 			return storeError(err)
 		}
 	}
@@ -131,7 +136,19 @@ func (r *mongoRepo[U, T]) Update(ctx context.Context, doc T) error {
 	return nil
 }
 
+// Delete leaves a tombstone first, then removes the document: a crash between
+// the two leaves a tombstone for a live document, which the index's catch-up
+// resolves by reading the store (the document is there, so it stays).
 func (r *mongoRepo[U, T]) Delete(ctx context.Context, id int64) error {
+	seq, err := r.store.next(ctx, "seq")
+	if err != nil {
+		return err
+	}
+	t := tombstone{Key: r.name + "/" + itoa(id), Collection: r.name, ID: id, Seq: seq}
+	_, err = r.store.tombstones.ReplaceOne(ctx, bson.D{{Key: "_id", Value: t.Key}}, t, options.Replace().SetUpsert(true))
+	if err != nil {
+		return storeError(err)
+	}
 	res, err := r.coll.DeleteOne(ctx, bson.D{{Key: "_id", Value: id}})
 	if err != nil {
 		return storeError(err)

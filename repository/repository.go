@@ -8,6 +8,7 @@ package repository
 import (
 	"encoding/binary"
 	"fmt"
+	"strconv"
 
 	"calendar/app"
 )
@@ -48,3 +49,5 @@ func itob(id int64) []byte {
 }
 
 func btoi(b []byte) int64 { return int64(binary.BigEndian.Uint64(b)) }
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }
