@@ -30,6 +30,7 @@ type App struct {
 	Categories *Terms
 	Tags       *Terms
 	Events     *Events
+	sync       *indexSync
 }
 
 // New wires the services over a store and an index.
@@ -40,49 +41,15 @@ func New(store Store, index Index, settings Settings) *App {
 	if settings.PerPage == 0 {
 		settings.PerPage = 10
 	}
-	a := &App{store: store, index: index, settings: settings, Users: NewUsers(store.Users())}
-	posts := postService{store: store, index: index, settings: settings, now: time.Now}
+	a := &App{store: store, index: index, settings: settings, Users: NewUsers(store.Users()),
+		sync: &indexSync{store: store, index: index}}
+	posts := postService{store: store, index: index, settings: settings, now: time.Now, sync: a.sync}
 	a.Venues = &LinkedPosts[VenueView]{postService: posts, kind: venueKind, render: posts.renderVenue}
 	a.Organizers = &LinkedPosts[OrganizerView]{postService: posts, kind: organizerKind, render: posts.renderOrganizer}
 	a.Categories = &Terms{store: store, index: index, posts: posts, kind: categoryKind}
 	a.Tags = &Terms{store: store, index: index, posts: posts, kind: tagKind}
 	a.Events = &Events{postService: posts, venues: a.Venues, organizers: a.Organizers, categories: a.Categories, tags: a.Tags}
 	return a
-}
-
-// RebuildIndex fills the index from the store, in batches: terms, then posts.
-func (a *App) RebuildIndex(ctx context.Context) (int, error) {
-	const batch = 1000
-	var after int64
-	n := 0
-	for {
-		terms, err := a.store.Terms().Scan(ctx, after, batch)
-		if err != nil {
-			return n, err
-		}
-		if len(terms) == 0 {
-			break
-		}
-		if err := a.index.PutTerms(ctx, terms); err != nil {
-			return n, err
-		}
-		n += len(terms)
-		after = terms[len(terms)-1].ID
-	}
-	for after = 0; ; {
-		posts, err := a.store.Posts().Scan(ctx, after, batch)
-		if err != nil {
-			return n, err
-		}
-		if len(posts) == 0 {
-			return n, nil
-		}
-		if err := a.index.PutPosts(ctx, posts); err != nil {
-			return n, err
-		}
-		n += len(posts)
-		after = posts[len(posts)-1].ID
-	}
 }
 
 // Ready reports whether the store and the index answer.
@@ -93,5 +60,5 @@ func (a *App) Ready(ctx context.Context) error {
 	if err := a.index.Ping(ctx); err != nil {
 		return fmt.Errorf("index: %w", err)
 	}
-	return nil
+	return a.rebuildState()
 }

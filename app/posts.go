@@ -16,6 +16,7 @@ type postService struct {
 	index    Index
 	settings Settings
 	now      func() time.Time
+	sync     *indexSync
 }
 
 // PostRef names a post by ID or, when ID is 0, by slug.
@@ -57,13 +58,16 @@ func (s *postService) insert(ctx context.Context, p *Post, base string) error {
 			return err
 		}
 		p.Slug = slug
+		done := s.sync.writing()
 		err = s.store.Posts().Insert(ctx, p)
 		if !errors.Is(err, ErrConflict) || attempt == 3 {
-			if err != nil {
-				return err
+			if err == nil {
+				err = s.index.PutPosts(ctx, []*Post{p})
 			}
-			return s.index.PutPosts(ctx, []*Post{p})
+			done()
+			return err
 		}
+		done()
 		// another writer took the slug between the check and the insert
 	}
 }
@@ -71,6 +75,7 @@ func (s *postService) insert(ctx context.Context, p *Post, base string) error {
 // save writes an existing post to the store, then to the index.
 func (s *postService) save(ctx context.Context, p *Post) error {
 	p.Modified = s.now().UTC().Truncate(time.Second)
+	defer s.sync.writing()()
 	if err := s.store.Posts().Update(ctx, p); err != nil {
 		return err
 	}
@@ -79,6 +84,7 @@ func (s *postService) save(ctx context.Context, p *Post) error {
 
 // remove deletes a post from the store, then from the index.
 func (s *postService) remove(ctx context.Context, p *Post) error {
+	defer s.sync.writing()()
 	if err := s.store.Posts().Delete(ctx, p.ID); err != nil && !errors.Is(err, ErrNotFound) {
 		return err
 	}

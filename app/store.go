@@ -91,6 +91,10 @@ type Index interface {
 	// carry it among those with the statuses (and starting after a time, when
 	// given); IDs no such event carries are absent.
 	CountLinks(ctx context.Context, link Link, statuses []string, startAfter *time.Time) (map[int64]int, error)
+	// AppliedSeq is the checkpoint of the store's change feed the index has
+	// applied; SetAppliedSeq records a new one.
+	AppliedSeq(ctx context.Context) (int64, error)
+	SetAppliedSeq(ctx context.Context, seq int64) error
 	Ping(ctx context.Context) error
 	Close() error
 }

@@ -270,13 +270,16 @@ func (s *Terms) insert(ctx context.Context, t *Term, base string) error {
 			}
 		}
 		t.Slug = slug
+		done := s.posts.sync.writing()
 		err = s.store.Terms().Insert(ctx, t)
 		if !errors.Is(err, ErrConflict) || attempt == 3 {
-			if err != nil {
-				return err
+			if err == nil {
+				err = s.index.PutTerms(ctx, []*Term{t})
 			}
-			return s.index.PutTerms(ctx, []*Term{t})
+			done()
+			return err
 		}
+		done()
 		// another writer took the slug between the check and the insert
 	}
 }
@@ -310,16 +313,22 @@ func (s *Terms) Update(ctx context.Context, actor *User, id int64, v Values, roo
 		}
 		t.Slug = slug
 	}
-	if err := s.store.Terms().Update(ctx, t); err != nil {
+	if err := s.saveTerm(ctx, t); err != nil {
 		if errors.Is(err, ErrConflict) {
 			return nil, NewError(http.StatusBadRequest, "duplicate_term_slug", "The slug “"+t.Slug+"” is already in use by another term.")
 		}
 		return nil, err
 	}
-	if err := s.index.PutTerms(ctx, []*Term{t}); err != nil {
-		return nil, err
-	}
 	return s.withCount(ctx, t, root)
+}
+
+// saveTerm writes a term to the store, then the index.
+func (s *Terms) saveTerm(ctx context.Context, t *Term) error {
+	defer s.posts.sync.writing()()
+	if err := s.store.Terms().Update(ctx, t); err != nil {
+		return err
+	}
+	return s.index.PutTerms(ctx, []*Term{t})
 }
 
 // Delete removes a term for good and answers it as it was; its children move
@@ -348,10 +357,7 @@ func (s *Terms) Delete(ctx context.Context, actor *User, id int64, root string) 
 		}
 		for _, c := range kids {
 			c.Parent = t.Parent
-			if err := s.store.Terms().Update(ctx, c); err != nil {
-				return nil, err
-			}
-			if err := s.index.PutTerms(ctx, []*Term{c}); err != nil {
+			if err := s.saveTerm(ctx, c); err != nil {
 				return nil, err
 			}
 		}
@@ -368,6 +374,7 @@ func (s *Terms) Delete(ctx context.Context, actor *User, id int64, root string) 
 	if err != nil {
 		return nil, err
 	}
+	defer s.posts.sync.writing()()
 	if err := s.store.Terms().Delete(ctx, t.ID); err != nil && !errors.Is(err, ErrNotFound) {
 		return nil, err
 	}

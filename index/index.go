@@ -59,6 +59,27 @@ func Open(dir string) (*Index, error) {
 	return &Index{bleve: idx, Fresh: true}, nil
 }
 
+var appliedKey = []byte("applied_seq")
+
+// AppliedSeq reads the checkpoint of the change feed applied to the index.
+func (i *Index) AppliedSeq(ctx context.Context) (int64, error) {
+	v, err := i.bleve.GetInternal(appliedKey)
+	if err != nil || v == nil {
+		return 0, err
+	}
+	return strconv.ParseInt(string(v), 10, 64)
+}
+
+// SetAppliedSeq records the checkpoint of the change feed applied.
+func (i *Index) SetAppliedSeq(ctx context.Context, seq int64) error {
+	return i.bleve.SetInternal(appliedKey, []byte(strconv.FormatInt(seq, 10)))
+}
+
+// Remove deletes the index under dir, so the next Open builds a new one.
+func Remove(dir string) error {
+	return os.RemoveAll(filepath.Join(dir, "index"))
+}
+
 // Ping reports whether the index answers.
 func (i *Index) Ping(ctx context.Context) error {
 	_, err := i.bleve.DocCount()

@@ -3,17 +3,15 @@ package repository
 import (
 	"context"
 	"fmt"
-	"io"
-	"log/slog"
 	"os"
 	"sync/atomic"
 	"testing"
 
-	"github.com/FerretDB/FerretDB/ferretdb"
 	"github.com/testcontainers/testcontainers-go"
 	tcmongo "github.com/testcontainers/testcontainers-go/modules/mongodb"
 
 	"calendar/app"
+	"calendar/repository/ferretdbtest"
 )
 
 var dbCounter atomic.Int64
@@ -53,36 +51,10 @@ func mongoSUT(uri string, concurrent bool) storeUnderTest {
 	}
 }
 
-// StartFerretDB runs a MongoDB wire-protocol server in the test process, on
-// SQLite files in a temp dir, and returns its URI.
-func StartFerretDB(t testing.TB) string {
-	t.Helper()
-	f, err := ferretdb.New(&ferretdb.Config{
-		Listener:  ferretdb.ListenerConfig{TCP: "127.0.0.1:0"},
-		Handler:   "sqlite",
-		SQLiteURL: "file:" + t.TempDir() + "/",
-		Logger:    slog.New(slog.NewTextHandler(io.Discard, nil)),
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		_ = f.Run(ctx)
-	}()
-	t.Cleanup(func() {
-		cancel()
-		<-done
-	})
-	return f.MongoDBURI()
-}
-
 // FerretDB applies $inc without isolation under concurrency, so the concurrent
 // case runs on the embedded store and on real MongoDB only.
 func TestMongoContractOnFerretDB(t *testing.T) {
-	runContract(t, mongoSUT(StartFerretDB(t), false))
+	runContract(t, mongoSUT(ferretdbtest.Start(t), false))
 }
 
 // TestMongoContractOnRealMongoDB runs the contract on a real MongoDB: the one

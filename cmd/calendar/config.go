@@ -23,6 +23,7 @@ type Config struct {
 	TimeZone      *time.Location
 	PerPage       int
 	AdminPassword string
+	SyncInterval  time.Duration
 }
 
 // setting is one configuration value: an environment variable and its flag.
@@ -39,6 +40,7 @@ var settings = []setting{
 	{"CALENDAR_TIMEZONE", "timezone", "UTC", "site time zone, an IANA name"},
 	{"CALENDAR_PER_PAGE", "per-page", "10", "default page size of lists, 1 to 50"},
 	{"CALENDAR_ADMIN_PASSWORD", "admin-password", "", "password of user admin, created on first start (generated and logged once when empty)"},
+	{"CALENDAR_SYNC_INTERVAL", "sync-interval", "1s", "how often the index applies changes other replicas made"},
 }
 
 // loadConfig reads the environment, then the flags (a flag wins), and checks
@@ -92,6 +94,9 @@ func loadConfig(args []string, getenv func(string) string, usage io.Writer) (Con
 	}
 	if c.PerPage, err = strconv.Atoi(get("CALENDAR_PER_PAGE")); err != nil || c.PerPage < 1 || c.PerPage > 50 {
 		return c, fmt.Errorf("CALENDAR_PER_PAGE: want an integer from 1 to 50, got %q", get("CALENDAR_PER_PAGE"))
+	}
+	if c.SyncInterval, err = time.ParseDuration(get("CALENDAR_SYNC_INTERVAL")); err != nil || c.SyncInterval < 10*time.Millisecond || c.SyncInterval > time.Hour {
+		return c, fmt.Errorf("CALENDAR_SYNC_INTERVAL: want a duration from 10ms to 1h, got %q", get("CALENDAR_SYNC_INTERVAL"))
 	}
 	if p := c.AdminPassword; p != "" && len(strings.Join(strings.Fields(p), "")) < app.MinAdminPasswordLength {
 		return c, fmt.Errorf("CALENDAR_ADMIN_PASSWORD: must have at least %d characters besides spaces", app.MinAdminPasswordLength)

@@ -32,8 +32,12 @@ func main() {
 // shutdownGrace is how long in-flight requests may take to finish on shutdown.
 const shutdownGrace = 15 * time.Second
 
-// run serves until ctx ends, then shuts down gracefully.
+// run serves until ctx ends, then shuts down gracefully; "reindex" as the
+// first argument rebuilds the index instead.
 func run(ctx context.Context, args []string, getenv func(string) string, logOut io.Writer) error {
+	if len(args) > 0 && args[0] == "reindex" {
+		return reindex(ctx, args[1:], getenv, logOut)
+	}
 	cfg, err := loadConfig(args, getenv, logOut)
 	if err != nil {
 		return err
@@ -52,13 +56,28 @@ func run(ctx context.Context, args []string, getenv func(string) string, logOut 
 	defer idx.Close()
 
 	a := app.New(store, idx, app.Settings{SiteURL: cfg.SiteURL, TimeZone: cfg.TimeZone, PerPage: cfg.PerPage})
+	syncCtx, stopSync := context.WithCancel(ctx)
+	defer stopSync()
+	syncDone := make(chan struct{})
+	keepIndexTrue := func() {
+		defer close(syncDone)
+		a.Sync(syncCtx, cfg.SyncInterval, func(err error) { logger.Warn("index catch-up failed", "error", err) })
+	}
 	if idx.Fresh {
-		start := time.Now()
-		n, err := a.RebuildIndex(ctx)
+		// Serve at once (readyz answers 503) while the index fills from the store.
+		go func() {
+			if err := rebuild(syncCtx, a, logger, nil); err != nil {
+				logger.Error("building the index failed", "error", err)
+			}
+			keepIndexTrue()
+		}()
+	} else {
+		n, err := a.CatchUp(ctx)
 		if err != nil {
-			return fmt.Errorf("building the index: %w", err)
+			return fmt.Errorf("catching the index up with the store: %w", err)
 		}
-		logger.Info("built the index from the store", "entries", n, "took", time.Since(start).Round(time.Millisecond))
+		logger.Info("index caught up with the store", "changes", n)
+		go keepIndexTrue()
 	}
 	generated, err := a.Users.EnsureAdmin(ctx, cfg.AdminPassword)
 	if err != nil {
@@ -97,6 +116,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, logOut 
 	if err := srv.Shutdown(shutdownCtx); err != nil {
 		return fmt.Errorf("shutdown: %w", err)
 	}
+	stopSync()
+	<-syncDone
 	if err := <-served; !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
@@ -119,4 +140,38 @@ func openStore(ctx context.Context, cfg Config) (app.Store, string, error) {
 		return nil, "", fmt.Errorf("CALENDAR_MONGODB_URI: %w", err)
 	}
 	return s, "mongodb", nil
+}
+
+// reindex rebuilds the index from the store with the service stopped: the
+// embedded store refuses a second process, and an index is one replica's own.
+func reindex(ctx context.Context, args []string, getenv func(string) string, logOut io.Writer) error {
+	cfg, err := loadConfig(args, getenv, logOut)
+	if err != nil {
+		return err
+	}
+	logger := slog.New(slog.NewTextHandler(logOut, nil))
+	store, _, err := openStore(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer store.Close(context.Background())
+	if err := index.Remove(cfg.DataDir); err != nil {
+		return err
+	}
+	idx, err := index.Open(cfg.DataDir)
+	if err != nil {
+		return err
+	}
+	defer idx.Close()
+	a := app.New(store, idx, app.Settings{SiteURL: cfg.SiteURL, TimeZone: cfg.TimeZone, PerPage: cfg.PerPage})
+	var bar io.Writer
+	if isTerminal(os.Stderr) {
+		bar = os.Stderr
+	}
+	return rebuild(ctx, a, logger, bar)
+}
+
+func isTerminal(f *os.File) bool {
+	info, err := f.Stat()
+	return err == nil && info.Mode()&os.ModeCharDevice != 0
 }

@@ -1,0 +1,247 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// syncMargin is how far below its checkpoint the index re-reads the change
+// feed: a write that took its sequence number before a later one but committed
+// after it (in flight on another replica) is still found.
+const syncMargin = 256
+
+// indexSync keeps the index equal to the store: it applies the store's change
+// feed from the index's checkpoint, at start and then on an interval, so writes
+// of other replicas and writes a crash cut off between store and index arrive.
+type indexSync struct {
+	store Store
+	index Index
+	// gate orders catch-up against the service's own writes: a write holds it
+	// shared from its store write to its index write; applying a batch holds it
+	// exclusively from reading the store to writing the index, so it never
+	// writes an older state over a newer one.
+	gate sync.RWMutex
+	mu   sync.Mutex // one catch-up at a time
+	// applied holds the sequences applied in the margin below the checkpoint.
+	applied    map[int64]bool
+	checkpoint int64
+	loaded     bool
+	// rebuilding is set while the index is being filled from scratch.
+	rebuilding atomic.Bool
+	progress   atomic.Int64
+	total      atomic.Int64
+}
+
+// writing is held by a service write from its store write to its index write.
+func (s *indexSync) writing() func() {
+	s.gate.RLock()
+	return s.gate.RUnlock
+}
+
+// CatchUp applies every change above the index's checkpoint (less the margin)
+// and returns how many changes it applied.
+func (a *App) CatchUp(ctx context.Context) (int, error) {
+	s := a.sync
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.loaded {
+		cp, err := s.index.AppliedSeq(ctx)
+		if err != nil {
+			return 0, err
+		}
+		s.checkpoint, s.applied, s.loaded = cp, map[int64]bool{}, true
+	}
+	from := max(s.checkpoint-syncMargin, 0)
+	n := 0
+	for {
+		changes, err := s.store.Changes(ctx, from, 1000)
+		if err != nil || len(changes) == 0 {
+			return n, err
+		}
+		var fresh []Change
+		for _, c := range changes {
+			if !s.applied[c.Seq] {
+				fresh = append(fresh, c)
+			}
+		}
+		pending, err := s.apply(ctx, fresh)
+		if err != nil {
+			return n, err
+		}
+		for _, c := range fresh {
+			if !pending[c.Seq] {
+				s.applied[c.Seq] = true
+			}
+			s.checkpoint = max(s.checkpoint, c.Seq)
+		}
+		n += len(fresh)
+		from = changes[len(changes)-1].Seq
+		for seq := range s.applied {
+			if seq <= s.checkpoint-syncMargin {
+				delete(s.applied, seq)
+			}
+		}
+		if err := s.index.SetAppliedSeq(ctx, s.checkpoint); err != nil {
+			return n, err
+		}
+	}
+}
+
+// apply makes the index hold what the store holds now for each changed
+// document: its current state, or nothing when it is gone. It returns the
+// tombstones whose document is still in the store: a delete whose tombstone
+// is written before the document goes; they are read again on later passes
+// while they are inside the margin.
+func (s *indexSync) apply(ctx context.Context, changes []Change) (pending map[int64]bool, err error) {
+	var postIDs, termIDs []int64
+	for _, c := range changes {
+		switch c.Collection {
+		case CollectionPosts:
+			postIDs = append(postIDs, c.ID)
+		case CollectionTerms:
+			termIDs = append(termIDs, c.ID)
+		}
+	}
+	if len(postIDs)+len(termIDs) == 0 {
+		return nil, nil
+	}
+	s.gate.Lock()
+	defer s.gate.Unlock()
+	live := map[string]map[int64]bool{CollectionPosts: {}, CollectionTerms: {}}
+	posts, err := s.store.Posts().GetMany(ctx, postIDs)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.index.PutPosts(ctx, posts); err != nil {
+		return nil, err
+	}
+	for _, p := range posts {
+		live[CollectionPosts][p.ID] = true
+	}
+	for _, id := range missing(postIDs, live[CollectionPosts]) {
+		if err := s.index.DeletePost(ctx, id); err != nil {
+			return nil, err
+		}
+	}
+	terms, err := s.store.Terms().GetMany(ctx, termIDs)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.index.PutTerms(ctx, terms); err != nil {
+		return nil, err
+	}
+	for _, t := range terms {
+		live[CollectionTerms][t.ID] = true
+	}
+	for _, id := range missing(termIDs, live[CollectionTerms]) {
+		if err := s.index.DeleteTerm(ctx, id); err != nil {
+			return nil, err
+		}
+	}
+	pending = map[int64]bool{}
+	for _, c := range changes {
+		if c.Deleted && live[c.Collection][c.ID] {
+			pending[c.Seq] = true
+		}
+	}
+	return pending, nil
+}
+
+// missing returns the wanted IDs that are not present.
+func missing(wanted []int64, present map[int64]bool) []int64 {
+	var out []int64
+	for _, id := range wanted {
+		if !present[id] {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// Sync catches up on an interval until ctx ends; onError hears each failure.
+func (a *App) Sync(ctx context.Context, interval time.Duration, onError func(error)) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			if _, err := a.CatchUp(ctx); err != nil && !errors.Is(err, context.Canceled) {
+				onError(err)
+			}
+		}
+	}
+}
+
+// Rebuild fills an empty index from the store: every term and post, in
+// batches, then the checkpoint of the feed as it stood before the scan (what
+// changes during the scan is caught up after). progress hears the count done
+// and the total after each batch. The service answers readyz 503 meanwhile.
+func (a *App) Rebuild(ctx context.Context, progress func(done, total int64)) (int64, error) {
+	s := a.sync
+	s.rebuilding.Store(true)
+	defer s.rebuilding.Store(false)
+	last, err := a.store.LastSeq(ctx)
+	if err != nil {
+		return 0, err
+	}
+	posts, err := a.store.Posts().Count(ctx)
+	if err != nil {
+		return 0, err
+	}
+	terms, err := a.store.Terms().Count(ctx)
+	if err != nil {
+		return 0, err
+	}
+	s.total.Store(posts + terms)
+	s.progress.Store(0)
+	report := func(n int) {
+		done := s.progress.Add(int64(n))
+		if progress != nil {
+			progress(done, s.total.Load())
+		}
+	}
+	if err := rebuildCollection(ctx, a.store.Terms(), a.index.PutTerms, report); err != nil {
+		return s.progress.Load(), err
+	}
+	if err := rebuildCollection(ctx, a.store.Posts(), a.index.PutPosts, report); err != nil {
+		return s.progress.Load(), err
+	}
+	s.mu.Lock()
+	s.checkpoint, s.applied, s.loaded = last, map[int64]bool{}, true
+	s.mu.Unlock()
+	if err := a.index.SetAppliedSeq(ctx, last); err != nil {
+		return s.progress.Load(), err
+	}
+	_, err = a.CatchUp(ctx)
+	return s.progress.Load(), err
+}
+
+func rebuildCollection[T Document](ctx context.Context, repo Repo[T], put func(context.Context, []T) error, report func(int)) error {
+	const batch = 2000
+	var after int64
+	for {
+		docs, err := repo.Scan(ctx, after, batch)
+		if err != nil || len(docs) == 0 {
+			return err
+		}
+		if err := put(ctx, docs); err != nil {
+			return err
+		}
+		report(len(docs))
+		after = docs[len(docs)-1].DocID()
+	}
+}
+
+// rebuildState is what readyz says while a rebuild runs, nil otherwise.
+func (a *App) rebuildState() error {
+	if !a.sync.rebuilding.Load() {
+		return nil
+	}
+	return fmt.Errorf("the index is being rebuilt: %d of %d documents", a.sync.progress.Load(), a.sync.total.Load())
+}

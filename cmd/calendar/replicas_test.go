@@ -1,0 +1,115 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"calendar/repository/ferretdbtest"
+)
+
+// TestTwoReplicasOnOneMongoDBSeeEachOthersWrites runs two services, each with
+// its own index, on one MongoDB-protocol server: what A writes and deletes shows
+// in B's lists within two sync intervals.
+func TestTwoReplicasOnOneMongoDBSeeEachOthersWrites(t *testing.T) {
+	uri := ferretdbtest.Start(t)
+	const interval = 300 * time.Millisecond
+	replica := func(name string) (string, func()) {
+		addr := freeAddr(t)
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		env := map[string]string{"CALENDAR_ADDR": addr, "CALENDAR_DATA_DIR": t.TempDir(), "CALENDAR_MONGODB_URI": uri,
+			"CALENDAR_MONGODB_DB": "replicas", "CALENDAR_SYNC_INTERVAL": interval.String(), "CALENDAR_ADMIN_PASSWORD": childPassword}
+		go func() {
+			done <- run(ctx, nil, func(k string) string { return env[k] }, &syncWriter{b: &strings.Builder{}})
+		}()
+		waitReady(t, addr)
+		return addr, func() {
+			cancel()
+			if err := <-done; err != nil {
+				t.Errorf("replica %s: %v", name, err)
+			}
+		}
+	}
+	a, stopA := replica("A")
+	defer stopA()
+	b, stopB := replica("B")
+	defer stopB()
+	ca, cb := &child{addr: a}, &child{addr: b}
+
+	names := func(addr string) string {
+		res, err := http.Get("http://" + addr + "/vendor/events/v1/venues")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		var list struct {
+			Venues []struct {
+				Venue string `json:"venue"`
+			} `json:"venues"`
+			Total int `json:"total"`
+		}
+		_ = json.NewDecoder(res.Body).Decode(&list)
+		var out []string
+		for _, v := range list.Venues {
+			out = append(out, v.Venue)
+		}
+		return fmt.Sprintf("%s (%d)", strings.Join(out, ","), list.Total) // the total comes from the index
+	}
+	within := func(addr, want string) time.Duration {
+		start := time.Now()
+		for {
+			if got := names(addr); got == want {
+				return time.Since(start)
+			} else if time.Since(start) > 2*interval {
+				t.Fatalf("after two sync intervals %s lists %q, want %q", addr, got, want)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+
+	status, v, err := ca.post("/vendor/events/v1/venues", `{"venue": "made on A"}`)
+	if err != nil || status != http.StatusCreated {
+		t.Fatalf("create on A: %d %v", status, err)
+	}
+	if got := names(a); got != "made on A (1)" {
+		t.Fatalf("A does not see its own write at once: %q", got)
+	}
+	t.Logf("B saw A's create after %v", within(b, "made on A (1)"))
+
+	if status, _, _ := cb.post("/vendor/events/v1/venues", `{"venue": "made on B"}`); status != http.StatusCreated {
+		t.Fatalf("create on B: %d", status)
+	}
+	t.Logf("A saw B's create after %v", within(a, "made on B,made on A (2)"))
+
+	req, _ := http.NewRequest("DELETE", fmt.Sprintf("http://%s/vendor/events/v1/venues/%d?force=true", a, int64(v["id"].(float64))), nil)
+	req.SetBasicAuth("admin", childPassword)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil || res.StatusCode != http.StatusOK {
+		t.Fatalf("delete on A: %v %v", res, err)
+	}
+	res.Body.Close()
+	t.Logf("B saw A's delete after %v", within(b, "made on B (1)"))
+}
+
+func waitReady(t *testing.T, addr string) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		res, err := http.Get("http://" + addr + "/readyz")
+		if err == nil {
+			res.Body.Close()
+			if res.StatusCode == http.StatusOK {
+				return
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s not ready: %v", addr, err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}

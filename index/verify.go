@@ -1,0 +1,50 @@
+package index
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/search/query"
+
+	"calendar/app"
+)
+
+// VerifyPost checks that the index holds exactly what it should for a stored
+// post: one entry under its ID whose every indexed field equals the value
+// derived from the post. Operators and crash tests use it to compare the index
+// with the store.
+func (i *Index) VerifyPost(ctx context.Context, p *app.Post) error {
+	must := []query.Query{bleve.NewDocIDQuery([]string{docID(p.ID)})}
+	for field, value := range newPostDoc(p) {
+		switch v := value.(type) {
+		case string:
+			must = append(must, term(field, v))
+		case float64:
+			must = append(must, numberIs(field, v))
+		case []string:
+			for _, item := range v {
+				must = append(must, term(field, item))
+			}
+		default:
+			return fmt.Errorf("post %d: field %s has an unexpected type %T", p.ID, field, value)
+		}
+	}
+	res, err := i.bleve.SearchInContext(ctx, bleve.NewSearchRequestOptions(bleve.NewConjunctionQuery(must...), 1, 0, false))
+	if err != nil {
+		return err
+	}
+	if res.Total != 1 {
+		return fmt.Errorf("post %d (%s %q, %s): the index entry is missing or differs from the store", p.ID, p.Type, p.Title, p.Status)
+	}
+	return nil
+}
+
+// CountPosts is how many post entries the index holds.
+func (i *Index) CountPosts(ctx context.Context) (int, error) {
+	res, err := i.bleve.SearchInContext(ctx, bleve.NewSearchRequestOptions(term(fieldKind, kindPost), 0, 0, false))
+	if err != nil {
+		return 0, err
+	}
+	return int(res.Total), nil
+}
