@@ -231,13 +231,17 @@ func (s *Events) apply(ctx context.Context, actor *User, p *Post, in *eventInput
 		return err
 	}
 	if in.venue != nil {
-		p.Venue = 0
+		p.Venue, p.VenueGeo = 0, nil
 		if in.venue.id != 0 || in.venue.data != nil {
 			id, err := resolveLink(ctx, actor, s.venues, *in.venue, "venue")
 			if err != nil {
 				return err
 			}
-			p.Venue = id
+			venue, err := s.store.Posts().Get(ctx, id)
+			if err != nil {
+				return err
+			}
+			p.Venue, p.VenueGeo = id, venue.Geo
 		}
 	}
 	if in.organizers != nil {

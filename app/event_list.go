@@ -26,6 +26,10 @@ var EventListArgs = []Arg{
 	{Name: "strict_dates", Type: TypeString, Default: "false", Description: "true: compare the dates as sent; otherwise whole days."},
 	{Name: "ticketed", Type: TypeBoolean, Description: "Ticketing is not enabled: true is a 400, false no filter."},
 	{Name: "password", Type: TypeString, Description: "Shows the details of events protected by this password."},
+	{Name: "geoloc", Type: TypeBoolean, Description: "true: only events whose venue has coordinates; false: only the others."},
+	NearArgs[0], NearArgs[1], NearArgs[2], NearArgs[3],
+	{Name: "orderby", Type: TypeString, Default: "start_date", Enum: []string{"start_date", "distance"},
+		Description: "start_date (then publication date, then ID), or distance from the point, nearest first."},
 }
 
 // dateParams are the list's date bounds, the field each compares and how.
@@ -95,6 +99,14 @@ func (s *Events) List(ctx context.Context, actor *User, v Values, root string) (
 	if featured, ok := v.Bool("featured"); ok {
 		q.Featured = &featured
 	}
+	if geoloc, ok := v.Bool("geoloc"); ok {
+		q.HasGeo = &geoloc
+	}
+	near := readNear(v, &bad)
+	if near != nil {
+		q.Near = &near.GeoNear
+	}
+	byDistance := readOrder(v, near, &bad)
 	if parent, ok := v.Int("post_parent"); ok {
 		if _, err := s.load(ctx, PostTypeEvent, PostRef{ID: parent}); err != nil {
 			bad.Add("post_parent", "post_parent must be the ID of an existing event.", nil)
@@ -114,6 +126,9 @@ func (s *Events) List(ctx context.Context, actor *User, v Values, root string) (
 	if err := bad.Err(); err != nil {
 		return nil, err
 	}
+	if byDistance {
+		q.Order = OrderDistance
+	}
 	if q.Statuses, err = listStatuses(actor, v); err != nil {
 		return nil, err
 	}
@@ -131,6 +146,9 @@ func (s *Events) List(ctx context.Context, actor *User, v Values, root string) (
 	items, err := s.render(ctx, events, actor, v, false, root)
 	if err != nil {
 		return nil, err
+	}
+	for i, e := range events {
+		items[i].Distance = near.distance(e.VenueGeo)
 	}
 	return newPage(items, page, perPage, found.Total), nil
 }

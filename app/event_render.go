@@ -48,6 +48,8 @@ type EventView struct {
 	Organizer           []OrganizerView `json:"organizer"`
 	CustomFields        []any           `json:"custom_fields"`
 	JSONLD              map[string]any  `json:"json_ld,omitempty"`
+	// Distance from the point of a "near me" list, in its unit.
+	Distance *float64 `json:"distance,omitempty"`
 }
 
 // DateDetails are a date's parts as zero-padded strings.

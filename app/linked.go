@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"calendar/app/gazetteer"
 )
 
 // linkedKind describes venues or organizers: the posts events link to.
@@ -34,8 +36,19 @@ type LinkedPosts[V any] struct {
 	render func(p *Post, single, masked bool) V
 }
 
-// ListArgs are the parameters of GET /venues and /organizers.
+// ListArgs are the parameters of GET /venues and /organizers; venues also
+// take the "near me" ones.
 func (s *LinkedPosts[V]) ListArgs() []Arg {
+	args := s.commonListArgs()
+	if s.kind.postType == PostTypeVenue {
+		args = append(append(args, NearArgs...),
+			Arg{Name: "orderby", Type: TypeString, Default: "date", Enum: []string{"date", "distance"},
+				Description: "date (newest first), or distance from the point, nearest first."})
+	}
+	return args
+}
+
+func (s *LinkedPosts[V]) commonListArgs() []Arg {
 	return append(append([]Arg{}, pageArgs...),
 		Arg{Name: "search", Type: TypeString, Description: "Words that must all occur in the name, description, excerpt or one of the text fields, in any order."},
 		Arg{Name: "status", Type: TypeArray, Items: TypeString, Description: "Statuses to list; only publish for visitors who may not edit."},
@@ -98,6 +111,19 @@ func (s *LinkedPosts[V]) List(ctx context.Context, actor *User, v Values) (*Page
 	if err := s.eventFilters(ctx, v, &q); err != nil {
 		return nil, err
 	}
+	var near *nearMe
+	if s.kind.postType == PostTypeVenue {
+		var bad InvalidParams
+		if near = readNear(v, &bad); near != nil {
+			q.Near = &near.GeoNear
+		}
+		if readOrder(v, near, &bad) {
+			q.Order = OrderDistance
+		}
+		if err := bad.Err(); err != nil {
+			return nil, err
+		}
+	}
 	found, err := s.index.SearchPosts(ctx, q)
 	if err != nil {
 		return nil, err
@@ -112,7 +138,11 @@ func (s *LinkedPosts[V]) List(ctx context.Context, actor *User, v Values) (*Page
 	}
 	items := make([]V, 0, len(posts))
 	for _, p := range posts {
-		items = append(items, s.render(p, false, !passwordAccepted(actor, p, nil)))
+		item := s.render(p, false, !passwordAccepted(actor, p, nil))
+		if venue, ok := any(&item).(*VenueView); ok {
+			venue.Distance = near.distance(p.Geo)
+		}
+		items = append(items, item)
 	}
 	return newPage(items, page, perPage, found.Total), nil
 }
@@ -305,6 +335,7 @@ func (s *LinkedPosts[V]) Update(ctx context.Context, actor *User, ref PostRef, v
 	if !canEdit(actor, p) {
 		return zero, ErrForbidden(actor)
 	}
+	before := p.Geo
 	in.apply(p)
 	if in.status != "" {
 		p.Status = resolveStatus(actor, in.status)
@@ -312,7 +343,29 @@ func (s *LinkedPosts[V]) Update(ctx context.Context, actor *User, ref PostRef, v
 	if err := s.save(ctx, p); err != nil {
 		return zero, err
 	}
+	if p.Type == PostTypeVenue && !sameGeo(before, p.Geo) { // events near me move with their venue
+		err := s.forEachEvent(ctx, func(q *PostQuery) { q.Venues = []int64{p.ID} }, func(e *Post) { e.VenueGeo = p.Geo })
+		if err != nil {
+			return zero, err
+		}
+	}
 	return s.render(p, false, false), nil
+}
+
+// placeVenue gives a venue without exact coordinates the position of its city,
+// from the gazetteer, or none when the city is unknown.
+func placeVenue(p *Post) {
+	if p.Type != PostTypeVenue || (p.Geo != nil && p.Geo.Source != GeoCity) {
+		return
+	}
+	p.Geo = nil
+	if lat, lng, ok := gazetteer.Locate(p.Meta["city"], p.Meta["country"], p.Meta["state"]); ok {
+		p.Geo = &Geo{Lat: lat, Lng: lng, Source: GeoCity}
+	}
+}
+
+func sameGeo(a, b *Geo) bool {
+	return (a == nil && b == nil) || (a != nil && b != nil && *a == *b)
 }
 
 // Delete moves to the trash (410 when already there), or deletes permanently
@@ -349,9 +402,9 @@ func (s *LinkedPosts[V]) Delete(ctx context.Context, actor *User, ref PostRef, v
 // unlink removes a trashed or deleted venue or organizer from the events.
 func (s *LinkedPosts[V]) unlink(ctx context.Context, id int64) error {
 	if s.kind.postType == PostTypeVenue {
-		return s.unlinkFromEvents(ctx, func(q *PostQuery) { q.Venues = []int64{id} }, func(e *Post) { e.Venue = 0 })
+		return s.forEachEvent(ctx, func(q *PostQuery) { q.Venues = []int64{id} }, func(e *Post) { e.Venue, e.VenueGeo = 0, nil })
 	}
-	return s.unlinkFromEvents(ctx, func(q *PostQuery) { q.Organizers = []int64{id} },
+	return s.forEachEvent(ctx, func(q *PostQuery) { q.Organizers = []int64{id} },
 		func(e *Post) { e.Organizers = withoutID(e.Organizers, id) })
 }
 
@@ -395,7 +448,7 @@ func (s *LinkedPosts[V]) readInput(ctx context.Context, actor *User, v Values) (
 	case hasLng && (lng < -180 || lng > 180):
 		bad.Add("geo_lng", "geo_lng must be from -180 to 180.", nil)
 	case hasLat:
-		in.geo = &Geo{Lat: lat, Lng: lng}
+		in.geo = &Geo{Lat: lat, Lng: lng, Source: GeoExact}
 	}
 	if err := bad.Err(); err != nil {
 		return nil, err
@@ -428,6 +481,7 @@ func (in *linkedInput) apply(p *Post) {
 	if in.geo != nil {
 		p.Geo = in.geo
 	}
+	placeVenue(p)
 }
 
 func boolPtr(b bool) *bool { return &b }

@@ -53,14 +53,22 @@ type Post struct {
 	Sticky           bool     `bson:"sticky,omitempty"`
 	Featured         bool     `bson:"featured,omitempty"`
 	Venue            int64    `bson:"venue,omitempty"`
+	VenueGeo         *Geo     `bson:"venue_geo,omitempty"` // the venue's position, for "near me"
 	Organizers       []int64  `bson:"organizers,omitempty"`
 }
 
-// Geo is a venue's position.
+// Geo is a venue's position: given exactly, or approximated from its city.
 type Geo struct {
-	Lat float64 `bson:"lat"`
-	Lng float64 `bson:"lng"`
+	Lat    float64 `bson:"lat"`
+	Lng    float64 `bson:"lng"`
+	Source string  `bson:"source,omitempty"`
 }
+
+// Where a venue's coordinates come from.
+const (
+	GeoExact = "exact"
+	GeoCity  = "city"
+)
 
 func (p *Post) DocID() int64      { return p.ID }
 func (p *Post) SetDocID(id int64) { p.ID = id }

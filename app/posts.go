@@ -167,45 +167,38 @@ type Deleted[V any] struct {
 	Previous V    `json:"previous"`
 }
 
-// unlinkFromEvents removes a venue, organizer or term from every event that
-// links it (any status), in batches through the index. where narrows the
-// event query to those events; drop removes the link from one event.
-func (s *postService) unlinkFromEvents(ctx context.Context, where func(*PostQuery), drop func(*Post)) error {
-	q := PostQuery{Type: PostTypeEvent, Statuses: PostStatuses, Limit: 500}
+// forEachEvent changes every event (any status) that where selects: it finds
+// them all through the index first, then rewrites each in the store and the
+// index. Used to unlink a removed venue, organizer or term, and to move
+// events with their venue.
+func (s *postService) forEachEvent(ctx context.Context, where func(*PostQuery), change func(*Post)) error {
+	q := PostQuery{Type: PostTypeEvent, Statuses: PostStatuses, Limit: 1000}
 	where(&q)
-	var previous []int64
+	var ids []int64
 	for {
 		found, err := s.index.SearchPosts(ctx, q)
-		if err != nil || len(found.IDs) == 0 {
+		if err != nil {
 			return err
 		}
-		if sameIDs(found.IDs, previous) {
-			return errors.New("unlinking made no progress")
+		ids = append(ids, found.IDs...)
+		if len(found.IDs) < q.Limit {
+			break
 		}
-		previous = found.IDs
-		events, err := s.store.Posts().GetMany(ctx, found.IDs)
+		q.Offset += q.Limit
+	}
+	for start := 0; start < len(ids); start += 500 {
+		events, err := s.store.Posts().GetMany(ctx, ids[start:min(start+500, len(ids))])
 		if err != nil {
 			return err
 		}
 		for _, e := range events {
-			drop(e)
+			change(e)
 			if err := s.save(ctx, e); err != nil {
 				return err
 			}
 		}
 	}
-}
-
-func sameIDs(a, b []int64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
+	return nil
 }
 
 func withoutID(ids []int64, id int64) []int64 {

@@ -39,11 +39,14 @@ type VenueView struct {
 	StateProvince   string         `json:"stateprovince,omitempty"`
 	GeoLat          *float64       `json:"geo_lat,omitempty"`
 	GeoLng          *float64       `json:"geo_lng,omitempty"`
+	GeoSource       string         `json:"geo_source,omitempty"` // exact, or city when approximated
 	JSONLD          map[string]any `json:"json_ld,omitempty"`
 	ShowMap         *bool          `json:"show_map"`
 	ShowMapLink     *bool          `json:"show_map_link"`
 	GlobalID        string         `json:"global_id"`
 	GlobalIDLineage []string       `json:"global_id_lineage"`
+	// Distance from the point of a "near me" list, in its unit.
+	Distance *float64 `json:"distance,omitempty"`
 }
 
 // OrganizerView is the organizer object, keys in the plugin's order.
@@ -110,7 +113,10 @@ func (s *postService) renderVenue(p *Post, single, masked bool) VenueView {
 	v.Address, v.City, v.Country, v.Province, v.Zip = m["address"], m["city"], m["country"], m["province"], m["zip"]
 	v.Phone, v.Website, v.StateProvince = m["phone"], m["website"], stateProvince(m)
 	if p.Geo != nil {
-		v.GeoLat, v.GeoLng = &p.Geo.Lat, &p.Geo.Lng
+		v.GeoLat, v.GeoLng, v.GeoSource = &p.Geo.Lat, &p.Geo.Lng, p.Geo.Source
+		if v.GeoSource == "" {
+			v.GeoSource = GeoExact
+		}
 	}
 	if single {
 		v.JSONLD = venueJSONLD(v)

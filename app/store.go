@@ -149,10 +149,15 @@ type PostQuery struct {
 	Venues, Organizers, Categories, Tags         []int64
 	Featured                                     *bool
 	Parent                                       *int64
-	ListedOnly                                   bool
-	Order                                        PostOrder
-	Offset                                       int
-	Limit                                        int // 0: count only
+	// Near keeps posts within a great-circle radius of a point (venues by their
+	// position, events by their venue's); HasGeo keeps those with (or without)
+	// a position.
+	Near       *GeoNear
+	HasGeo     *bool
+	ListedOnly bool
+	Order      PostOrder
+	Offset     int
+	Limit      int // 0: count only
 }
 
 // Bound is one side of a time range.
@@ -171,7 +176,14 @@ const (
 	OrderStart
 	// OrderPublished: publication date ascending, then ID.
 	OrderPublished
+	// OrderDistance: nearest to Near first, then event start, publication date, ID.
+	OrderDistance
 )
+
+// GeoNear is a point and a radius in kilometres.
+type GeoNear struct {
+	Lat, Lng, Km float64
+}
 
 // PostPage is one page of a PostQuery: IDs newest first (then highest ID), and
 // how many posts match in all.

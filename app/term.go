@@ -362,7 +362,7 @@ func (s *Terms) Delete(ctx context.Context, actor *User, id int64, root string) 
 			}
 		}
 	}
-	err = s.posts.unlinkFromEvents(ctx,
+	err = s.posts.forEachEvent(ctx,
 		func(q *PostQuery) {
 			if s.kind.taxonomy == TaxonomyTag {
 				q.Tags = []int64{t.ID}

@@ -81,7 +81,7 @@ func TestTheVenueAndOrganizerObjectsKeyByKey(t *testing.T) {
 	single := s.do("GET", "/vendor/events/v1/venues/"+idOf(venue))
 	single.expectStatus(t, http.StatusOK)
 	want := "id author status date date_utc modified modified_utc url venue description excerpt slug image " +
-		"address city country province state zip phone website stateprovince geo_lat geo_lng json_ld " +
+		"address city country province state zip phone website stateprovince geo_lat geo_lng geo_source json_ld " +
 		"show_map show_map_link global_id global_id_lineage"
 	if got := strings.Join(keyOrder(t, single.Body), " "); got != want {
 		t.Fatalf("venue keys:\n got %s\nwant %s", got, want)

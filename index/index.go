@@ -15,7 +15,7 @@ import (
 
 // MappingVersion changes whenever the mapping or the indexed document changes;
 // an index built with another version is discarded and rebuilt from the store.
-const MappingVersion = 6
+const MappingVersion = 7
 
 var versionKey = []byte("mapping_version")
 

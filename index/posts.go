@@ -9,6 +9,7 @@ import (
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/keyword"
 	"github.com/blevesearch/bleve/v2/mapping"
+	"github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
 
 	"calendar/app"
@@ -31,6 +32,8 @@ const (
 	fieldTags     = "tags"
 	fieldFeatured = "featured"
 	fieldListed   = "listed"
+	fieldGeo      = "geo"
+	fieldHasGeo   = "has_geo"
 	fieldID       = "id"
 	textPrefix    = "text_"
 )
@@ -48,7 +51,8 @@ func newMapping() mapping.IndexMapping {
 	numeric.IncludeInAll = false
 
 	doc := bleve.NewDocumentStaticMapping()
-	for _, f := range []string{fieldVenue, fieldOrgs, fieldCats, fieldTags, fieldFeatured, fieldListed, fieldKind, fieldTerms, fieldType, fieldStatus, fieldTitleKey, fieldSlug, fieldNameSort, fieldDescSort, fieldNameKey} {
+	doc.AddFieldMappingsAt(fieldGeo, bleve.NewGeoPointFieldMapping())
+	for _, f := range []string{fieldHasGeo, fieldVenue, fieldOrgs, fieldCats, fieldTags, fieldFeatured, fieldListed, fieldKind, fieldTerms, fieldType, fieldStatus, fieldTitleKey, fieldSlug, fieldNameSort, fieldDescSort, fieldNameKey} {
 		doc.AddFieldMappingsAt(f, keywordField)
 	}
 	doc.AddFieldMappingsAt(fieldDate, numeric)
@@ -97,6 +101,14 @@ func newPostDoc(p *app.Post) postDoc {
 	}
 	if len(terms) > 0 {
 		d[fieldTerms] = terms
+	}
+	geo := p.Geo
+	if p.Type == app.PostTypeEvent {
+		geo = p.VenueGeo
+	}
+	d[fieldHasGeo] = strconv.FormatBool(geo != nil)
+	if geo != nil {
+		d[fieldGeo] = map[string]any{"lat": geo.Lat, "lon": geo.Lng} // bleve reads a geopoint from map[string]any only
 	}
 	if p.Type == app.PostTypeEvent {
 		d[fieldStart] = float64(p.Start.Unix())
@@ -190,6 +202,14 @@ func (i *Index) SearchPosts(ctx context.Context, q app.PostQuery) (app.PostPage,
 	if q.Parent != nil {
 		must = append(must, numberIs(fieldParent, float64(*q.Parent)))
 	}
+	if q.HasGeo != nil {
+		must = append(must, term(fieldHasGeo, strconv.FormatBool(*q.HasGeo)))
+	}
+	if q.Near != nil {
+		g := bleve.NewGeoDistanceQuery(q.Near.Lng, q.Near.Lat, strconv.FormatFloat(q.Near.Km, 'f', -1, 64)+"km")
+		g.SetField(fieldGeo)
+		must = append(must, g)
+	}
 	root := query.Query(bleve.NewConjunctionQuery(must...))
 	if len(q.ExcludeIDs) > 0 {
 		b := bleve.NewBooleanQuery()
@@ -199,6 +219,15 @@ func (i *Index) SearchPosts(ctx context.Context, q app.PostQuery) (app.PostPage,
 	}
 	req := bleve.NewSearchRequestOptions(root, q.Limit, q.Offset, false)
 	switch q.Order {
+	case app.OrderDistance:
+		if q.Near == nil {
+			return app.PostPage{}, fmt.Errorf("ordering by distance needs a point")
+		}
+		nearest, err := search.NewSortGeoDistance(fieldGeo, "km", q.Near.Lng, q.Near.Lat, false)
+		if err != nil {
+			return app.PostPage{}, err
+		}
+		req.SortByCustom(search.SortOrder{nearest, &search.SortField{Field: fieldStart}, &search.SortField{Field: fieldDate}, &search.SortField{Field: fieldID}})
 	case app.OrderStart:
 		req.SortBy([]string{fieldStart, fieldDate, fieldID})
 	case app.OrderPublished:

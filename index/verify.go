@@ -26,6 +26,10 @@ func (i *Index) VerifyPost(ctx context.Context, p *app.Post) error {
 			for _, item := range v {
 				must = append(must, term(field, item))
 			}
+		case map[string]any: // a position: within a metre of it
+			g := bleve.NewGeoDistanceQuery(v["lon"].(float64), v["lat"].(float64), "1m")
+			g.SetField(field)
+			must = append(must, g)
 		default:
 			return fmt.Errorf("post %d: field %s has an unexpected type %T", p.ID, field, value)
 		}
