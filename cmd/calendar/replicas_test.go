@@ -17,7 +17,7 @@ import (
 // in B's lists within two sync intervals.
 func TestTwoReplicasOnOneMongoDBSeeEachOthersWrites(t *testing.T) {
 	uri := ferretdbtest.Start(t)
-	const interval = 300 * time.Millisecond
+	const interval = 500 * time.Millisecond
 	replica := func(name string) (string, func()) {
 		addr := freeAddr(t)
 		ctx, cancel := context.WithCancel(context.Background())
