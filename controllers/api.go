@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"runtime/debug"
 	"strings"
+	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/go-fuego/fuego"
@@ -32,6 +33,8 @@ type Config struct {
 	// writes starts with it.
 	SiteURL string
 	Logger  *slog.Logger
+	// AuthLimits throttle wrong credentials (DefaultAuthLimits when zero).
+	AuthLimits AuthLimits
 }
 
 // API is the HTTP face of the service.
@@ -43,6 +46,7 @@ type API struct {
 	// lookup maps a path to its route regardless of method, for OPTIONS.
 	lookup *http.ServeMux
 	doc    *openAPIDoc
+	limit  *authLimiter
 }
 
 // New builds the HTTP API over the app.
@@ -50,7 +54,10 @@ func New(cfg Config, a *app.App) *API {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	api := &API{cfg: cfg, app: a, lookup: http.NewServeMux()}
+	if cfg.AuthLimits == (AuthLimits{}) {
+		cfg.AuthLimits = DefaultAuthLimits
+	}
+	api := &API{cfg: cfg, app: a, lookup: http.NewServeMux(), limit: newAuthLimiter(cfg.AuthLimits)}
 	api.server = fuego.NewServer(
 		fuego.WithoutStartupMessages(),
 		fuego.WithLoggingMiddleware(fuego.LoggingConfig{DisableRequest: true, DisableResponse: true}),
@@ -124,11 +131,23 @@ func (api *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		r.URL.Path = strings.TrimSuffix(r.URL.Path, "/")
 		r.URL.RawPath = strings.TrimSuffix(r.URL.RawPath, "/")
 	}
-	if !isProbe(r.URL.Path) {
+	if !isProbe(r.URL.Path) && r.Header.Get("Authorization") != "" {
+		client := clientOf(r)
+		if wait := api.limit.blocked(client); wait > 0 {
+			w.Header().Set("Retry-After", retryAfterSeconds(wait))
+			api.writeError(w, r, errTooManyAttempts())
+			return
+		}
 		actor, err := api.authenticate(r)
 		if err != nil {
+			if e := app.AsError(err); e.Status == http.StatusUnauthorized {
+				time.Sleep(api.limit.failed(client)) // slows guessing down
+			}
 			api.writeError(w, r, err)
 			return
+		}
+		if actor != nil {
+			api.limit.succeeded(client)
 		}
 		info.actor = actor
 	}

@@ -25,6 +25,7 @@ func errorResponses() []fuego.RouteOption {
 		http.StatusForbidden:             "Signed in but not allowed",
 		http.StatusNotFound:              "No such route",
 		http.StatusRequestEntityTooLarge: "Body over 1 MiB",
+		http.StatusTooManyRequests:       "Too many wrong credentials from this address; see Retry-After",
 		http.StatusInternalServerError:   "Unexpected failure",
 	} {
 		opts = append(opts, fuego.OptionAddResponse(code, text, fuego.Response{Type: ErrorBody{}, ContentTypes: []string{"application/json"}}))

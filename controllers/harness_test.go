@@ -30,6 +30,12 @@ type service struct {
 
 func startService(t *testing.T) *service {
 	t.Helper()
+	return startServiceWith(t, func(*controllers.Config) {})
+}
+
+// startServiceWith starts the service with a changed HTTP configuration.
+func startServiceWith(t *testing.T, configure func(*controllers.Config)) *service {
+	t.Helper()
 	dir := t.TempDir()
 	store, err := repository.OpenBolt(dir)
 	if err != nil {
@@ -45,7 +51,9 @@ func startService(t *testing.T) *service {
 	if _, err := a.Users.EnsureAdmin(context.Background(), adminPassword); err != nil {
 		t.Fatal(err)
 	}
-	srv.Config.Handler = controllers.New(controllers.Config{SiteURL: url}, a)
+	cfg := controllers.Config{SiteURL: url}
+	configure(&cfg)
+	srv.Config.Handler = controllers.New(cfg, a)
 	srv.Start()
 	t.Cleanup(func() {
 		srv.Close()

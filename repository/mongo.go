@@ -11,6 +11,8 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
+	"go.mongodb.org/mongo-driver/v2/mongo/writeconcern"
+	"go.mongodb.org/mongo-driver/v2/x/mongo/driver/connstring"
 	"go.mongodb.org/mongo-driver/v2/x/mongo/driver/topology"
 
 	"calendar/app"
@@ -30,7 +32,13 @@ type Mongo struct {
 
 // OpenMongo connects to uri, uses database dbName and creates the indexes.
 func OpenMongo(ctx context.Context, uri, dbName string) (*Mongo, error) {
-	client, err := mongo.Connect(options.Client().ApplyURI(uri).SetServerSelectionTimeout(10 * time.Second))
+	opts := options.Client().ApplyURI(uri).SetServerSelectionTimeout(10 * time.Second)
+	// Acknowledged by a majority unless the URI says otherwise: on a replica
+	// set an acknowledged write then survives the loss of the primary.
+	if cs, err := connstring.ParseAndValidate(uri); err == nil && cs.WString == "" && !cs.WNumberSet {
+		opts.SetWriteConcern(writeconcern.Majority())
+	}
+	client, err := mongo.Connect(opts)
 	if err != nil {
 		return nil, err
 	}
