@@ -6,10 +6,12 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"calendar/app"
@@ -26,6 +28,25 @@ type service struct {
 	t     *testing.T
 	URL   string
 	store app.Store
+	logs  *lockedBuffer
+}
+
+// lockedBuffer collects the service's log lines from any goroutine.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
 
 func startService(t *testing.T) *service {
@@ -51,7 +72,8 @@ func startServiceWith(t *testing.T, configure func(*controllers.Config)) *servic
 	if _, err := a.Users.EnsureAdmin(context.Background(), adminPassword); err != nil {
 		t.Fatal(err)
 	}
-	cfg := controllers.Config{SiteURL: url}
+	logs := &lockedBuffer{}
+	cfg := controllers.Config{SiteURL: url, Logger: slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))}
 	configure(&cfg)
 	srv.Config.Handler = controllers.New(cfg, a)
 	srv.Start()
@@ -60,7 +82,7 @@ func startServiceWith(t *testing.T, configure func(*controllers.Config)) *servic
 		idx.Close()
 		store.Close(context.Background())
 	})
-	return &service{t: t, URL: url, store: store}
+	return &service{t: t, URL: url, store: store, logs: logs}
 }
 
 // option changes a request before it is sent.
