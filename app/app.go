@@ -43,7 +43,8 @@ func New(store Store, index Index, settings Settings) *App {
 	}
 	a := &App{store: store, index: index, settings: settings, Users: NewUsers(store.Users()),
 		sync: &indexSync{store: store, index: index}}
-	posts := postService{store: store, index: index, settings: settings, now: time.Now, sync: a.sync}
+	posts := postService{store: store, index: index, settings: settings, now: time.Now, sync: a.sync,
+		counts: &linkCounts{entries: map[string]countsEntry{}}}
 	a.Venues = &LinkedPosts[VenueView]{postService: posts, kind: venueKind, render: posts.renderVenue}
 	a.Organizers = &LinkedPosts[OrganizerView]{postService: posts, kind: organizerKind, render: posts.renderOrganizer}
 	a.Categories = &Terms{store: store, index: index, posts: posts, kind: categoryKind}

@@ -120,7 +120,7 @@ func (s *Events) render(ctx context.Context, events []*Post, actor *User, v Valu
 	}
 	counts := map[int64]int{}
 	if len(terms) > 0 {
-		if counts, err = s.index.CountLinks(ctx, LinkTerms, []string{StatusPublish}, nil); err != nil {
+		if counts, err = s.countLinks(ctx, LinkTerms, []string{StatusPublish}, nil); err != nil {
 			return nil, err
 		}
 	}

@@ -181,7 +181,7 @@ func (s *LinkedPosts[V]) eventFilters(ctx context.Context, v Values, q *PostQuer
 	}
 	if v.Has("has_events") {
 		// Events that count: every status but draft and pending.
-		counts, err := s.index.CountLinks(ctx, s.link(), []string{StatusPublish, StatusFuture, StatusPrivate, StatusTrash}, nil)
+		counts, err := s.countLinks(ctx, s.link(), []string{StatusPublish, StatusFuture, StatusPrivate, StatusTrash}, nil)
 		if err != nil {
 			return err
 		}
@@ -193,7 +193,7 @@ func (s *LinkedPosts[V]) eventFilters(ctx context.Context, v Values, q *PostQuer
 	}
 	if v.Has("only_with_upcoming") && isTruthy(v["only_with_upcoming"]) {
 		now := s.now()
-		counts, err := s.index.CountLinks(ctx, s.link(), q.Statuses, &now)
+		counts, err := s.countLinks(ctx, s.link(), q.Statuses, &now)
 		if err != nil {
 			return err
 		}

@@ -17,6 +17,7 @@ type postService struct {
 	settings Settings
 	now      func() time.Time
 	sync     *indexSync
+	counts   *linkCounts
 }
 
 // PostRef names a post by ID or, when ID is 0, by slug.

@@ -91,6 +91,9 @@ type Index interface {
 	// carry it among those with the statuses (and starting after a time, when
 	// given); IDs no such event carries are absent.
 	CountLinks(ctx context.Context, link Link, statuses []string, startAfter *time.Time) (map[int64]int, error)
+	// Generation changes whenever the index changes, so answers computed from
+	// it can be reused until then.
+	Generation() uint64
 	// AppliedSeq is the checkpoint of the store's change feed the index has
 	// applied; SetAppliedSeq records a new one.
 	AppliedSeq(ctx context.Context) (int64, error)

@@ -114,7 +114,7 @@ func (s *Terms) load(ctx context.Context, id int64) (*Term, error) {
 }
 
 func (s *Terms) withCount(ctx context.Context, t *Term, root string) (*TermView, error) {
-	counts, err := s.index.CountLinks(ctx, LinkTerms, []string{StatusPublish}, nil)
+	counts, err := s.posts.countLinks(ctx, LinkTerms, []string{StatusPublish}, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -84,7 +84,7 @@ func (s *Terms) List(ctx context.Context, v Values, root string) (*Page[TermView
 	if err != nil {
 		return nil, err
 	}
-	counts, err := s.index.CountLinks(ctx, LinkTerms, []string{StatusPublish}, nil)
+	counts, err := s.posts.countLinks(ctx, LinkTerms, []string{StatusPublish}, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"sync/atomic"
 
 	"github.com/blevesearch/bleve/v2"
 )
@@ -21,7 +22,8 @@ var versionKey = []byte("mapping_version")
 
 // Index wraps one bleve index.
 type Index struct {
-	bleve bleve.Index
+	bleve      bleve.Index
+	generation atomic.Uint64
 	// Fresh is true when the index was created empty by Open and must be filled
 	// from the store.
 	Fresh bool
@@ -79,6 +81,9 @@ func (i *Index) SetAppliedSeq(ctx context.Context, seq int64) error {
 func Remove(dir string) error {
 	return os.RemoveAll(filepath.Join(dir, "index"))
 }
+
+// Generation changes with every write to the index.
+func (i *Index) Generation() uint64 { return i.generation.Load() }
 
 // Ping reports whether the index answers.
 func (i *Index) Ping(ctx context.Context) error {

@@ -140,11 +140,13 @@ func (i *Index) PutPosts(ctx context.Context, posts []*app.Post) error {
 			return err
 		}
 	}
+	defer i.generation.Add(1)
 	return i.bleve.Batch(b)
 }
 
 // DeletePost removes a post from the index.
 func (i *Index) DeletePost(ctx context.Context, id int64) error {
+	defer i.generation.Add(1)
 	return i.bleve.Delete(docID(id))
 }
 

@@ -50,11 +50,13 @@ func (i *Index) PutTerms(ctx context.Context, terms []*app.Term) error {
 			return err
 		}
 	}
+	defer i.generation.Add(1)
 	return i.bleve.Batch(b)
 }
 
 // DeleteTerm removes a term from the index.
 func (i *Index) DeleteTerm(ctx context.Context, id int64) error {
+	defer i.generation.Add(1)
 	return i.bleve.Delete(termDocID(id))
 }
 

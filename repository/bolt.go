@@ -81,7 +81,25 @@ func (s *Bolt) Ping(ctx context.Context) error {
 	})
 }
 
-func (s *Bolt) Close(ctx context.Context) error { return s.db.Close() }
+func (s *Bolt) Close(ctx context.Context) error {
+	if s.db.NoSync { // after a bulk load, make it durable before closing
+		if err := s.db.Sync(); err != nil {
+			return err
+		}
+	}
+	return s.db.Close()
+}
+
+// BulkLoad turns syncing on every commit off (on=true) for a bulk import, and
+// back on with one sync of everything written (on=false). Not for serving:
+// while it is on, a crash can lose acknowledged writes.
+func (s *Bolt) BulkLoad(on bool) error {
+	s.db.NoSync = on
+	if !on {
+		return s.db.Sync()
+	}
+	return nil
+}
 
 // Changes reads the change feed from afterSeq on.
 func (s *Bolt) Changes(ctx context.Context, afterSeq int64, limit int) ([]app.Change, error) {

@@ -1,0 +1,165 @@
+// Command calendar-bench measures the service's list queries: it seeds N
+// realistic events through the real store and index, serves them over HTTP on
+// loopback, and replays a fixed query mix from a second process (itself, run
+// with -client), beside a plain net/http hello-world as the ceiling.
+//
+//	go run ./cmd/calendar-bench -n 100000
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"strings"
+	"time"
+
+	"calendar/app"
+	"calendar/controllers"
+	"calendar/index"
+	"calendar/repository"
+)
+
+func main() {
+	n := flag.Int("n", 100000, "events to seed")
+	each := flag.Duration("each", 5*time.Second, "how long each query kind is measured")
+	conc := flag.Int("c", 16, "concurrent clients in the throughput runs")
+	client := flag.Bool("client", false, "internal: run as the load client")
+	url := flag.String("url", "", "internal: the client's target")
+	paths := flag.String("paths", "", "internal: the client's paths, one per line in a file")
+	flag.Parse()
+	if *client {
+		if err := runClient(*url, *paths, *each, *conc); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		return
+	}
+	if err := run(*n, *each, *conc); err != nil {
+		fmt.Fprintln(os.Stderr, "calendar-bench:", err)
+		os.Exit(1)
+	}
+}
+
+func run(n int, each time.Duration, conc int) error {
+	ctx := context.Background()
+	dir, err := os.MkdirTemp("", "calendar-bench")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	store, err := repository.OpenBolt(dir)
+	if err != nil {
+		return err
+	}
+	defer store.Close(ctx)
+	idx, err := index.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer idx.Close()
+	a := app.New(store, idx, app.Settings{SiteURL: "http://127.0.0.1", PerPage: 10})
+	if _, err := a.Users.EnsureAdmin(ctx, "bench admin password"); err != nil {
+		return err
+	}
+	w, err := newWorld(ctx, store, n)
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	docs, err := a.Rebuild(ctx, nil)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("index rebuild: %d documents in %v (%.0f/s)\n", docs, time.Since(start).Round(time.Millisecond), float64(docs)/time.Since(start).Seconds())
+
+	api := controllers.New(controllers.Config{SiteURL: "http://127.0.0.1", Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}, a)
+	serviceURL, stopService := serve(api)
+	defer stopService()
+	hello := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"hello":"world"}`))
+	})
+	helloURL, stopHello := serve(hello)
+	defer stopHello()
+
+	fmt.Printf("\n%d events, %d venues, %d organizers, %d categories, %d tags; GOMAXPROCS shared by server and client\n\n",
+		n, len(w.venues), len(w.organizers), len(w.categories), len(w.tags))
+	fmt.Println("| query | requests | errors | p50 | p99 | req/s |")
+	fmt.Println("|---|---|---|---|---|---|")
+	for _, kind := range w.mix() {
+		if err := measure(kind.name, serviceURL, kind.paths, each, 1); err != nil {
+			return err
+		}
+	}
+	var all []string
+	for _, kind := range w.mix() {
+		all = append(all, kind.paths...)
+	}
+	if err := measure(fmt.Sprintf("mix, %d clients", conc), serviceURL, all, each, conc); err != nil {
+		return err
+	}
+	if err := measure(fmt.Sprintf("GET /events/<id>, %d clients", conc), serviceURL, w.singles(), each, conc); err != nil {
+		return err
+	}
+	if err := measure(fmt.Sprintf("hello-world ceiling, %d clients", conc), helloURL, []string{"/"}, each, conc); err != nil {
+		return err
+	}
+	fmt.Printf("\nserver resident memory: %s\n", rss())
+	return nil
+}
+
+// serve runs a handler on a loopback port.
+func serve(h http.Handler) (string, func()) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		panic(err)
+	}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = srv.Serve(ln) }()
+	return "http://" + ln.Addr().String(), func() { _ = srv.Close() }
+}
+
+// measure runs the client process on paths and prints one table row.
+func measure(name, url string, paths []string, each time.Duration, conc int) error {
+	f, err := os.CreateTemp("", "paths")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(f.Name())
+	if _, err := f.WriteString(strings.Join(paths, "\n")); err != nil {
+		return err
+	}
+	f.Close()
+	out, err := exec.Command(os.Args[0], "-client", "-url", url, "-paths", f.Name(), "-each", each.String(), "-c", fmt.Sprint(conc)).Output()
+	if err != nil {
+		return fmt.Errorf("client for %s: %w", name, err)
+	}
+	var r result
+	if err := json.Unmarshal(out, &r); err != nil {
+		return err
+	}
+	fmt.Printf("| %s | %d | %d | %s | %s | %.0f |\n", name, r.Requests, r.Errors, ms(r.P50), ms(r.P99), r.RPS)
+	return nil
+}
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d.Microseconds())/1000) }
+
+func rss() string {
+	raw, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return "unknown"
+	}
+	for _, line := range strings.Split(string(raw), "\n") {
+		if strings.HasPrefix(line, "VmRSS:") {
+			return strings.TrimSpace(strings.TrimPrefix(line, "VmRSS:"))
+		}
+	}
+	return "unknown"
+}

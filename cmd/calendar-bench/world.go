@@ -1,0 +1,152 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"math/rand"
+	"net/url"
+	"strings"
+	"time"
+
+	"calendar/app"
+	"calendar/repository"
+)
+
+var words = strings.Fields(`jazz rock blues folk opera ballet theatre cinema comedy poetry lecture workshop
+market fair festival concert recital exhibition gallery tour tasting dinner brunch picnic parade
+marathon yoga dance salsa tango choir orchestra quartet trio piano guitar violin drums vinyl
+science history art design photo craft garden wine beer coffee cheese bread chocolate vegan
+family kids night morning summer winter spring autumn open free charity community local city
+river park square hall club cellar rooftop harbour castle museum library school church barn`)
+
+var cities = [][2]float64{{45.764, 4.8357}, {48.8566, 2.3522}, {51.5074, -0.1278}, {40.7128, -74.006}, {52.52, 13.405}}
+
+// world is the seeded data and the queries run against it.
+type world struct {
+	rng                                  *rand.Rand
+	venues, organizers, categories, tags []int64
+	categorySlugs                        []string
+	events                               []int64
+}
+
+// newWorld seeds the store (unless it already holds the posts) in bulk mode,
+// with a fixed seed so every run measures the same data.
+func newWorld(ctx context.Context, store *repository.Bolt, n int) (*world, error) {
+	w := &world{rng: rand.New(rand.NewSource(1))}
+	if err := store.BulkLoad(true); err != nil {
+		return nil, err
+	}
+	defer store.BulkLoad(false)
+	start := time.Now()
+	for i := 0; i < 30; i++ {
+		t := &app.Term{Taxonomy: app.TaxonomyCategory, Name: fmt.Sprintf("Category %d", i), Slug: fmt.Sprintf("category-%d", i)}
+		if err := store.Terms().Insert(ctx, t); err != nil {
+			return nil, err
+		}
+		w.categories, w.categorySlugs = append(w.categories, t.ID), append(w.categorySlugs, t.Slug)
+	}
+	for i := 0; i < 100; i++ {
+		t := &app.Term{Taxonomy: app.TaxonomyTag, Name: fmt.Sprintf("Tag %d", i), Slug: fmt.Sprintf("tag-%d", i)}
+		if err := store.Terms().Insert(ctx, t); err != nil {
+			return nil, err
+		}
+		w.tags = append(w.tags, t.ID)
+	}
+	now := time.Now().UTC().Truncate(time.Second)
+	post := func(typ string, i int, title string) *app.Post {
+		return &app.Post{Type: typ, Slug: fmt.Sprintf("%s-%d", typ, i), Status: app.StatusPublish, Author: 1, Title: title, Date: now, Modified: now}
+	}
+	var venueGeo []*app.Geo
+	for i := 0; i < 200; i++ {
+		c := cities[i%len(cities)]
+		p := post(app.PostTypeVenue, i, "Venue "+w.word()+" "+w.word())
+		p.Geo = &app.Geo{Lat: c[0] + w.rng.Float64()*0.4 - 0.2, Lng: c[1] + w.rng.Float64()*0.4 - 0.2, Source: app.GeoExact}
+		if err := store.Posts().Insert(ctx, p); err != nil {
+			return nil, err
+		}
+		w.venues, venueGeo = append(w.venues, p.ID), append(venueGeo, p.Geo)
+	}
+	for i := 0; i < 50; i++ {
+		p := post(app.PostTypeOrganizer, i, "Organizer "+w.word())
+		if err := store.Posts().Insert(ctx, p); err != nil {
+			return nil, err
+		}
+		w.organizers = append(w.organizers, p.ID)
+	}
+	first := time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC)
+	for i := 0; i < n; i++ {
+		p := post(app.PostTypeEvent, i, capitalize(w.word()+" "+w.word()+" "+w.word()))
+		p.Content = w.sentence(20)
+		p.Start = first.Add(time.Duration(w.rng.Int63n(int64(3 * 365 * 24 * time.Hour)))).Truncate(15 * time.Minute)
+		p.End = p.Start.Add(time.Duration(1+w.rng.Intn(4)) * time.Hour)
+		p.TimeZone = "UTC"
+		v := w.rng.Intn(len(w.venues))
+		p.Venue, p.VenueGeo = w.venues[v], venueGeo[v]
+		p.Organizers = []int64{w.organizers[w.rng.Intn(len(w.organizers))]}
+		p.Categories = []int64{w.categories[w.rng.Intn(len(w.categories))]}
+		p.Tags = []int64{w.tags[w.rng.Intn(len(w.tags))], w.tags[w.rng.Intn(len(w.tags))]}
+		p.Featured = w.rng.Intn(10) == 0
+		if w.rng.Intn(10) == 0 {
+			p.Status = app.StatusDraft
+		}
+		if err := store.Posts().Insert(ctx, p); err != nil {
+			return nil, err
+		}
+		if p.Status == app.StatusPublish {
+			w.events = append(w.events, p.ID)
+		}
+		if (i+1)%100000 == 0 {
+			fmt.Printf("seeded %d events (%.0f/s)\n", i+1, float64(i+1)/time.Since(start).Seconds())
+		}
+	}
+	fmt.Printf("seeded %d events into the store in %v\n", n, time.Since(start).Round(time.Millisecond))
+	return w, nil
+}
+
+func capitalize(s string) string { return strings.ToUpper(s[:1]) + s[1:] }
+
+func (w *world) word() string { return words[w.rng.Intn(len(words))] }
+
+func (w *world) sentence(n int) string {
+	parts := make([]string, n)
+	for i := range parts {
+		parts[i] = w.word()
+	}
+	return strings.Join(parts, " ")
+}
+
+type queryKind struct {
+	name  string
+	paths []string
+}
+
+// mix is the fixed query mix of the issue, 50 variants of each kind.
+func (w *world) mix() []queryKind {
+	rng := rand.New(rand.NewSource(2))
+	window := func() string {
+		from := time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC).AddDate(0, rng.Intn(34), 0)
+		return fmt.Sprintf("start_date=%s&end_date=%s", from.Format("2006-01-02"), from.AddDate(0, 0, 60).Format("2006-01-02"))
+	}
+	kinds := []queryKind{{name: "default list"}, {name: "date window (60 days)"}, {name: "search + window"},
+		{name: "category + window"}, {name: "venue"}, {name: "near me (10 km)"}, {name: "page 5 of a broad query"}}
+	for i := 0; i < 50; i++ {
+		c := cities[rng.Intn(len(cities))]
+		kinds[0].paths = append(kinds[0].paths, "/vendor/events/v1/events")
+		kinds[1].paths = append(kinds[1].paths, "/vendor/events/v1/events?"+window())
+		kinds[2].paths = append(kinds[2].paths, "/vendor/events/v1/events?search="+url.QueryEscape(words[rng.Intn(len(words))])+"&"+window())
+		kinds[3].paths = append(kinds[3].paths, "/vendor/events/v1/events?categories="+w.categorySlugs[rng.Intn(len(w.categorySlugs))]+"&"+window())
+		kinds[4].paths = append(kinds[4].paths, fmt.Sprintf("/vendor/events/v1/events?venue=%d", w.venues[rng.Intn(len(w.venues))]))
+		kinds[5].paths = append(kinds[5].paths, fmt.Sprintf("/vendor/events/v1/events?geoloc_lat=%v&geoloc_lng=%v&geoloc_radius=10&geoloc_unit=km", c[0], c[1]))
+		kinds[6].paths = append(kinds[6].paths, "/vendor/events/v1/events?page=5&start_date=2025-06-01&end_date=2028-06-01")
+	}
+	return kinds
+}
+
+// singles are single-event reads.
+func (w *world) singles() []string {
+	var out []string
+	for i := 0; i < 200; i++ {
+		out = append(out, fmt.Sprintf("/vendor/events/v1/events/%d", w.events[w.rng.Intn(len(w.events))]))
+	}
+	return out
+}
