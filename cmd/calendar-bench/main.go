@@ -17,6 +17,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"runtime/pprof"
 	"strings"
 	"time"
 
@@ -30,6 +31,7 @@ func main() {
 	n := flag.Int("n", 100000, "events to seed")
 	each := flag.Duration("each", 5*time.Second, "how long each query kind is measured")
 	conc := flag.Int("c", 16, "concurrent clients in the throughput runs")
+	cpuProfile := flag.String("cpuprofile", "", "write the server's CPU profile during the query runs to this file")
 	client := flag.Bool("client", false, "internal: run as the load client")
 	url := flag.String("url", "", "internal: the client's target")
 	paths := flag.String("paths", "", "internal: the client's paths, one per line in a file")
@@ -41,13 +43,13 @@ func main() {
 		}
 		return
 	}
-	if err := run(*n, *each, *conc); err != nil {
+	if err := run(*n, *each, *conc, *cpuProfile); err != nil {
 		fmt.Fprintln(os.Stderr, "calendar-bench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(n int, each time.Duration, conc int) error {
+func run(n int, each time.Duration, conc int, cpuProfile string) error {
 	ctx := context.Background()
 	dir, err := os.MkdirTemp("", "calendar-bench")
 	if err != nil {
@@ -91,6 +93,16 @@ func run(n int, each time.Duration, conc int) error {
 
 	fmt.Printf("\n%d events, %d venues, %d organizers, %d categories, %d tags; GOMAXPROCS shared by server and client\n\n",
 		n, len(w.venues), len(w.organizers), len(w.categories), len(w.tags))
+	if cpuProfile != "" {
+		f, err := os.Create(cpuProfile)
+		if err != nil {
+			return err
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
 	fmt.Println("| query | requests | errors | p50 | p99 | req/s |")
 	fmt.Println("|---|---|---|---|---|---|")
 	for _, kind := range w.mix() {
