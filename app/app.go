@@ -17,7 +17,13 @@ type Settings struct {
 	TimeZone *time.Location
 	// PerPage is the default page size of lists.
 	PerPage int
+	// ResultCacheSize is how many list answers the index cache keeps (0: the
+	// default, negative: no cache).
+	ResultCacheSize int
 }
+
+// defaultResultCacheSize bounds the list cache: a few MB of IDs.
+const defaultResultCacheSize = 10000
 
 // App holds the services the HTTP layer calls.
 type App struct {
@@ -43,8 +49,11 @@ func New(store Store, index Index, settings Settings) *App {
 	}
 	a := &App{store: store, index: index, settings: settings, Users: NewUsers(store.Users()),
 		sync: &indexSync{store: store, index: index}}
+	if settings.ResultCacheSize == 0 {
+		settings.ResultCacheSize = defaultResultCacheSize
+	}
 	posts := postService{store: store, index: index, settings: settings, now: time.Now, sync: a.sync,
-		counts: &linkCounts{entries: map[string]countsEntry{}}}
+		counts: &linkCounts{entries: map[string]countsEntry{}}, results: newResultCache(max(settings.ResultCacheSize, 0))}
 	a.Venues = &LinkedPosts[VenueView]{postService: posts, kind: venueKind, render: posts.renderVenue}
 	a.Organizers = &LinkedPosts[OrganizerView]{postService: posts, kind: organizerKind, render: posts.renderOrganizer}
 	a.Categories = &Terms{store: store, index: index, posts: posts, kind: categoryKind}

@@ -132,7 +132,7 @@ func (s *Events) List(ctx context.Context, actor *User, v Values, root string) (
 	if q.Statuses, err = listStatuses(actor, v); err != nil {
 		return nil, err
 	}
-	found, err := s.index.SearchPosts(ctx, q)
+	found, err := s.searchPosts(ctx, q)
 	if err != nil {
 		return nil, err
 	}

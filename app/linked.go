@@ -124,7 +124,7 @@ func (s *LinkedPosts[V]) List(ctx context.Context, actor *User, v Values) (*Page
 			return nil, err
 		}
 	}
-	found, err := s.index.SearchPosts(ctx, q)
+	found, err := s.searchPosts(ctx, q)
 	if err != nil {
 		return nil, err
 	}

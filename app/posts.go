@@ -18,6 +18,7 @@ type postService struct {
 	now      func() time.Time
 	sync     *indexSync
 	counts   *linkCounts
+	results  *resultCache
 }
 
 // PostRef names a post by ID or, when ID is 0, by slug.

@@ -32,6 +32,7 @@ func main() {
 	each := flag.Duration("each", 5*time.Second, "how long each query kind is measured")
 	conc := flag.Int("c", 16, "concurrent clients in the throughput runs")
 	cpuProfile := flag.String("cpuprofile", "", "write the server's CPU profile during the query runs to this file")
+	noCache := flag.Bool("nocache", false, "turn the list result cache off (cold figures)")
 	client := flag.Bool("client", false, "internal: run as the load client")
 	url := flag.String("url", "", "internal: the client's target")
 	paths := flag.String("paths", "", "internal: the client's paths, one per line in a file")
@@ -43,13 +44,13 @@ func main() {
 		}
 		return
 	}
-	if err := run(*n, *each, *conc, *cpuProfile); err != nil {
+	if err := run(*n, *each, *conc, *cpuProfile, *noCache); err != nil {
 		fmt.Fprintln(os.Stderr, "calendar-bench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(n int, each time.Duration, conc int, cpuProfile string) error {
+func run(n int, each time.Duration, conc int, cpuProfile string, noCache bool) error {
 	ctx := context.Background()
 	dir, err := os.MkdirTemp("", "calendar-bench")
 	if err != nil {
@@ -66,7 +67,11 @@ func run(n int, each time.Duration, conc int, cpuProfile string) error {
 		return err
 	}
 	defer idx.Close()
-	a := app.New(store, idx, app.Settings{SiteURL: "http://127.0.0.1", PerPage: 10})
+	settings := app.Settings{SiteURL: "http://127.0.0.1", PerPage: 10}
+	if noCache {
+		settings.ResultCacheSize = -1
+	}
+	a := app.New(store, idx, settings)
 	if _, err := a.Users.EnsureAdmin(ctx, "bench admin password"); err != nil {
 		return err
 	}
@@ -91,8 +96,8 @@ func run(n int, each time.Duration, conc int, cpuProfile string) error {
 	helloURL, stopHello := serve(hello)
 	defer stopHello()
 
-	fmt.Printf("\n%d events, %d venues, %d organizers, %d categories, %d tags; GOMAXPROCS shared by server and client\n\n",
-		n, len(w.venues), len(w.organizers), len(w.categories), len(w.tags))
+	fmt.Printf("\n%d events, %d venues, %d organizers, %d categories, %d tags; result cache %v; GOMAXPROCS shared by server and client\n\n",
+		n, len(w.venues), len(w.organizers), len(w.categories), len(w.tags), !noCache)
 	if cpuProfile != "" {
 		f, err := os.Create(cpuProfile)
 		if err != nil {

@@ -1,0 +1,70 @@
+package app
+
+import (
+	"container/list"
+	"context"
+	"encoding/json"
+	"sync"
+)
+
+// resultCache keeps the answers of the index (a page of IDs and the total) per
+// query, for as long as the index does not change: the query holds everything
+// that selects the answer, the caller's visibility included (its statuses),
+// and the index generation changes with every write.
+type resultCache struct {
+	mu      sync.Mutex
+	max     int
+	entries map[string]*list.Element
+	order   *list.List // most recently used first
+}
+
+type cachedResult struct {
+	key        string
+	generation uint64
+	page       PostPage
+}
+
+func newResultCache(max int) *resultCache {
+	return &resultCache{max: max, entries: map[string]*list.Element{}, order: list.New()}
+}
+
+// searchPosts answers a PostQuery from the cache when the index has not changed
+// since it was computed, else from the index.
+func (s *postService) searchPosts(ctx context.Context, q PostQuery) (PostPage, error) {
+	c := s.results
+	if c == nil || c.max == 0 {
+		return s.index.SearchPosts(ctx, q)
+	}
+	raw, err := json.Marshal(q)
+	if err != nil {
+		return s.index.SearchPosts(ctx, q)
+	}
+	key := string(raw)
+	gen := s.index.Generation()
+	c.mu.Lock()
+	if el, ok := c.entries[key]; ok && el.Value.(*cachedResult).generation == gen {
+		c.order.MoveToFront(el)
+		page := el.Value.(*cachedResult).page
+		c.mu.Unlock()
+		return page, nil
+	}
+	c.mu.Unlock()
+	page, err := s.index.SearchPosts(ctx, q)
+	if err != nil {
+		return page, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if el, ok := c.entries[key]; ok {
+		el.Value = &cachedResult{key: key, generation: gen, page: page}
+		c.order.MoveToFront(el)
+		return page, nil
+	}
+	c.entries[key] = c.order.PushFront(&cachedResult{key: key, generation: gen, page: page})
+	for c.order.Len() > c.max {
+		oldest := c.order.Back()
+		c.order.Remove(oldest)
+		delete(c.entries, oldest.Value.(*cachedResult).key)
+	}
+	return page, nil
+}
