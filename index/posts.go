@@ -7,7 +7,10 @@ import (
 	"strings"
 
 	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/analysis/analyzer/custom"
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/keyword"
+	"github.com/blevesearch/bleve/v2/analysis/token/lowercase"
+	regexptokenizer "github.com/blevesearch/bleve/v2/analysis/tokenizer/regexp"
 	"github.com/blevesearch/bleve/v2/mapping"
 	"github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
@@ -63,11 +66,32 @@ func newMapping() mapping.IndexMapping {
 	for _, f := range textFields() {
 		doc.AddFieldMappingsAt(f, keywordField)
 	}
+	// Words of the event text, for search: a small dictionary of words to
+	// match "*word*" against, where whole-field terms would be one per event.
+	words := bleve.NewTextFieldMapping()
+	words.Analyzer = wordsAnalyzer
+	words.Store, words.IncludeInAll, words.IncludeTermVectors = false, false, false
+	for _, f := range wordFields {
+		doc.AddFieldMappingsAt(f, words)
+	}
 	m := bleve.NewIndexMapping()
 	m.DefaultMapping = doc
 	m.DefaultAnalyzer = keyword.Name
+	if err := m.AddCustomTokenizer(wordsAnalyzer, map[string]any{"type": regexptokenizer.Name, "regexp": `[\p{L}\p{N}-]+`}); err != nil {
+		panic(err)
+	}
+	if err := m.AddCustomAnalyzer(wordsAnalyzer, map[string]any{"type": custom.Name, "tokenizer": wordsAnalyzer,
+		"token_filters": []any{lowercase.Name}}); err != nil {
+		panic(err)
+	}
 	return m
 }
+
+// wordsAnalyzer splits text into words of letters, digits and hyphens, lower-cased.
+const wordsAnalyzer = "words"
+
+// wordFields hold the words of an event's title, content and excerpt.
+var wordFields = map[string]string{"title": "words_title", "content": "words_content", "excerpt": "words_excerpt"}
 
 // textFields are the searchable fields of every post type.
 func textFields() []string {
@@ -127,6 +151,9 @@ func newPostDoc(p *app.Post) postDoc {
 	for name, v := range text {
 		if v != "" {
 			d[textPrefix+name] = strings.ToLower(v)
+			if f, ok := wordFields[name]; ok && p.Type == app.PostTypeEvent {
+				d[f] = v
+			}
 		}
 	}
 	return d
@@ -171,9 +198,9 @@ func (i *Index) SearchPosts(ctx context.Context, q app.PostQuery) (app.PostPage,
 	}
 	for _, w := range q.Words {
 		var anyField []query.Query
-		for _, f := range []string{"title", "content", "excerpt"} {
-			wq := bleve.NewWildcardQuery("*" + w + "*") // app.SearchWords yields [a-z0-9-] only
-			wq.SetField(textPrefix + f)
+		for _, f := range wordFields {
+			wq := bleve.NewWildcardQuery("*" + w + "*") // app.SearchFragments yields [a-z0-9-] only
+			wq.SetField(f)
 			anyField = append(anyField, wq)
 		}
 		must = append(must, bleve.NewDisjunctionQuery(anyField...))
