@@ -1,0 +1,260 @@
+package controllers_test
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+
+	"calendar/app"
+)
+
+// The callers of the matrix: no credentials, a wrong password, and each role.
+var matrixCallers = []app.Role{"", "wrong", app.RoleSubscriber, app.RoleContributor, app.RoleAuthor, app.RoleEditor, app.RoleAdministrator}
+
+var matrixStatuses = []string{"publish", "draft", "pending", "private", "password", "trash"}
+
+// caller returns the credentials of a matrix caller.
+func (r *roles) caller(role app.Role) []option {
+	switch role {
+	case "":
+		return nil
+	case "wrong":
+		return []option{basic("admin", "wrong password")}
+	}
+	return []option{r.creds[role]}
+}
+
+// item creates a post of a kind owned by owner in a matrix status, as admin.
+func (r *roles) item(t *testing.T, kind string, owner app.Role, status string, n int) map[string]any {
+	t.Helper()
+	fields := map[string]any{"author": r.ids[owner], "status": status}
+	if status == "password" || status == "trash" {
+		fields["status"] = "publish"
+	}
+	if status == "password" {
+		fields["password"] = "sesame"
+	}
+	name := fmt.Sprintf("%s %s %s %d", kind, owner, status, n)
+	switch kind {
+	case "events":
+		fields["title"], fields["start_date"], fields["end_date"] = name, "2031-01-01 10:00", "2031-01-01 11:00"
+	case "venues":
+		fields["venue"] = name
+	case "organizers":
+		fields["organizer"] = name
+	}
+	res := r.do("POST", "/vendor/events/v1/"+kind, asAdmin(), jsonBody(fields))
+	res.expectStatus(t, http.StatusCreated)
+	m := res.object(t)
+	if status == "trash" {
+		r.do("DELETE", "/vendor/events/v1/"+kind+"/"+idOf(m), asAdmin()).expectStatus(t, http.StatusOK)
+	}
+	return m
+}
+
+// The contract's rules, written from the permission tables of the reference.
+func mayRead(role app.Role, own bool, status string) bool {
+	switch {
+	case status == "publish" || status == "password":
+		return true
+	case role == "" || role == "wrong":
+		return false
+	case role.Has(app.CapEditOthersPosts):
+		return true
+	}
+	return own && status != "trash" && role.Has(app.CapEditPosts)
+}
+
+func mayChange(role app.Role, own bool, status string, others, published, plain app.Capability) bool {
+	switch {
+	case role == "" || role == "wrong":
+		return false
+	case !own:
+		return role.Has(others)
+	case status == "publish" || status == "private" || status == "password":
+		return role.Has(published)
+	}
+	return role.Has(plain)
+}
+
+func denied(role app.Role) int {
+	if role == "" {
+		return http.StatusUnauthorized
+	}
+	return http.StatusForbidden
+}
+
+// expectedItem is the status of one method on one post in the contract.
+func expectedItem(kind, method string, role app.Role, own bool, status string) int {
+	if role == "wrong" {
+		return http.StatusUnauthorized
+	}
+	switch method {
+	case "GET":
+		if kind == "events" {
+			switch {
+			case status == "trash" && !role.Has(app.CapEditOthersPosts):
+				return http.StatusForbidden
+			case status == "password" && !mayChange(role, own, status, app.CapEditOthersPosts, app.CapEditPublishedPosts, app.CapEditPosts):
+				return http.StatusForbidden
+			}
+		}
+		if mayRead(role, own, status) {
+			return http.StatusOK
+		}
+		return http.StatusForbidden // not accessible: 403 even anonymously
+	case "DELETE":
+		if !mayChange(role, own, status, app.CapDeleteOthersPosts, app.CapDeletePublishedPosts, app.CapDeletePosts) {
+			return denied(role)
+		}
+		if status == "trash" {
+			return http.StatusGone
+		}
+		return http.StatusOK
+	}
+	if mayChange(role, own, status, app.CapEditOthersPosts, app.CapEditPublishedPosts, app.CapEditPosts) {
+		return http.StatusOK
+	}
+	return denied(role)
+}
+
+// TestThePermissionMatrix walks every route the router has, with every method,
+// as every caller, on posts owned by another user and by the caller in every
+// status, and compares each status code with the contract.
+func TestThePermissionMatrix(t *testing.T) {
+	r := startWithRoles(t)
+	routes := map[string]map[string]any{}
+	for _, ns := range []string{"vendor/events/v1", "vendor/admin/v1"} {
+		for k, v := range routesOf(t, r.service, ns) {
+			routes[k] = v
+		}
+	}
+	checked := 0
+	check := func(t *testing.T, method, path string, opts []option, want int) {
+		t.Helper()
+		res := r.do(method, path, opts...)
+		if res.Status != want {
+			t.Errorf("%s %s: %d, want %d; %s", method, path, res.Status, want, res.Body)
+		}
+		checked++
+	}
+	n := 0
+	for route, desc := range routes {
+		kind, rest := splitRoute(route)
+		for _, method := range toStrings(desc["methods"]) {
+			for _, role := range matrixCallers {
+				name := fmt.Sprintf("%s %s as %q", method, route, role)
+				opts := r.caller(role)
+				switch {
+				case kind == "" || kind == "doc": // the namespace roots and the document
+					want := http.StatusOK
+					if role == "wrong" {
+						want = http.StatusUnauthorized
+					}
+					check(t, method, strings.TrimSuffix("/"+strings.TrimPrefix(route, "/"), "/"), opts, want)
+				case kind == "users":
+					want := denied(role)
+					switch {
+					case role == "wrong":
+						want = http.StatusUnauthorized
+					case role == app.RoleAdministrator && method == "POST":
+						want = http.StatusCreated
+					case role == app.RoleAdministrator:
+						want = http.StatusOK
+					}
+					path := "/vendor/admin/v1/users"
+					body := jsonBody(map[string]string{"login": fmt.Sprintf("matrix-%d", n), "role": "subscriber"})
+					if rest != "" {
+						id, _ := r.createUser(fmt.Sprintf("victim-%d", n), app.RoleSubscriber)
+						path += "/" + formatFloat(id)
+					}
+					n++
+					check(t, method, path, append(opts, body), want)
+				case kind == "categories" || kind == "tags":
+					manage := app.CapManageEventCategories
+					if kind == "tags" {
+						manage = app.CapManageTags
+					}
+					want := http.StatusOK
+					switch {
+					case role == "wrong":
+						want = http.StatusUnauthorized
+					case method != "GET" && !(role.Has(app.CapEditPosts) && role.Has(manage)):
+						want = denied(role)
+					case method == "POST" && rest == "":
+						want = http.StatusCreated
+					}
+					n++
+					path := "/vendor/events/v1/" + kind
+					if rest != "" {
+						path += "/" + idOf(r.term(kind, "name", fmt.Sprintf("term %d", n)))
+					}
+					check(t, method, path, append(opts, form("name", fmt.Sprintf("made %d", n), "description", "d")), want)
+				case rest == "": // a post collection: list, or create
+					want := http.StatusOK
+					switch {
+					case role == "wrong":
+						want = http.StatusUnauthorized
+					case method == "POST" && !role.Has(app.CapEditPosts):
+						want = denied(role)
+					case method == "POST":
+						want = http.StatusCreated
+					}
+					n++
+					fields := map[string]any{"title": fmt.Sprintf("new %d", n), "start_date": "2031-01-01 10:00", "end_date": "2031-01-01 11:00",
+						"venue": fmt.Sprintf("new %d", n), "organizer": fmt.Sprintf("new %d", n)}
+					if kind != "events" {
+						delete(fields, "title")
+					}
+					if kind != "venues" {
+						delete(fields, "venue")
+					}
+					if kind != "organizers" {
+						delete(fields, "organizer")
+					}
+					check(t, method, "/vendor/events/v1/"+kind, append(opts, jsonBody(fields)), want)
+				default: // one post, by ID or by slug
+					for _, owner := range []string{"other", "own"} {
+						for _, status := range matrixStatuses {
+							ownerRole := app.RoleAdministrator
+							if role == app.RoleAdministrator {
+								ownerRole = app.RoleEditor
+							}
+							own := owner == "own" && role.Has(app.CapEditPosts)
+							if own {
+								ownerRole = role
+							}
+							if owner == "own" && !own {
+								continue // callers who cannot own posts
+							}
+							n++
+							item := r.item(t, kind, ownerRole, status, n)
+							path := "/vendor/events/v1/" + kind + "/" + idOf(item)
+							if strings.Contains(rest, "slug") {
+								path = "/vendor/events/v1/" + kind + "/by-slug/" + item["slug"].(string)
+							}
+							t.Run(fmt.Sprintf("%s, %s %s", name, owner, status), func(t *testing.T) {
+								check(t, method, path, append(opts, jsonBody(map[string]any{"excerpt": "changed"})), expectedItem(kind, method, role, own, status))
+							})
+						}
+					}
+				}
+			}
+		}
+	}
+	if checked < 2000 {
+		t.Fatalf("only %d requests checked", checked)
+	}
+	t.Logf("%d requests checked against the contract", checked)
+}
+
+// splitRoute returns a route's resource and what follows it ("", an ID or a slug).
+func splitRoute(route string) (kind, rest string) {
+	route = strings.TrimPrefix(strings.TrimPrefix(route, "/vendor/events/v1"), "/vendor/admin/v1")
+	parts := strings.SplitN(strings.TrimPrefix(route, "/"), "/", 2)
+	if len(parts) == 2 {
+		rest = parts[1]
+	}
+	return parts[0], rest
+}
