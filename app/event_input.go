@@ -80,7 +80,11 @@ func (s *Events) readEventInput(ctx context.Context, actor *User, v Values, exis
 	}
 	in.zone = zone
 	now := s.now()
-	for name, dst := range map[string]**time.Time{"start_date": &in.start, "end_date": &in.end} {
+	for _, d := range []struct {
+		name string
+		dst  **time.Time
+	}{{"start_date", &in.start}, {"end_date", &in.end}} {
+		name, dst := d.name, d.dst
 		if raw := str(name); raw != nil {
 			t, err := ParseDate(*raw, now, zone)
 			if err != nil {

@@ -249,7 +249,12 @@ func (s *postService) readPostFields(ctx context.Context, v Values, titleParam s
 		}
 		f.author = id
 	}
-	for name, zone := range map[string]*time.Location{"date": loc, "date_utc": time.UTC} {
+	// In this order: when both are sent, date_utc wins.
+	for _, d := range []struct {
+		name string
+		zone *time.Location
+	}{{"date", loc}, {"date_utc", time.UTC}} {
+		name, zone := d.name, d.zone
 		raw, ok := v.String(name)
 		if !ok {
 			continue

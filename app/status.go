@@ -66,11 +66,12 @@ func listStatuses(actor *User, v Values) ([]string, error) {
 	return asked, nil
 }
 
-// canRead: published posts are public; editors read everything; authors and
-// contributors read their own (not in trash).
+// canRead: published posts are public; editors read everything (scheduled
+// posts of others included); authors and contributors read their own (not in
+// trash).
 func canRead(actor *User, p *Post) bool {
 	switch {
-	case p.Status == StatusPublish || p.Status == StatusFuture && actor.Can(CapEditPosts):
+	case p.Status == StatusPublish:
 		return true
 	case actor == nil:
 		return false

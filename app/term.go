@@ -151,7 +151,11 @@ type termInput struct {
 func (s *Terms) readInput(ctx context.Context, v Values, self int64) (*termInput, error) {
 	in := &termInput{}
 	var bad InvalidParams
-	for name, dst := range map[string]**string{"name": &in.name, "description": &in.description, "slug": &in.slug} {
+	for _, f := range []struct {
+		name string
+		dst  **string
+	}{{"name", &in.name}, {"description", &in.description}, {"slug", &in.slug}} {
+		name, dst := f.name, f.dst
 		if x, ok := v.String(name); ok {
 			x = strings.TrimSpace(x)
 			if x == "" {
