@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"go.etcd.io/bbolt"
+	bolterrors "go.etcd.io/bbolt/errors"
 
 	"calendar/app"
 )
@@ -35,7 +36,7 @@ func OpenBolt(dir string) (*Bolt, error) {
 	}
 	path := filepath.Join(dir, "calendar.db")
 	db, err := bbolt.Open(path, 0o600, &bbolt.Options{Timeout: 2 * time.Second})
-	if errors.Is(err, bbolt.ErrTimeout) {
+	if errors.Is(err, bolterrors.ErrTimeout) {
 		return nil, fmt.Errorf("%s is in use by another process", path)
 	}
 	if err != nil {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -39,16 +38,16 @@ const childPassword = "crash test password"
 type child struct {
 	cmd  *exec.Cmd
 	addr string
-	logs *bytes.Buffer
+	logs *syncWriter // the child's standard error
 }
 
 func startChild(t *testing.T, dir, addr string) *child {
 	t.Helper()
-	c := &child{addr: addr, logs: &bytes.Buffer{}}
+	c := &child{addr: addr, logs: &syncWriter{b: &strings.Builder{}}}
 	c.cmd = exec.Command(os.Args[0], "-test.run=^$")
 	c.cmd.Env = append(os.Environ(), "CALENDAR_TEST_CHILD=1", "CALENDAR_ADDR="+addr, "CALENDAR_DATA_DIR="+dir,
 		"CALENDAR_ADMIN_PASSWORD="+childPassword)
-	c.cmd.Stderr = &syncWriter{b: &strings.Builder{}}
+	c.cmd.Stderr = c.logs
 	if err := c.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +62,7 @@ func startChild(t *testing.T, dir, addr string) *child {
 		}
 		if time.Now().After(deadline) {
 			_ = c.cmd.Process.Kill()
-			t.Fatalf("the child did not get ready: %v; logs:\n%s", err, c.cmd.Stderr.(*syncWriter).b.String())
+			t.Fatalf("the child did not get ready: %v; logs:\n%s", err, c.logs.String())
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
@@ -264,8 +263,8 @@ func TestAMissingIndexIsRebuiltFromTheStore(t *testing.T) {
 	c = startChild(t, dir, addr)
 	_ = c.cmd.Process.Signal(syscall.SIGTERM)
 	_ = c.cmd.Wait()
-	if !strings.Contains(c.cmd.Stderr.(*syncWriter).b.String(), "built the index from the store") {
-		t.Fatalf("no rebuild in the logs:\n%s", c.cmd.Stderr.(*syncWriter).b.String())
+	if !strings.Contains(c.logs.String(), "built the index from the store") {
+		t.Fatalf("no rebuild in the logs:\n%s", c.logs.String())
 	}
 	verifyIndexMatchesStore(t, dir)
 }
