@@ -68,6 +68,17 @@ func startChild(t *testing.T, dir, addr string) *child {
 	}
 }
 
+// stop ends the child gracefully, as an operator would.
+func (c *child) stop(t *testing.T) {
+	t.Helper()
+	if err := c.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.cmd.Wait(); err != nil {
+		t.Fatalf("graceful stop: %v; logs:\n%s", err, c.logs.String())
+	}
+}
+
 func (c *child) post(path, body string) (int, map[string]any, error) {
 	req, _ := http.NewRequest("POST", "http://"+c.addr+path, strings.NewReader(body))
 	req.SetBasicAuth("admin", childPassword)
