@@ -32,10 +32,19 @@ type Mongo struct {
 
 // OpenMongo connects to uri, uses database dbName and creates the indexes.
 func OpenMongo(ctx context.Context, uri, dbName string) (*Mongo, error) {
-	opts := options.Client().ApplyURI(uri).SetServerSelectionTimeout(10 * time.Second)
+	opts := options.Client().ApplyURI(uri)
+	cs, err := connstring.ParseAndValidate(uri)
+	if err != nil {
+		return nil, err
+	}
+	// While the server is unreachable a request waits this long for it, then
+	// fails with store_unavailable; serverSelectionTimeoutMS in the URI wins.
+	if !cs.ServerSelectionTimeoutSet {
+		opts.SetServerSelectionTimeout(10 * time.Second)
+	}
 	// Acknowledged by a majority unless the URI says otherwise: on a replica
 	// set an acknowledged write then survives the loss of the primary.
-	if cs, err := connstring.ParseAndValidate(uri); err == nil && cs.WString == "" && !cs.WNumberSet {
+	if cs.WString == "" && !cs.WNumberSet {
 		opts.SetWriteConcern(writeconcern.Majority())
 	}
 	client, err := mongo.Connect(opts)

@@ -1,0 +1,157 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"calendar/repository/ferretdbtest"
+)
+
+// TestTheServiceRidesOutAMongoDBRestart stops the database under a stream of
+// writes and starts it again: while it is down requests fail with 503
+// store_unavailable in the error shape (and readyz says 503); afterwards the
+// same process serves again, and every write it acknowledged is there, in the
+// store and in the index.
+func TestTheServiceRidesOutAMongoDBRestart(t *testing.T) {
+	db := ferretdbtest.StartServer(t)
+	addr := freeAddr(t)
+	env := map[string]string{"CALENDAR_ADDR": addr, "CALENDAR_DATA_DIR": t.TempDir(), "CALENDAR_MONGODB_DB": "outage",
+		"CALENDAR_MONGODB_URI": db.URI() + "?serverSelectionTimeoutMS=500", "CALENDAR_ADMIN_PASSWORD": childPassword}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, nil, func(k string) string { return env[k] }, &syncWriter{b: &strings.Builder{}})
+	}()
+	defer func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("service: %v", err)
+		}
+	}()
+	waitReady(t, addr)
+	svc := &child{addr: addr}
+
+	var mu sync.Mutex
+	acked := map[int64]string{} // venue ID -> name
+	statuses := map[int]int{}
+	var badShapes []string
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	for w := 0; w < 8; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for i := 0; ; i++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				name := fmt.Sprintf("venue %d-%d", w, i)
+				status, m, err := svc.post("/vendor/events/v1/venues", fmt.Sprintf(`{"venue": %q}`, name))
+				mu.Lock()
+				switch {
+				case err != nil:
+					badShapes = append(badShapes, err.Error())
+				case status == http.StatusCreated:
+					acked[int64(m["id"].(float64))] = name
+				case status == http.StatusServiceUnavailable:
+					if m["code"] != "store_unavailable" || m["data"].(map[string]any)["status"] != float64(503) {
+						badShapes = append(badShapes, fmt.Sprint(m))
+					}
+				}
+				statuses[status]++
+				mu.Unlock()
+				time.Sleep(5 * time.Millisecond)
+			}
+		}(w)
+	}
+	count := func() int {
+		mu.Lock()
+		defer mu.Unlock()
+		return len(acked)
+	}
+	time.Sleep(time.Second)
+	before := count()
+	db.Stop()
+	time.Sleep(2 * time.Second)
+	if status := readyz(t, addr); status != http.StatusServiceUnavailable {
+		t.Errorf("readyz with the database down: %d, want 503", status)
+	}
+	db.Restart()
+	recovered := time.Now()
+	for n := count(); count() < n+20; time.Sleep(10 * time.Millisecond) {
+		if time.Since(recovered) > 30*time.Second {
+			t.Fatal("no write succeeded within 30 s of the database's return")
+		}
+	}
+	t.Logf("writes succeed again %v after the restart", time.Since(recovered).Round(time.Millisecond))
+	close(stop)
+	wg.Wait()
+
+	t.Logf("%d acknowledged (%d before the outage); statuses %v", len(acked), before, statuses)
+	if statuses[http.StatusServiceUnavailable] == 0 {
+		t.Error("no request saw the outage")
+	}
+	for status := range statuses {
+		if status != http.StatusCreated && status != http.StatusServiceUnavailable {
+			t.Errorf("%d requests answered %d", statuses[status], status)
+		}
+	}
+	if len(badShapes) > 0 {
+		t.Errorf("answers outside the error shape: %q", badShapes)
+	}
+	if status := readyz(t, addr); status != http.StatusOK {
+		t.Errorf("readyz after the restart: %d", status)
+	}
+	listed := map[int64]bool{}
+	for page := 1; ; page++ {
+		var list struct {
+			Venues     []struct{ ID int64 }
+			TotalPages int `json:"total_pages"`
+		}
+		get(t, fmt.Sprintf("http://%s/vendor/events/v1/venues?per_page=50&page=%d", addr, page), &list)
+		for _, v := range list.Venues {
+			listed[v.ID] = true
+		}
+		if page >= list.TotalPages {
+			break
+		}
+	}
+	for id, name := range acked {
+		var v struct{ Venue string }
+		if status := get(t, fmt.Sprintf("http://%s/vendor/events/v1/venues/%d", addr, id), &v); status != http.StatusOK || v.Venue != name {
+			t.Errorf("acknowledged venue %d (%s): %d %q", id, name, status, v.Venue)
+		}
+		if !listed[id] {
+			t.Errorf("acknowledged venue %d is not listed", id)
+		}
+	}
+}
+
+func readyz(t *testing.T, addr string) int {
+	return get(t, "http://"+addr+"/readyz", nil)
+}
+
+func get(t *testing.T, url string, into any) int {
+	t.Helper()
+	res, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	raw, _ := io.ReadAll(res.Body)
+	if into != nil {
+		if err := json.Unmarshal(raw, into); err != nil {
+			t.Fatalf("%s: %v: %s", url, err, raw)
+		}
+	}
+	return res.StatusCode
+}
