@@ -32,20 +32,9 @@ type Mongo struct {
 
 // OpenMongo connects to uri, uses database dbName and creates the indexes.
 func OpenMongo(ctx context.Context, uri, dbName string) (*Mongo, error) {
-	opts := options.Client().ApplyURI(uri)
-	cs, err := connstring.ParseAndValidate(uri)
+	opts, err := clientOptions(uri)
 	if err != nil {
 		return nil, err
-	}
-	// While the server is unreachable a request waits this long for it, then
-	// fails with store_unavailable; serverSelectionTimeoutMS in the URI wins.
-	if !cs.ServerSelectionTimeoutSet {
-		opts.SetServerSelectionTimeout(10 * time.Second)
-	}
-	// Acknowledged by a majority unless the URI says otherwise: on a replica
-	// set an acknowledged write then survives the loss of the primary.
-	if cs.WString == "" && !cs.WNumberSet {
-		opts.SetWriteConcern(writeconcern.Majority())
 	}
 	client, err := mongo.Connect(opts)
 	if err != nil {
@@ -71,6 +60,27 @@ func OpenMongo(ctx context.Context, uri, dbName string) (*Mongo, error) {
 		}
 	}
 	return s, nil
+}
+
+// clientOptions reads the URI and fills in the service's defaults where it is
+// silent.
+func clientOptions(uri string) (*options.ClientOptions, error) {
+	opts := options.Client().ApplyURI(uri)
+	cs, err := connstring.ParseAndValidate(uri)
+	if err != nil {
+		return nil, err
+	}
+	// While the server is unreachable a request waits this long for it, then
+	// fails with store_unavailable.
+	if !cs.ServerSelectionTimeoutSet {
+		opts.SetServerSelectionTimeout(10 * time.Second)
+	}
+	// Acknowledged by a majority: on a replica set an acknowledged write then
+	// survives the loss of the primary.
+	if cs.WString == "" && !cs.WNumberSet {
+		opts.SetWriteConcern(writeconcern.Majority())
+	}
+	return opts, nil
 }
 
 func (s *Mongo) Users() app.Repo[*app.User] { return s.users }

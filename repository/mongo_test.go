@@ -6,6 +6,7 @@ import (
 	"os"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/testcontainers/testcontainers-go"
 	tcmongo "github.com/testcontainers/testcontainers-go/modules/mongodb"
@@ -75,4 +76,30 @@ func TestMongoContractOnRealMongoDB(t *testing.T) {
 		}
 	}
 	runContract(t, mongoSUT(uri, true))
+}
+
+// TestMongoDefaultsYieldToTheURI: writes wait for a majority and requests wait
+// 10 s for an unreachable server, unless the connection string says otherwise.
+func TestMongoDefaultsYieldToTheURI(t *testing.T) {
+	for _, c := range []struct {
+		uri       string
+		w         any
+		selection time.Duration
+	}{
+		{"mongodb://db.example", "majority", 10 * time.Second},
+		{"mongodb://db.example/?w=1", 1, 10 * time.Second},
+		{"mongodb://db.example/?w=majority&serverSelectionTimeoutMS=500", "majority", 500 * time.Millisecond},
+		{"mongodb://db.example/?serverSelectionTimeoutMS=1500", "majority", 1500 * time.Millisecond},
+	} {
+		opts, err := clientOptions(c.uri)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if opts.WriteConcern == nil || opts.WriteConcern.W != c.w {
+			t.Errorf("%s: write concern %+v, want w=%v", c.uri, opts.WriteConcern, c.w)
+		}
+		if opts.ServerSelectionTimeout == nil || *opts.ServerSelectionTimeout != c.selection {
+			t.Errorf("%s: server selection timeout %v, want %v", c.uri, opts.ServerSelectionTimeout, c.selection)
+		}
+	}
 }

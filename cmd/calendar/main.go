@@ -32,6 +32,9 @@ func main() {
 // shutdownGrace is how long in-flight requests may take to finish on shutdown.
 const shutdownGrace = 15 * time.Second
 
+// headerTimeout bounds how long a client may take to send its request headers.
+const headerTimeout = 10 * time.Second
+
 // run serves until ctx ends, then shuts down gracefully; "reindex" as the
 // first argument rebuilds the index instead.
 func run(ctx context.Context, args []string, getenv func(string) string, logOut io.Writer) error {
@@ -94,7 +97,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, logOut 
 	}
 	srv := &http.Server{
 		Handler:           controllers.New(controllers.Config{SiteURL: cfg.SiteURL, Logger: logger}, a),
-		ReadHeaderTimeout: 10 * time.Second,
+		ReadHeaderTimeout: headerTimeout,
 		ReadTimeout:       30 * time.Second,
 		WriteTimeout:      60 * time.Second,
 		IdleTimeout:       120 * time.Second,
