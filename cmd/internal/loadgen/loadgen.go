@@ -38,15 +38,16 @@ type Report struct {
 	Latency      map[string]Pct `json:"latency"`
 	Acknowledged int            `json:"acknowledged_writes"`
 	Lost         []string       `json:"lost,omitempty"` // acknowledged writes the service no longer shows
-	Elapsed      time.Duration  `json:"elapsed"`
+	Elapsed      time.Duration  `json:"-"`
+	Seconds      float64        `json:"seconds"`
 }
 
-// Pct holds latency percentiles of one kind of request.
+// Pct holds latency percentiles of one kind of request, in milliseconds.
 type Pct struct {
-	Count int           `json:"count"`
-	P50   time.Duration `json:"p50"`
-	P99   time.Duration `json:"p99"`
-	Max   time.Duration `json:"max"`
+	Count int     `json:"count"`
+	P50   float64 `json:"p50_ms"`
+	P99   float64 `json:"p99_ms"`
+	Max   float64 `json:"max_ms"`
 }
 
 const api = "/vendor/events/v1"
@@ -90,7 +91,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	wg.Wait()
 	elapsed := time.Since(start)
 
-	rep := &Report{Requests: l.requests, Errors: l.errors, ErrorSamples: l.samples, Elapsed: elapsed,
+	rep := &Report{Requests: l.requests, Errors: l.errors, ErrorSamples: l.samples, Elapsed: elapsed, Seconds: elapsed.Seconds(),
 		PerSecond: float64(l.requests) / elapsed.Seconds(), Latency: map[string]Pct{}}
 	for kind, ds := range l.latencies {
 		rep.Latency[kind] = percentiles(ds)
@@ -314,5 +315,6 @@ func percentiles(ds []time.Duration) Pct {
 		return Pct{}
 	}
 	sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
-	return Pct{Count: len(ds), P50: ds[len(ds)/2], P99: ds[len(ds)*99/100], Max: ds[len(ds)-1]}
+	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+	return Pct{Count: len(ds), P50: ms(ds[len(ds)/2]), P99: ms(ds[len(ds)*99/100]), Max: ms(ds[len(ds)-1])}
 }
