@@ -24,6 +24,7 @@ var versionKey = []byte("mapping_version")
 type Index struct {
 	bleve      bleve.Index
 	generation atomic.Uint64
+	writes     writes
 	// Fresh is true when the index was created empty by Open and must be filled
 	// from the store.
 	Fresh bool
@@ -74,7 +75,9 @@ func (i *Index) AppliedSeq(ctx context.Context) (int64, error) {
 
 // SetAppliedSeq records the checkpoint of the change feed applied.
 func (i *Index) SetAppliedSeq(ctx context.Context, seq int64) error {
-	return i.bleve.SetInternal(appliedKey, []byte(strconv.FormatInt(seq, 10)))
+	b := i.bleve.NewBatch()
+	b.SetInternal(appliedKey, []byte(strconv.FormatInt(seq, 10)))
+	return i.apply(b, false)
 }
 
 // Remove deletes the index under dir, so the next Open builds a new one.

@@ -167,14 +167,14 @@ func (i *Index) PutPosts(ctx context.Context, posts []*app.Post) error {
 			return err
 		}
 	}
-	defer i.generation.Add(1)
-	return i.bleve.Batch(b)
+	return i.apply(b, true)
 }
 
 // DeletePost removes a post from the index.
 func (i *Index) DeletePost(ctx context.Context, id int64) error {
-	defer i.generation.Add(1)
-	return i.bleve.Delete(docID(id))
+	b := i.bleve.NewBatch()
+	b.Delete(docID(id))
+	return i.apply(b, true)
 }
 
 // SearchPosts translates a PostQuery into one bleve query.

@@ -50,14 +50,14 @@ func (i *Index) PutTerms(ctx context.Context, terms []*app.Term) error {
 			return err
 		}
 	}
-	defer i.generation.Add(1)
-	return i.bleve.Batch(b)
+	return i.apply(b, true)
 }
 
 // DeleteTerm removes a term from the index.
 func (i *Index) DeleteTerm(ctx context.Context, id int64) error {
-	defer i.generation.Add(1)
-	return i.bleve.Delete(termDocID(id))
+	b := i.bleve.NewBatch()
+	b.Delete(termDocID(id))
+	return i.apply(b, true)
 }
 
 var termSortFields = map[string]string{
