@@ -42,6 +42,9 @@ func OpenBolt(dir string) (*Bolt, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Concurrent writes share one commit and so one fsync; a lone write waits
+	// at most this long for company.
+	db.MaxBatchDelay = time.Millisecond
 	s := &Bolt{
 		db:    db,
 		users: newBoltRepo[app.User](db, usersCollection),

@@ -78,7 +78,7 @@ func (r *boltRepo[U, T]) Insert(ctx context.Context, doc T) error {
 	if err := checkKeys(keys); err != nil {
 		return err
 	}
-	err := r.db.Update(func(tx *bbolt.Tx) error {
+	err := r.db.Batch(func(tx *bbolt.Tx) error {
 		if err := r.keysFree(tx, keys, 0); err != nil {
 			return err
 		}
@@ -107,7 +107,7 @@ func (r *boltRepo[U, T]) Update(ctx context.Context, doc T) error {
 	if err := checkKeys(keys); err != nil {
 		return err
 	}
-	return r.db.Update(func(tx *bbolt.Tx) error {
+	return r.db.Batch(func(tx *bbolt.Tx) error {
 		old, err := r.get(tx, doc.DocID())
 		if err != nil {
 			return err
@@ -139,7 +139,7 @@ func (r *boltRepo[U, T]) Delete(ctx context.Context, id int64) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return r.db.Update(func(tx *bbolt.Tx) error {
+	return r.db.Batch(func(tx *bbolt.Tx) error {
 		old, err := r.get(tx, id)
 		if err != nil {
 			return err
