@@ -179,7 +179,7 @@ func storeError(err error) error {
 		return app.ErrNotFound
 	case mongo.IsDuplicateKeyError(err), isFerretDBUniqueViolation(err):
 		return app.ErrConflict
-	case mongo.IsNetworkError(err), mongo.IsTimeout(err), errors.Is(err, mongo.ErrClientDisconnected):
+	case mongo.IsNetworkError(err), mongo.IsTimeout(err), errors.Is(err, mongo.ErrClientDisconnected), isInterruption(err):
 		return fmt.Errorf("%w: %v", app.ErrUnavailable, err)
 	}
 	var serverSelection topology.ServerSelectionError
@@ -187,6 +187,40 @@ func storeError(err error) error {
 		return fmt.Errorf("%w: %v", app.ErrUnavailable, err)
 	}
 	return err
+}
+
+// Server error codes that mean the server is going away or changing roles: the
+// operation may be tried again shortly (on a replica set, against the new primary).
+var interruptionCodes = []int{
+	6,     // HostUnreachable
+	7,     // HostNotFound
+	89,    // NetworkTimeout
+	91,    // ShutdownInProgress
+	189,   // PrimarySteppedDown
+	9001,  // SocketException
+	10107, // NotWritablePrimary
+	11600, // InterruptedAtShutdown
+	11602, // InterruptedDueToReplStateChange
+	13435, // NotPrimaryNoSecondaryOk
+	13436, // NotPrimaryOrSecondary
+}
+
+// isInterruption recognises a server that stopped serving an operation because
+// it is shutting down or stepping down. FerretDB on SQLite reports the same as
+// an InternalError about its cancelled context or closed transaction.
+func isInterruption(err error) bool {
+	var se mongo.ServerError
+	if !errors.As(err, &se) {
+		return false
+	}
+	for _, code := range interruptionCodes {
+		if se.HasErrorCode(code) {
+			return true
+		}
+	}
+	return se.HasErrorLabel("RetryableWriteError") ||
+		strings.Contains(err.Error(), "context canceled") ||
+		strings.Contains(err.Error(), "transaction has already been committed or rolled back")
 }
 
 // isFerretDBUniqueViolation recognises a unique-index violation that FerretDB on

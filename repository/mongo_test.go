@@ -2,6 +2,7 @@ package repository
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"sync/atomic"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/testcontainers/testcontainers-go"
 	tcmongo "github.com/testcontainers/testcontainers-go/modules/mongodb"
+	"go.mongodb.org/mongo-driver/v2/mongo"
 
 	"calendar/app"
 	"calendar/repository/ferretdbtest"
@@ -100,6 +102,26 @@ func TestMongoDefaultsYieldToTheURI(t *testing.T) {
 		}
 		if opts.ServerSelectionTimeout == nil || *opts.ServerSelectionTimeout != c.selection {
 			t.Errorf("%s: server selection timeout %v, want %v", c.uri, opts.ServerSelectionTimeout, c.selection)
+		}
+	}
+}
+
+// TestAServerGoingAwayIsUnavailableNotAFault: errors of a server shutting down
+// or stepping down become 503 store_unavailable; other server errors do not.
+func TestAServerGoingAwayIsUnavailableNotAFault(t *testing.T) {
+	for _, c := range []struct {
+		err         error
+		unavailable bool
+	}{
+		{mongo.CommandError{Code: 91, Name: "ShutdownInProgress"}, true},
+		{mongo.CommandError{Code: 11600, Name: "InterruptedAtShutdown"}, true},
+		{mongo.CommandError{Code: 10107, Name: "NotWritablePrimary"}, true},
+		{mongo.CommandError{Code: 1, Name: "InternalError", Message: "[msg_find.go:344] context canceled after delay"}, true},
+		{mongo.CommandError{Code: 2, Name: "BadValue", Message: "bad"}, false},
+		{mongo.CommandError{Code: 1, Name: "InternalError", Message: "something else"}, false},
+	} {
+		if got := errors.Is(storeError(c.err), app.ErrUnavailable); got != c.unavailable {
+			t.Errorf("%v: unavailable = %v, want %v", c.err, got, c.unavailable)
 		}
 	}
 }

@@ -26,9 +26,8 @@ func TestTheServiceRidesOutAMongoDBRestart(t *testing.T) {
 		"CALENDAR_MONGODB_URI": db.URI() + "?serverSelectionTimeoutMS=500", "CALENDAR_ADMIN_PASSWORD": childPassword}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() {
-		done <- run(ctx, nil, func(k string) string { return env[k] }, &syncWriter{b: &strings.Builder{}})
-	}()
+	logs := &syncWriter{b: &strings.Builder{}}
+	go func() { done <- run(ctx, nil, func(k string) string { return env[k] }, logs) }()
 	defer func() {
 		cancel()
 		if err := <-done; err != nil {
@@ -40,13 +39,53 @@ func TestTheServiceRidesOutAMongoDBRestart(t *testing.T) {
 
 	var mu sync.Mutex
 	acked := map[int64]string{} // venue ID -> name
+	var ackedIDs []int64
 	statuses := map[int]int{}
 	var badShapes []string
+	record := func(status int, m map[string]any, err error, ok int) {
+		mu.Lock()
+		defer mu.Unlock()
+		statuses[status]++
+		switch {
+		case err != nil:
+			badShapes = append(badShapes, err.Error())
+		case status == ok:
+		case status == http.StatusServiceUnavailable:
+			if data, _ := m["data"].(map[string]any); m["code"] != "store_unavailable" || data["status"] != float64(503) {
+				badShapes = append(badShapes, fmt.Sprint(m))
+			}
+		default:
+			badShapes = append(badShapes, fmt.Sprint(status, m))
+		}
+	}
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
-	for w := 0; w < 8; w++ {
+	// One writer: FerretDB's $inc is not atomic under concurrent writers (real
+	// MongoDB's is), and ID allocation is not what this test is about.
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			name := fmt.Sprintf("venue %d", i)
+			status, m, err := svc.post("/vendor/events/v1/venues", fmt.Sprintf(`{"venue": %q}`, name))
+			record(status, m, err, http.StatusCreated)
+			if status == http.StatusCreated {
+				mu.Lock()
+				acked[int64(m["id"].(float64))] = name
+				ackedIDs = append(ackedIDs, int64(m["id"].(float64)))
+				mu.Unlock()
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}()
+	for r := 0; r < 4; r++ {
 		wg.Add(1)
-		go func(w int) {
+		go func(r int) {
 			defer wg.Done()
 			for i := 0; ; i++ {
 				select {
@@ -54,31 +93,29 @@ func TestTheServiceRidesOutAMongoDBRestart(t *testing.T) {
 					return
 				default:
 				}
-				name := fmt.Sprintf("venue %d-%d", w, i)
-				status, m, err := svc.post("/vendor/events/v1/venues", fmt.Sprintf(`{"venue": %q}`, name))
+				path := fmt.Sprintf("/vendor/events/v1/venues?per_page=%d", i%10+1)
 				mu.Lock()
-				switch {
-				case err != nil:
-					badShapes = append(badShapes, err.Error())
-				case status == http.StatusCreated:
-					acked[int64(m["id"].(float64))] = name
-				case status == http.StatusServiceUnavailable:
-					if m["code"] != "store_unavailable" || m["data"].(map[string]any)["status"] != float64(503) {
-						badShapes = append(badShapes, fmt.Sprint(m))
-					}
+				if n := len(ackedIDs); n > 0 && r%2 == 1 {
+					path = fmt.Sprintf("/vendor/events/v1/venues/%d", ackedIDs[i%n])
 				}
-				statuses[status]++
 				mu.Unlock()
+				var m map[string]any
+				status, err := getJSON("http://"+addr+path, &m)
+				record(status, m, err, http.StatusOK)
 				time.Sleep(5 * time.Millisecond)
 			}
-		}(w)
+		}(r)
 	}
 	count := func() int {
 		mu.Lock()
 		defer mu.Unlock()
 		return len(acked)
 	}
-	time.Sleep(time.Second)
+	for deadline := time.Now().Add(30 * time.Second); count() < 10; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("only %d writes acknowledged in 30 s", count())
+		}
+	}
 	before := count()
 	db.Stop()
 	time.Sleep(2 * time.Second)
@@ -100,13 +137,8 @@ func TestTheServiceRidesOutAMongoDBRestart(t *testing.T) {
 	if statuses[http.StatusServiceUnavailable] == 0 {
 		t.Error("no request saw the outage")
 	}
-	for status := range statuses {
-		if status != http.StatusCreated && status != http.StatusServiceUnavailable {
-			t.Errorf("%d requests answered %d", statuses[status], status)
-		}
-	}
 	if len(badShapes) > 0 {
-		t.Errorf("answers outside the error shape: %q", badShapes)
+		t.Errorf("answers other than 201 or 503 store_unavailable: %q; logs:\n%s", badShapes, logs.String())
 	}
 	if status := readyz(t, addr); status != http.StatusOK {
 		t.Errorf("readyz after the restart: %d", status)
@@ -134,6 +166,16 @@ func TestTheServiceRidesOutAMongoDBRestart(t *testing.T) {
 			t.Errorf("acknowledged venue %d is not listed", id)
 		}
 	}
+}
+
+// getJSON reads a JSON answer of any status.
+func getJSON(url string, into any) (int, error) {
+	res, err := http.Get(url)
+	if err != nil {
+		return 0, err
+	}
+	defer res.Body.Close()
+	return res.StatusCode, json.NewDecoder(res.Body).Decode(into)
 }
 
 func readyz(t *testing.T, addr string) int {
