@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -200,7 +201,10 @@ func (a *App) Rebuild(ctx context.Context, progress func(done, total int64)) (in
 	}
 	s.total.Store(posts + terms)
 	s.progress.Store(0)
+	var reporting sync.Mutex // batches finish on several goroutines; progress hears them one at a time
 	report := func(n int) {
+		reporting.Lock()
+		defer reporting.Unlock()
 		done := s.progress.Add(int64(n))
 		if progress != nil {
 			progress(done, s.total.Load())
@@ -222,19 +226,58 @@ func (a *App) Rebuild(ctx context.Context, progress func(done, total int64)) (in
 	return s.progress.Load(), err
 }
 
+// rebuildCollection scans the collection in ID order and indexes it in
+// batches, one per core at a time: building a batch's segment is the cost.
 func rebuildCollection[T Document](ctx context.Context, repo Repo[T], put func(context.Context, []T) error, report func(int)) error {
 	const batch = 2000
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	batches := make(chan []T)
+	errs := make(chan error, 1)
+	fail := func(err error) {
+		select {
+		case errs <- err:
+		default:
+		}
+		cancel()
+	}
+	var workers sync.WaitGroup
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		workers.Add(1)
+		go func() {
+			defer workers.Done()
+			for docs := range batches {
+				if err := put(ctx, docs); err != nil {
+					fail(err)
+					return
+				}
+				report(len(docs))
+			}
+		}()
+	}
 	var after int64
-	for {
+	for ctx.Err() == nil {
 		docs, err := repo.Scan(ctx, after, batch)
-		if err != nil || len(docs) == 0 {
-			return err
+		if err != nil {
+			fail(err)
+			break
 		}
-		if err := put(ctx, docs); err != nil {
-			return err
+		if len(docs) == 0 {
+			break
 		}
-		report(len(docs))
+		select {
+		case batches <- docs:
+		case <-ctx.Done():
+		}
 		after = docs[len(docs)-1].DocID()
+	}
+	close(batches)
+	workers.Wait()
+	select {
+	case err := <-errs:
+		return err
+	default:
+		return ctx.Err()
 	}
 }
 

@@ -25,8 +25,18 @@ type write struct {
 	done    chan error
 }
 
+// bigBatch is the size from which a batch is worth a segment of its own: it
+// skips the queue, so that several (a rebuild's) build their segments in
+// parallel. Callers that need an order between such batches (catch-up and
+// writes) already take turns in app.
+const bigBatch = 500
+
 // apply queues b and returns once it is in the index.
 func (i *Index) apply(b *bleve.Batch, changesDocuments bool) error {
+	if b.Size() >= bigBatch {
+		defer i.generation.Add(1)
+		return i.bleve.Batch(b)
+	}
 	w := &write{batch: b, changes: changesDocuments, done: make(chan error, 1)}
 	i.writes.mu.Lock()
 	i.writes.queue = append(i.writes.queue, w)

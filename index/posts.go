@@ -149,11 +149,15 @@ func newPostDoc(p *app.Post) postDoc {
 		text[m] = p.Meta[m]
 	}
 	for name, v := range text {
-		if v != "" {
+		if v == "" {
+			continue
+		}
+		// An event search matches words; the whole-text terms that substring
+		// searches of venues and organizers need would only weigh on its index.
+		if f, ok := wordFields[name]; ok && p.Type == app.PostTypeEvent {
+			d[f] = v
+		} else {
 			d[textPrefix+name] = strings.ToLower(v)
-			if f, ok := wordFields[name]; ok && p.Type == app.PostTypeEvent {
-				d[f] = v
-			}
 		}
 	}
 	return d

@@ -17,11 +17,15 @@ import (
 func (i *Index) VerifyPost(ctx context.Context, p *app.Post) error {
 	must := []query.Query{bleve.NewDocIDQuery([]string{docID(p.ID)})}
 	for field, value := range newPostDoc(p) {
-		if isWordField(field) {
-			continue // analysed text: checked through its whole-field twin
-		}
 		switch v := value.(type) {
 		case string:
+			if isWordField(field) { // analysed text: every word present
+				m := bleve.NewMatchQuery(v)
+				m.SetField(field)
+				m.SetOperator(query.MatchQueryOperatorAnd)
+				must = append(must, m)
+				continue
+			}
 			must = append(must, term(field, v))
 		case float64:
 			must = append(must, numberIs(field, v))

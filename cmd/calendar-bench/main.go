@@ -33,6 +33,8 @@ func main() {
 	conc := flag.Int("c", 16, "concurrent clients in the throughput runs")
 	cpuProfile := flag.String("cpuprofile", "", "write the server's CPU profile during the query runs to this file")
 	noCache := flag.Bool("nocache", false, "turn the list result cache off (cold figures)")
+	rebuildProfile := flag.String("rebuildprofile", "", "write the CPU profile of the index rebuild to this file")
+	rebuildOnly := flag.Bool("rebuildonly", false, "stop after the rebuild (seeding and rebuild figures only)")
 	client := flag.Bool("client", false, "internal: run as the load client")
 	url := flag.String("url", "", "internal: the client's target")
 	paths := flag.String("paths", "", "internal: the client's paths, one per line in a file")
@@ -44,13 +46,13 @@ func main() {
 		}
 		return
 	}
-	if err := run(*n, *each, *conc, *cpuProfile, *noCache); err != nil {
+	if err := run(*n, *each, *conc, *cpuProfile, *noCache, *rebuildProfile, *rebuildOnly); err != nil {
 		fmt.Fprintln(os.Stderr, "calendar-bench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(n int, each time.Duration, conc int, cpuProfile string, noCache bool) error {
+func run(n int, each time.Duration, conc int, cpuProfile string, noCache bool, rebuildProfile string, rebuildOnly bool) error {
 	ctx := context.Background()
 	dir, err := os.MkdirTemp("", "calendar-bench")
 	if err != nil {
@@ -79,12 +81,21 @@ func run(n int, each time.Duration, conc int, cpuProfile string, noCache bool) e
 	if err != nil {
 		return err
 	}
-	start := time.Now()
-	docs, err := a.Rebuild(ctx, nil)
+	stopProfile, err := startProfile(rebuildProfile)
 	if err != nil {
 		return err
 	}
-	fmt.Printf("index rebuild: %d documents in %v (%.0f/s)\n", docs, time.Since(start).Round(time.Millisecond), float64(docs)/time.Since(start).Seconds())
+	start := time.Now()
+	docs, err := a.Rebuild(ctx, nil)
+	stopProfile()
+	if err != nil {
+		return err
+	}
+	fmt.Printf("index rebuild: %d documents in %v (%.0f/s); %s\n", docs, time.Since(start).Round(time.Millisecond),
+		float64(docs)/time.Since(start).Seconds(), "RSS "+rss())
+	if rebuildOnly {
+		return nil
+	}
 
 	api := controllers.New(controllers.Config{SiteURL: "http://127.0.0.1", Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}, a)
 	serviceURL, stopService := serve(api)
@@ -98,16 +109,11 @@ func run(n int, each time.Duration, conc int, cpuProfile string, noCache bool) e
 
 	fmt.Printf("\n%d events, %d venues, %d organizers, %d categories, %d tags; result cache %v; GOMAXPROCS shared by server and client\n\n",
 		n, len(w.venues), len(w.organizers), len(w.categories), len(w.tags), !noCache)
-	if cpuProfile != "" {
-		f, err := os.Create(cpuProfile)
-		if err != nil {
-			return err
-		}
-		if err := pprof.StartCPUProfile(f); err != nil {
-			return err
-		}
-		defer pprof.StopCPUProfile()
+	stopProfile, err = startProfile(cpuProfile)
+	if err != nil {
+		return err
 	}
+	defer stopProfile()
 	fmt.Println("| query | requests | errors | p50 | p99 | req/s |")
 	fmt.Println("|---|---|---|---|---|---|")
 	for _, kind := range w.mix() {
@@ -164,6 +170,25 @@ func measure(name, url string, paths []string, each time.Duration, conc int) err
 	}
 	fmt.Printf("| %s | %d | %d | %s | %s | %.0f |\n", name, r.Requests, r.Errors, ms(r.P50), ms(r.P99), r.RPS)
 	return nil
+}
+
+// startProfile writes a CPU profile to file until the returned stop is called;
+// with no file it does nothing.
+func startProfile(file string) (stop func(), err error) {
+	if file == "" {
+		return func() {}, nil
+	}
+	f, err := os.Create(file)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		return nil, err
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}, nil
 }
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d.Microseconds())/1000) }
