@@ -99,7 +99,7 @@ func newIndexCollector(a *app.App) *indexCollector {
 	return &indexCollector{
 		app:        a,
 		documents:  prometheus.NewDesc("calendar_index_documents", "Entries (posts and terms) in the search index.", nil, nil),
-		lag:        prometheus.NewDesc("calendar_index_sync_lag", "Changes of the store the index has not applied yet: the store's last sequence number minus the index's checkpoint.", nil, nil),
+		lag:        prometheus.NewDesc("calendar_index_sync_lag", "The store's last change sequence number minus the index's checkpoint; own writes count until the next catch-up pass.", nil, nil),
 		applied:    prometheus.NewDesc("calendar_index_applied_seq", "The store's change sequence number the index has applied up to.", nil, nil),
 		last:       prometheus.NewDesc("calendar_store_last_seq", "The store's highest change sequence number.", nil, nil),
 		rebuilding: prometheus.NewDesc("calendar_index_rebuilding", "1 while the index is being rebuilt from the store.", nil, nil),

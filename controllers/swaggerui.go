@@ -34,7 +34,9 @@ func (api *API) mountSwaggerUI() {
 		// The page's relative links need {api}/doc/ui without a trailing slash,
 		// which the outer handler already stripped from r.URL.
 		if strings.HasSuffix(strings.SplitN(r.RequestURI, "?", 2)[0], "/") {
-			http.Redirect(w, r, "../ui", http.StatusMovedPermanently)
+			// Set by hand: http.Redirect would resolve it against the rewritten path.
+			w.Header().Set("Location", "../ui")
+			w.WriteHeader(http.StatusMovedPermanently)
 			return
 		}
 		w.Header().Set("Content-Security-Policy", csp)
