@@ -98,6 +98,8 @@ type Index interface {
 	// applied; SetAppliedSeq records a new one.
 	AppliedSeq(ctx context.Context) (int64, error)
 	SetAppliedSeq(ctx context.Context, seq int64) error
+	// DocCount is how many entries (posts and terms) the index holds.
+	DocCount(ctx context.Context) (int64, error)
 	Ping(ctx context.Context) error
 	Close() error
 }

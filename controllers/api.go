@@ -35,6 +35,8 @@ type Config struct {
 	Logger  *slog.Logger
 	// AuthLimits throttle wrong credentials (DefaultAuthLimits when zero).
 	AuthLimits AuthLimits
+	// MetricsToken, when set, is the Bearer credential /metrics asks for.
+	MetricsToken string
 }
 
 // API is the HTTP face of the service.
@@ -44,9 +46,10 @@ type API struct {
 	server *fuego.Server
 	routes []*route
 	// lookup maps a path to its route regardless of method, for OPTIONS.
-	lookup *http.ServeMux
-	doc    *openAPIDoc
-	limit  *authLimiter
+	lookup  *http.ServeMux
+	doc     *openAPIDoc
+	limit   *authLimiter
+	metrics *metrics
 }
 
 // New builds the HTTP API over the app.
@@ -57,7 +60,8 @@ func New(cfg Config, a *app.App) *API {
 	if cfg.AuthLimits == (AuthLimits{}) {
 		cfg.AuthLimits = DefaultAuthLimits
 	}
-	api := &API{cfg: cfg, app: a, lookup: http.NewServeMux(), limit: newAuthLimiter(cfg.AuthLimits)}
+	api := &API{cfg: cfg, app: a, lookup: http.NewServeMux(), limit: newAuthLimiter(cfg.AuthLimits),
+		metrics: newMetrics(a)}
 	api.server = fuego.NewServer(
 		fuego.WithoutStartupMessages(),
 		fuego.WithLoggingMiddleware(fuego.LoggingConfig{DisableRequest: true, DisableResponse: true}),
@@ -80,8 +84,10 @@ func New(cfg Config, a *app.App) *API {
 		fuego.WithRouteOptions(errorResponses()...),
 	)
 	api.mountHealth()
+	api.mountMetrics()
 	api.mountRoot(EventsNamespace)
 	api.mountDoc()
+	api.mountSwaggerUI()
 	api.mountEvents()
 	mountLinked(api, "venues", a.Venues, VenueList{})
 	mountLinked(api, "organizers", a.Organizers, OrganizerList{})
@@ -113,6 +119,8 @@ var languagePrefix = regexp.MustCompile(`^/([a-zA-Z]{2,3}(?:[-_][a-zA-Z0-9]{2,8}
 // ServeHTTP runs the WordPress order of checks around the router: credentials,
 // then the route, then (in each handler) parameters, permission and the work.
 func (api *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	w, r, answered := api.begin(w, r) // request ID, access log, metrics
+	defer answered()
 	defer api.recoverPanic(w, r)
 	api.setCommonHeaders(w, r)
 	if r.ContentLength > MaxBodyBytes {
@@ -234,7 +242,7 @@ func (api *API) recoverPanic(w http.ResponseWriter, r *http.Request) {
 	if p == http.ErrAbortHandler {
 		panic(p)
 	}
-	api.cfg.Logger.Error("panic serving request", "method", r.Method, "path", r.URL.Path,
+	api.logger(r).Error("panic serving request", "method", r.Method, "path", r.URL.Path,
 		"panic", p, "stack", string(debug.Stack()))
 	api.writeError(w, r, app.NewError(http.StatusInternalServerError, "internal_error",
 		"The server could not complete the request."))
@@ -245,9 +253,9 @@ func (api *API) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	e := app.AsError(err)
 	switch {
 	case e.Status == http.StatusServiceUnavailable: // an expected state, such as an index rebuild
-		api.cfg.Logger.Warn("request refused", "method", r.Method, "path", r.URL.Path, "code", e.Code, "error", e.Error())
+		api.logger(r).Warn("request refused", "method", r.Method, "path", r.URL.Path, "code", e.Code, "error", e.Error())
 	case e.Status >= 500:
-		api.cfg.Logger.Error("request failed", "method", r.Method, "path", r.URL.Path, "code", e.Code, "error", e.Error())
+		api.logger(r).Error("request failed", "method", r.Method, "path", r.URL.Path, "code", e.Code, "error", e.Error())
 	}
 	w.Header().Set("Content-Type", "application/json; charset=UTF-8")
 	w.WriteHeader(e.Status)

@@ -13,7 +13,9 @@ type Status struct {
 	Status string `json:"status"`
 }
 
-func isProbe(path string) bool { return path == "/healthz" || path == "/readyz" }
+// isProbe tells the paths that skip authentication and the rate limit: the
+// probes, and /metrics, which checks its own token.
+func isProbe(path string) bool { return path == "/healthz" || path == "/readyz" || path == metricsPath }
 
 // mountHealth registers {base_url}/healthz (the process answers) and
 // {base_url}/readyz (the store and the index answer). They skip authentication.
@@ -23,7 +25,7 @@ func (api *API) mountHealth() {
 	}, fuego.OptionHide())
 	fuego.Get(api.server, "/readyz", func(c fuego.ContextNoBody) (Status, error) {
 		if err := api.app.Ready(c.Request().Context()); err != nil {
-			api.cfg.Logger.Warn("not ready", "error", err)
+			api.logger(c.Request()).Warn("not ready", "error", err)
 			return Status{}, app.NewError(http.StatusServiceUnavailable, "not_ready", "The service is not ready: "+err.Error())
 		}
 		return Status{"ready"}, nil

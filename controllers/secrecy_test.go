@@ -2,7 +2,9 @@ package controllers_test
 
 import (
 	"context"
+	"encoding/base64"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -53,7 +55,15 @@ func TestApplicationPasswordsNeverReachTheLogsOrLaterAnswers(t *testing.T) {
 	s.do("GET", "/vendor/admin/v1/users", bearer(password)).expectError(t, http.StatusForbidden, "rest_forbidden")
 	s.do("GET", "/vendor/events/v1", basic("maria", password+"x")).expectError(t, http.StatusUnauthorized, "incorrect_password")
 	s.do("GET", "/vendor/events/v1/nope", bearer(password)).expectError(t, http.StatusNotFound, "rest_no_route")
-	for _, secret := range []string{password, strings.ReplaceAll(password, " ", ""), adminPassword} {
+	s.do("GET", "/vendor/events/v1/venues?search="+url.QueryEscape(password), header("X-Request-ID", "in-query")).expectStatus(t, http.StatusOK)
+	s.do("GET", "/metrics", bearer(password), header("X-Request-ID", "to-metrics")).expectStatus(t, http.StatusOK)
+	for _, id := range []string{"in-query", "to-metrics"} {
+		if !strings.Contains(s.logs.String(), "request_id="+id) {
+			t.Fatalf("no access line for %s: the check below would prove nothing\n%s", id, s.logs.String())
+		}
+	}
+	for _, secret := range []string{password, strings.ReplaceAll(password, " ", ""), url.QueryEscape(password), adminPassword,
+		base64.StdEncoding.EncodeToString([]byte("maria:" + password))} {
 		if strings.Contains(s.logs.String(), secret) {
 			t.Fatalf("a password is in the logs:\n%s", s.logs.String())
 		}

@@ -88,6 +88,12 @@ func Remove(dir string) error {
 // Generation changes with every write to the index.
 func (i *Index) Generation() uint64 { return i.generation.Load() }
 
+// DocCount is how many entries, posts and terms, the index holds.
+func (i *Index) DocCount(ctx context.Context) (int64, error) {
+	n, err := i.bleve.DocCount()
+	return int64(n), err
+}
+
 // Ping reports whether the index answers.
 func (i *Index) Ping(ctx context.Context) error {
 	_, err := i.bleve.DocCount()

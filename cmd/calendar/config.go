@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/url"
 	"strconv"
@@ -24,6 +25,8 @@ type Config struct {
 	PerPage       int
 	AdminPassword string
 	SyncInterval  time.Duration
+	LogFormat     string
+	MetricsToken  string
 }
 
 // setting is one configuration value: an environment variable and its flag.
@@ -41,6 +44,8 @@ var settings = []setting{
 	{"CALENDAR_PER_PAGE", "per-page", "10", "default page size of lists, 1 to 50"},
 	{"CALENDAR_ADMIN_PASSWORD", "admin-password", "", "password of user admin, created on first start (generated and logged once when empty)"},
 	{"CALENDAR_SYNC_INTERVAL", "sync-interval", "1s", "how often the index applies changes other replicas made"},
+	{"CALENDAR_LOG_FORMAT", "log-format", "json", "log format: json (one object a line) or text"},
+	{"CALENDAR_METRICS_TOKEN", "metrics-token", "", "when set, /metrics asks for it as a Bearer credential"},
 }
 
 // loadConfig reads the environment, then the flags (a flag wins), and checks
@@ -67,6 +72,7 @@ func loadConfig(args []string, getenv func(string) string, usage io.Writer) (Con
 	c := Config{
 		Addr: get("CALENDAR_ADDR"), SiteURL: get("CALENDAR_SITE_URL"), DataDir: get("CALENDAR_DATA_DIR"),
 		MongoURI: get("CALENDAR_MONGODB_URI"), MongoDB: get("CALENDAR_MONGODB_DB"), AdminPassword: *raw["CALENDAR_ADMIN_PASSWORD"],
+		LogFormat: strings.ToLower(get("CALENDAR_LOG_FORMAT")), MetricsToken: get("CALENDAR_METRICS_TOKEN"),
 	}
 	if _, port, err := net.SplitHostPort(c.Addr); err != nil || port == "" {
 		return c, fmt.Errorf("CALENDAR_ADDR: want host:port, got %q", c.Addr)
@@ -101,5 +107,23 @@ func loadConfig(args []string, getenv func(string) string, usage io.Writer) (Con
 	if p := c.AdminPassword; p != "" && len(strings.Join(strings.Fields(p), "")) < app.MinAdminPasswordLength {
 		return c, fmt.Errorf("CALENDAR_ADMIN_PASSWORD: must have at least %d characters besides spaces", app.MinAdminPasswordLength)
 	}
+	if c.LogFormat != "json" && c.LogFormat != "text" {
+		return c, fmt.Errorf("CALENDAR_LOG_FORMAT: want json or text, got %q", c.LogFormat)
+	}
+	if t := c.MetricsToken; t != "" && (len(t) < minMetricsToken || strings.ContainsAny(t, " \t")) {
+		return c, fmt.Errorf("CALENDAR_METRICS_TOKEN: want at least %d characters and no spaces", minMetricsToken)
+	}
 	return c, nil
+}
+
+// minMetricsToken keeps the metrics token out of guessing range: /metrics is
+// not behind the rate limit of wrong credentials.
+const minMetricsToken = 16
+
+// newLogger writes the service's log in the configured format.
+func newLogger(format string, out io.Writer) *slog.Logger {
+	if format == "text" {
+		return slog.New(slog.NewTextHandler(out, nil))
+	}
+	return slog.New(slog.NewJSONHandler(out, nil))
 }

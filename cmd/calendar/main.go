@@ -45,7 +45,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, logOut 
 	if err != nil {
 		return err
 	}
-	logger := slog.New(slog.NewTextHandler(logOut, nil))
+	logger := newLogger(cfg.LogFormat, logOut)
 
 	store, backend, err := openStore(ctx, cfg)
 	if err != nil {
@@ -96,7 +96,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, logOut 
 		return fmt.Errorf("CALENDAR_ADDR: %w", err)
 	}
 	srv := &http.Server{
-		Handler:           controllers.New(controllers.Config{SiteURL: cfg.SiteURL, Logger: logger}, a),
+		Handler:           controllers.New(controllers.Config{SiteURL: cfg.SiteURL, Logger: logger, MetricsToken: cfg.MetricsToken}, a),
 		ReadHeaderTimeout: headerTimeout,
 		ReadTimeout:       30 * time.Second,
 		WriteTimeout:      60 * time.Second,
@@ -152,7 +152,7 @@ func reindex(ctx context.Context, args []string, getenv func(string) string, log
 	if err != nil {
 		return err
 	}
-	logger := slog.New(slog.NewTextHandler(logOut, nil))
+	logger := newLogger(cfg.LogFormat, logOut)
 	store, _, err := openStore(ctx, cfg)
 	if err != nil {
 		return err

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"net"
 	"net/http"
@@ -20,7 +21,8 @@ func TestConfigDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	if c.Addr != "127.0.0.1:8080" || c.SiteURL != "http://127.0.0.1:8080" || c.DataDir != "./data" ||
-		c.MongoURI != "" || c.MongoDB != "calendar" || c.TimeZone.String() != "UTC" || c.PerPage != 10 {
+		c.MongoURI != "" || c.MongoDB != "calendar" || c.TimeZone.String() != "UTC" || c.PerPage != 10 ||
+		c.LogFormat != "json" || c.MetricsToken != "" {
 		t.Fatalf("defaults = %+v", c)
 	}
 }
@@ -45,6 +47,8 @@ func TestABadSettingStopsStartUpNamingIt(t *testing.T) {
 		"CALENDAR_TIMEZONE":       "Mars/Olympus",
 		"CALENDAR_PER_PAGE":       "51",
 		"CALENDAR_ADMIN_PASSWORD": "short",
+		"CALENDAR_LOG_FORMAT":     "xml",
+		"CALENDAR_METRICS_TOKEN":  "short",
 	}
 	for name, value := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -90,6 +94,11 @@ func TestTheServiceServesOnTheEmbeddedStoreAndShutsDownCleanly(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+	req, _ := http.NewRequest("GET", "http://"+addr+"/vendor/events/v1", nil)
+	req.Header.Set("X-Request-ID", "main-test-1")
+	if res, err := http.DefaultClient.Do(req); err == nil {
+		res.Body.Close()
+	}
 	cancel()
 	select {
 	case err := <-done:
@@ -99,8 +108,17 @@ func TestTheServiceServesOnTheEmbeddedStoreAndShutsDownCleanly(t *testing.T) {
 	case <-time.After(20 * time.Second):
 		t.Fatal("no shutdown within 20s")
 	}
-	if !strings.Contains(logs.String(), "application_password=") {
-		t.Fatalf("the generated admin password was not logged:\n%s", logs.String())
+	var password, accessed bool
+	for _, line := range strings.Split(strings.TrimSpace(logs.String()), "\n") {
+		var entry map[string]any
+		if err := json.Unmarshal([]byte(line), &entry); err != nil {
+			t.Fatalf("a log line is not JSON: %v\n%s", err, line)
+		}
+		password = password || entry["login"] == "admin" && entry["application_password"] != nil
+		accessed = accessed || entry["msg"] == "request" && entry["request_id"] == "main-test-1" && entry["route"] == "/vendor/events/v1"
+	}
+	if !password || !accessed {
+		t.Fatalf("admin password logged: %v, access line of the request: %v; logs:\n%s", password, accessed, logs.String())
 	}
 	// The store was closed: it opens again at once (bbolt holds a file lock while open).
 	s, err := repository.OpenBolt(dir)
