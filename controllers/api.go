@@ -8,6 +8,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"io"
 	"log/slog"
 	"net/http"
 	"regexp"
@@ -35,6 +36,9 @@ type Config struct {
 	Logger  *slog.Logger
 	// AuthLimits throttle wrong credentials (DefaultAuthLimits when zero).
 	AuthLimits AuthLimits
+	// CacheMaxAge is how long shared caches may keep an anonymous read
+	// (DefaultCacheMaxAge when zero; negative: they must revalidate each time).
+	CacheMaxAge time.Duration
 }
 
 // API is the HTTP face of the service.
@@ -53,6 +57,9 @@ type API struct {
 func New(cfg Config, a *app.App) *API {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
+	}
+	if cfg.CacheMaxAge == 0 {
+		cfg.CacheMaxAge = DefaultCacheMaxAge
 	}
 	if cfg.AuthLimits == (AuthLimits{}) {
 		cfg.AuthLimits = DefaultAuthLimits
@@ -97,8 +104,9 @@ type ctxKey struct{}
 
 // requestInfo is what the outer handler learns about a request before routing.
 type requestInfo struct {
-	lang  string // language segment the request came in with, "" when none
-	actor *app.User
+	lang   string // language segment the request came in with, "" when none
+	actor  *app.User
+	answer *answer
 }
 
 func infoOf(ctx context.Context) requestInfo {
@@ -110,18 +118,27 @@ func infoOf(ctx context.Context) requestInfo {
 // in front of a namespace.
 var languagePrefix = regexp.MustCompile(`^/([a-zA-Z]{2,3}(?:[-_][a-zA-Z0-9]{2,8})*)(/vendor/.*)$`)
 
-// ServeHTTP runs the WordPress order of checks around the router: credentials,
-// then the route, then (in each handler) parameters, permission and the work.
+// ServeHTTP serves a request and then applies to the whole answer what needs
+// all of it: _fields, _envelope, conditional requests, HEAD.
 func (api *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	r.Body = http.MaxBytesReader(w, r.Body, MaxBodyBytes)
+	a := newAnswer(w, r)
+	api.serve(a, r)
+	a.send(api.cfg.CacheMaxAge)
+}
+
+// serve runs the WordPress order of checks around the router: credentials,
+// then the route, then (in each handler) parameters, permission and the work.
+func (api *API) serve(w *answer, r *http.Request) {
 	defer api.recoverPanic(w, r)
 	api.setCommonHeaders(w, r)
 	if r.ContentLength > MaxBodyBytes {
 		api.writeError(w, r, app.ErrBodyTooLarge(MaxBodyBytes))
 		return
 	}
-	r.Body = http.MaxBytesReader(w, r.Body, MaxBodyBytes)
+	overrideMethod(r)
 
-	var info requestInfo
+	info := requestInfo{answer: w}
 	if m := languagePrefix.FindStringSubmatch(r.URL.Path); m != nil {
 		info.lang = strings.ToLower(m[1])
 		r.URL.Path = m[2]
@@ -234,6 +251,9 @@ func (api *API) recoverPanic(w http.ResponseWriter, r *http.Request) {
 	if p == http.ErrAbortHandler {
 		panic(p)
 	}
+	if a, ok := w.(*answer); ok {
+		a.reset() // the error replaces whatever the handler had begun
+	}
 	api.cfg.Logger.Error("panic serving request", "method", r.Method, "path", r.URL.Path,
 		"panic", p, "stack", string(debug.Stack()))
 	api.writeError(w, r, app.NewError(http.StatusInternalServerError, "internal_error",
@@ -268,7 +288,7 @@ func sendJSON(w http.ResponseWriter, _ *http.Request, ans any) error {
 	return encodeJSON(w, ans)
 }
 
-func encodeJSON(w http.ResponseWriter, v any) error {
+func encodeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	return enc.Encode(v)
