@@ -65,6 +65,10 @@ func (a *answer) reset() {
 // cached; errors keep the headers they always had.
 func (a *answer) send(maxAge time.Duration) {
 	status, body, h := a.status, a.body.Bytes(), a.w.Header()
+	// fuego's own diagnostics are not part of the interface.
+	h.Del("X-Powered-By")
+	h.Del("Server-Timing")
+	h.Del("Trailer")
 	if status == 0 {
 		status = http.StatusOK
 	}

@@ -177,26 +177,7 @@ func (api *API) serve(w *answer, r *http.Request) {
 		api.writeError(w, r, app.ErrNoRoute())
 		return
 	}
-	api.server.Mux.ServeHTTP(frameworkHeadersStripped{w}, r)
-}
-
-// frameworkHeadersStripped drops the headers fuego adds for its own diagnostics
-// (X-Powered-By, Server-Timing and its Trailer declaration) before they leave.
-type frameworkHeadersStripped struct{ http.ResponseWriter }
-
-func (w frameworkHeadersStripped) WriteHeader(code int) {
-	h := w.Header()
-	h.Del("X-Powered-By")
-	h.Del("Server-Timing")
-	h.Del("Trailer")
-	w.ResponseWriter.WriteHeader(code)
-}
-
-func (w frameworkHeadersStripped) Write(b []byte) (int, error) {
-	if w.Header().Get("X-Powered-By") != "" {
-		w.WriteHeader(http.StatusOK)
-	}
-	return w.ResponseWriter.Write(b)
+	api.server.Mux.ServeHTTP(w, r)
 }
 
 func (api *API) setCommonHeaders(w http.ResponseWriter, r *http.Request) {

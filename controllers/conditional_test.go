@@ -141,6 +141,11 @@ func TestAnonymousReadsMayBeCachedSignedInOnesMayNot(t *testing.T) {
 			if has := res.Header.Get("ETag") != ""; has != c.etag {
 				t.Fatalf("ETag %q, want one: %v", res.Header.Get("ETag"), c.etag)
 			}
+			for _, name := range []string{"X-Powered-By", "Server-Timing", "Trailer"} {
+				if res.Header.Get(name) != "" {
+					t.Fatalf("the framework's %s leaked", name)
+				}
+			}
 			vary := strings.Join(res.Header.Values("Vary"), ", ")
 			if c.etag && (!strings.Contains(vary, "Authorization") || !strings.Contains(vary, "Accept")) {
 				t.Fatalf("Vary = %q, want Authorization and Accept", vary)
