@@ -8,6 +8,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"io"
 	"log/slog"
 	"net/http"
 	"regexp"
@@ -37,6 +38,9 @@ type Config struct {
 	AuthLimits AuthLimits
 	// MetricsToken, when set, is the Bearer credential /metrics asks for.
 	MetricsToken string
+	// CacheMaxAge is how long shared caches may keep an anonymous read
+	// (DefaultCacheMaxAge when zero; negative: they must revalidate each time).
+	CacheMaxAge time.Duration
 }
 
 // API is the HTTP face of the service.
@@ -56,6 +60,9 @@ type API struct {
 func New(cfg Config, a *app.App) *API {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
+	}
+	if cfg.CacheMaxAge == 0 {
+		cfg.CacheMaxAge = DefaultCacheMaxAge
 	}
 	if cfg.AuthLimits == (AuthLimits{}) {
 		cfg.AuthLimits = DefaultAuthLimits
@@ -103,8 +110,9 @@ type ctxKey struct{}
 
 // requestInfo is what the outer handler learns about a request before routing.
 type requestInfo struct {
-	lang  string // language segment the request came in with, "" when none
-	actor *app.User
+	lang   string // language segment the request came in with, "" when none
+	actor  *app.User
+	answer *answer
 }
 
 func infoOf(ctx context.Context) requestInfo {
@@ -116,20 +124,29 @@ func infoOf(ctx context.Context) requestInfo {
 // in front of a namespace.
 var languagePrefix = regexp.MustCompile(`^/([a-zA-Z]{2,3}(?:[-_][a-zA-Z0-9]{2,8})*)(/vendor/.*)$`)
 
-// ServeHTTP runs the WordPress order of checks around the router: credentials,
-// then the route, then (in each handler) parameters, permission and the work.
+// ServeHTTP serves a request and then applies to the whole answer what needs
+// all of it: _fields, _envelope, conditional requests, HEAD.
 func (api *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w, r, answered := api.begin(w, r) // request ID, access log, metrics
 	defer answered()
+	r.Body = http.MaxBytesReader(w, r.Body, MaxBodyBytes)
+	a := newAnswer(w, r)
+	api.serve(a, r)
+	a.send(api.cfg.CacheMaxAge)
+}
+
+// serve runs the WordPress order of checks around the router: credentials,
+// then the route, then (in each handler) parameters, permission and the work.
+func (api *API) serve(w *answer, r *http.Request) {
 	defer api.recoverPanic(w, r)
 	api.setCommonHeaders(w, r)
 	if r.ContentLength > MaxBodyBytes {
 		api.writeError(w, r, app.ErrBodyTooLarge(MaxBodyBytes))
 		return
 	}
-	r.Body = http.MaxBytesReader(w, r.Body, MaxBodyBytes)
+	overrideMethod(r)
 
-	var info requestInfo
+	info := requestInfo{answer: w}
 	if m := languagePrefix.FindStringSubmatch(r.URL.Path); m != nil {
 		info.lang = strings.ToLower(m[1])
 		r.URL.Path = m[2]
@@ -168,26 +185,7 @@ func (api *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		api.writeError(w, r, app.ErrNoRoute())
 		return
 	}
-	api.server.Mux.ServeHTTP(frameworkHeadersStripped{w}, r)
-}
-
-// frameworkHeadersStripped drops the headers fuego adds for its own diagnostics
-// (X-Powered-By, Server-Timing and its Trailer declaration) before they leave.
-type frameworkHeadersStripped struct{ http.ResponseWriter }
-
-func (w frameworkHeadersStripped) WriteHeader(code int) {
-	h := w.Header()
-	h.Del("X-Powered-By")
-	h.Del("Server-Timing")
-	h.Del("Trailer")
-	w.ResponseWriter.WriteHeader(code)
-}
-
-func (w frameworkHeadersStripped) Write(b []byte) (int, error) {
-	if w.Header().Get("X-Powered-By") != "" {
-		w.WriteHeader(http.StatusOK)
-	}
-	return w.ResponseWriter.Write(b)
+	api.server.Mux.ServeHTTP(w, r)
 }
 
 func (api *API) setCommonHeaders(w http.ResponseWriter, r *http.Request) {
@@ -195,7 +193,7 @@ func (api *API) setCommonHeaders(w http.ResponseWriter, r *http.Request) {
 	h.Set("Content-Type", "application/json; charset=UTF-8")
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("X-Robots-Tag", "noindex")
-	h.Set("Access-Control-Expose-Headers", "X-WP-Total, X-WP-TotalPages, X-TEC-Total, X-TEC-TotalPages, Link")
+	h.Set("Access-Control-Expose-Headers", "X-WP-Total, X-WP-TotalPages, X-TEC-Total, X-TEC-TotalPages, Link, X-Request-ID, ETag, Last-Modified")
 	h.Set("Access-Control-Allow-Headers", "Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type")
 	if origin := r.Header.Get("Origin"); origin != "" {
 		h.Set("Access-Control-Allow-Origin", origin)
@@ -242,6 +240,9 @@ func (api *API) recoverPanic(w http.ResponseWriter, r *http.Request) {
 	if p == http.ErrAbortHandler {
 		panic(p)
 	}
+	if a, ok := w.(*answer); ok {
+		a.reset() // the error replaces whatever the handler had begun
+	}
 	api.logger(r).Error("panic serving request", "method", r.Method, "path", r.URL.Path,
 		"panic", p, "stack", string(debug.Stack()))
 	api.writeError(w, r, app.NewError(http.StatusInternalServerError, "internal_error",
@@ -276,7 +277,7 @@ func sendJSON(w http.ResponseWriter, _ *http.Request, ans any) error {
 	return encodeJSON(w, ans)
 }
 
-func encodeJSON(w http.ResponseWriter, v any) error {
+func encodeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	return enc.Encode(v)

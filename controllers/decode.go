@@ -8,6 +8,7 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 
 	"calendar/app"
@@ -194,4 +195,58 @@ func isWrite(method string) bool {
 		return true
 	}
 	return false
+}
+
+// overrideMethod turns a POST into the method named by ?_method, then the
+// X-HTTP-Method-Override header, then a _method body field, for clients that
+// can only send GET and POST. Only from POST, so that no link can delete.
+func overrideMethod(r *http.Request) {
+	if r.Method != http.MethodPost {
+		return
+	}
+	method := r.URL.Query().Get("_method")
+	if method == "" {
+		method = r.Header.Get("X-HTTP-Method-Override")
+	}
+	if method == "" {
+		method = bodyMethod(r)
+	}
+	method = strings.ToUpper(strings.TrimSpace(method))
+	if methodToken.MatchString(method) {
+		r.Method = method
+	}
+}
+
+var methodToken = regexp.MustCompile(`^[A-Z]{1,16}$`)
+
+// bodyMethod reads _method from the body with the one decoder, then puts the
+// body back for the handler (with the read error, such as a body too large).
+func bodyMethod(r *http.Request) string {
+	if r.Body == nil || r.Body == http.NoBody {
+		return ""
+	}
+	raw, err := io.ReadAll(r.Body)
+	replay := func() io.ReadCloser {
+		return io.NopCloser(io.MultiReader(bytes.NewReader(raw), errorReader{err}))
+	}
+	r.Body = replay()
+	if err != nil {
+		return ""
+	}
+	peek := r.Clone(r.Context())
+	peek.Body = replay()
+	fields, _ := decodeBody(peek)
+	method, _ := fields["_method"].(string)
+	r.Body = replay()
+	return method
+}
+
+// errorReader ends a replayed body with the error reading it ended with.
+type errorReader struct{ err error }
+
+func (e errorReader) Read([]byte) (int, error) {
+	if e.err == nil {
+		return 0, io.EOF
+	}
+	return 0, e.err
 }

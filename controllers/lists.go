@@ -12,6 +12,7 @@ import (
 // links, the totals (also in the headers).
 func listAnswer[V any](api *API, r *Request, key, path string, args []app.Arg, page *app.Page[V]) object {
 	self, next, previous := pageLinks(api, r, path, args, page)
+	r.listItems(key)
 	out := object{{key, page.Items}, {"rest_url", self}}
 	out = appendLinks(out, next, previous)
 	return append(out, member{"total", page.Total}, member{"total_pages", page.TotalPages})
@@ -20,6 +21,7 @@ func listAnswer[V any](api *API, r *Request, key, path string, args []app.Arg, p
 // termListAnswer is the wrapper of a term list, in the order WordPress builds it.
 func termListAnswer(api *API, r *Request, key, path string, args []app.Arg, page *app.Page[app.TermView]) object {
 	self, next, previous := pageLinks(api, r, path, args, page)
+	r.listItems(key)
 	out := object{{"rest_url", self}, {"total", page.Total}, {"total_pages", page.TotalPages}, {key, page.Items}}
 	return appendLinks(out, next, previous)
 }

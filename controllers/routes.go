@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/go-fuego/fuego"
@@ -50,8 +51,18 @@ func (r *Request) Context() context.Context { return r.HTTP.Context() }
 // SetStatus sets the status of a successful answer (200 when not set).
 func (r *Request) SetStatus(code int) { r.status = code }
 
+// listItems tells _fields which key of the answer holds the list's items.
+func (r *Request) listItems(key string) {
+	if a := infoOf(r.Context()).answer; a != nil {
+		a.listKey = key
+	}
+}
+
 // Header gives the answer's headers.
 func (r *Request) Header() http.Header { return r.header }
+
+// lastModifier is an answer that knows when it last changed.
+type lastModifier interface{ LastModified() time.Time }
 
 var (
 	pathParam   = regexp.MustCompile(`\{([a-z_]+)\}`)
@@ -94,6 +105,9 @@ func handle[T any](api *API, namespace string, methods []string, path string, ar
 		out, err := h(req)
 		if err != nil {
 			return zero, err
+		}
+		if m, ok := any(out).(lastModifier); ok && r.Method == http.MethodGet && !m.LastModified().IsZero() {
+			req.header.Set("Last-Modified", m.LastModified().UTC().Format(http.TimeFormat))
 		}
 		if req.status != 0 && req.status != http.StatusOK {
 			c.Response().WriteHeader(req.status)

@@ -1,0 +1,137 @@
+package controllers
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// DefaultCacheMaxAge is how long shared caches may keep an anonymous read.
+const DefaultCacheMaxAge = 60 * time.Second
+
+// answer holds a whole response until the handler is done, so that what
+// depends on the complete body can be applied to it: _fields, _envelope, the
+// ETag and its 304, and HEAD. Bodies are bounded (pages of at most 50 items).
+type answer struct {
+	w      http.ResponseWriter
+	r      *http.Request
+	head   bool
+	status int
+	body   bytes.Buffer
+	// listKey names the items of a list wrapper, which _fields filters one by one.
+	listKey  string
+	fields   fieldTree
+	envelope bool
+}
+
+// newAnswer reads the conventions a request asks for. HEAD is served as GET,
+// as WordPress does, so both take exactly the same path through the checks.
+func newAnswer(w http.ResponseWriter, r *http.Request) *answer {
+	a := &answer{w: w, r: r}
+	if r.Method == http.MethodHead {
+		a.head = true
+		r.Method = http.MethodGet
+	}
+	query := r.URL.Query()
+	_, a.envelope = query["_envelope"]
+	a.fields = parseFields(append(query["_fields"], query["_fields[]"]...))
+	return a
+}
+
+func (a *answer) Header() http.Header { return a.w.Header() }
+
+func (a *answer) WriteHeader(code int) {
+	if a.status == 0 {
+		a.status = code
+	}
+}
+
+func (a *answer) Write(b []byte) (int, error) {
+	a.WriteHeader(http.StatusOK)
+	return a.body.Write(b)
+}
+
+// reset forgets what was written, for an error that replaces the answer.
+func (a *answer) reset() {
+	a.status = 0
+	a.body.Reset()
+}
+
+// send writes the answer out. Only successful reads get an ETag and may be
+// cached; errors keep the headers they always had.
+func (a *answer) send(maxAge time.Duration) {
+	status, body, h := a.status, a.body.Bytes(), a.w.Header()
+	// fuego's own diagnostics are not part of the interface.
+	h.Del("X-Powered-By")
+	h.Del("Server-Timing")
+	h.Del("Trailer")
+	if status == 0 {
+		status = http.StatusOK
+	}
+	ok := status >= 200 && status < 300
+	head := a.head || a.r.Method == http.MethodHead
+	read := (a.r.Method == http.MethodGet || head) && !isProbe(a.r.URL.Path)
+	if ok && a.fields != nil {
+		body = filterBody(body, a.fields, a.listKey)
+	}
+	if read {
+		h.Add("Vary", "Authorization, Accept")
+		if ok && a.r.Header.Get("Authorization") == "" {
+			h.Set("Cache-Control", publicCache(maxAge))
+		}
+	}
+	if a.envelope {
+		body, status = envelope(body, status, h), http.StatusOK
+	}
+	if read && ok {
+		etag := strongETag(body)
+		h.Set("ETag", etag)
+		if notModified(a.r, etag, h.Get("Last-Modified")) {
+			h.Del("Content-Type")
+			a.w.WriteHeader(http.StatusNotModified)
+			return
+		}
+	}
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	a.w.WriteHeader(status)
+	if !head {
+		_, _ = a.w.Write(body)
+	}
+}
+
+func publicCache(maxAge time.Duration) string {
+	if maxAge < 0 {
+		return "no-cache"
+	}
+	return "public, max-age=" + strconv.Itoa(int(maxAge/time.Second))
+}
+
+func strongETag(body []byte) string {
+	sum := sha256.Sum256(body)
+	return `"` + hex.EncodeToString(sum[:16]) + `"`
+}
+
+// notModified evaluates If-None-Match, or If-Modified-Since when no
+// If-None-Match was sent (RFC 9110 13.2.2). Comparison is weak, as the RFC
+// asks for If-None-Match, so a W/ prefix still matches.
+func notModified(r *http.Request, etag, lastModified string) bool {
+	if tags := r.Header.Values("If-None-Match"); len(tags) > 0 {
+		for _, tag := range strings.Split(strings.Join(tags, ","), ",") {
+			tag = strings.TrimSpace(tag)
+			if tag == "*" || strings.TrimPrefix(tag, "W/") == etag {
+				return true
+			}
+		}
+		return false
+	}
+	since, err := http.ParseTime(r.Header.Get("If-Modified-Since"))
+	if err != nil || lastModified == "" {
+		return false
+	}
+	modified, err := http.ParseTime(lastModified)
+	return err == nil && !modified.After(since)
+}
