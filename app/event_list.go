@@ -28,8 +28,10 @@ var EventListArgs = []Arg{
 	{Name: "password", Type: TypeString, Description: "Shows the details of events protected by this password."},
 	{Name: "geoloc", Type: TypeBoolean, Description: "true: only events whose venue has coordinates; false: only the others."},
 	NearArgs[0], NearArgs[1], NearArgs[2], NearArgs[3],
-	{Name: "orderby", Type: TypeString, Default: "start_date", Enum: []string{"start_date", "distance"},
-		Description: "start_date (then publication date, then ID), or distance from the point, nearest first."},
+	{Name: "orderby", Type: TypeString, Default: "start_date", Enum: []string{"start_date", "distance", "relevance"},
+		Description: "start_date (then publication date, then ID), distance from the point, nearest first, or relevance to search (best first, then start_date); relevance matches words, their prefixes, one typo in words of five letters or more, accents folded."},
+	{Name: "facets", Type: TypeArray, Items: TypeString, Enum: facetNames,
+		Description: "Count the matching events per value of these fields, under facets."},
 }
 
 // dateParams are the list's date bounds, the field each compares and how.
@@ -107,6 +109,7 @@ func (s *Events) List(ctx context.Context, actor *User, v Values, root string) (
 		q.Near = &near.GeoNear
 	}
 	byDistance := readOrder(v, near, &bad)
+	readSearchOrder(v, &q, &bad)
 	if parent, ok := v.Int("post_parent"); ok {
 		if _, err := s.load(ctx, PostTypeEvent, PostRef{ID: parent}); err != nil {
 			bad.Add("post_parent", "post_parent must be the ID of an existing event.", nil)
@@ -150,7 +153,13 @@ func (s *Events) List(ctx context.Context, actor *User, v Values, root string) (
 	for i, e := range events {
 		items[i].Distance = near.distance(e.VenueGeo)
 	}
-	return newPage(items, page, perPage, found.Total), nil
+	answer := newPage(items, page, perPage, found.Total)
+	if q.Facets != nil {
+		if answer.Facets, err = s.facets(ctx, q.Facets, found.Facets); err != nil {
+			return nil, err
+		}
+	}
+	return answer, nil
 }
 
 func (s *Events) allOfType(ctx context.Context, ids []int64, postType string) bool {

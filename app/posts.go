@@ -128,6 +128,8 @@ type Page[V any] struct {
 	PerPage    int
 	Total      int
 	TotalPages int
+	// Facets are the counts asked for with facets= (nil when not asked).
+	Facets []Facet
 }
 
 func newPage[V any](items []V, page, perPage, total int) *Page[V] {

@@ -144,6 +144,11 @@ type PostQuery struct {
 	// Words must each occur, case-insensitively, in the title, the content or
 	// the excerpt (an event search).
 	Words []string
+	// Relevance, when set, replaces Words: every word of it must occur as a
+	// word, a word's prefix or with one typo (five letters or more), accents
+	// folded; the best matches come first (title hits above the others) and
+	// Order breaks ties.
+	Relevance string
 	// IDs restricts to these posts (nil: no restriction, empty: none);
 	// ExcludeIDs leaves these out.
 	IDs        []int64
@@ -163,6 +168,9 @@ type PostQuery struct {
 	Order      PostOrder
 	Offset     int
 	Limit      int // 0: count only
+	// Facets asks for the counts of every value of these facets (Facet*)
+	// among all the matching posts.
+	Facets []string
 }
 
 // Bound is one side of a time range.
@@ -195,6 +203,8 @@ type GeoNear struct {
 type PostPage struct {
 	IDs   []int64
 	Total int
+	// Facets: per facet asked for, its values and their counts.
+	Facets map[string][]FacetCount
 }
 
 // SearchableMeta lists, per post type, the meta fields a search looks into.

@@ -12,6 +12,8 @@ import (
 type EventList struct {
 	Events []app.EventView `json:"events"`
 	listLinks
+	// Facets is there when facets= asks for it: facet name -> values.
+	Facets map[string][]app.FacetValue `json:"facets,omitempty"`
 }
 
 // mountEvents registers the event routes: list and create, then read, update
@@ -24,7 +26,7 @@ func (api *API) mountEvents() {
 		if err != nil {
 			return nil, err
 		}
-		return listAnswer(api, r, "events", "/events", app.EventListArgs, page), nil
+		return withFacets(listAnswer(api, r, "events", "/events", app.EventListArgs, page), page.Facets), nil
 	}, fuego.OptionSummary("List events"), fuego.OptionAddResponse(http.StatusOK, "One page of events", fuego.Response{Type: EventList{}}))
 
 	handle(api, EventsNamespace, []string{http.MethodPost}, "/events", app.EventWriteArgs(true), func(r *Request) (*app.EventView, error) {

@@ -104,3 +104,16 @@ func formatValue(v any) string {
 	}
 	return ""
 }
+
+// withFacets appends the facets asked for, keyed by name in their order; an
+// answer that asked for none stays as it was.
+func withFacets(out object, facets []app.Facet) object {
+	if facets == nil {
+		return out
+	}
+	f := object{}
+	for _, facet := range facets {
+		f = append(f, member{facet.Name, facet.Values})
+	}
+	return append(out, member{"facets", f})
+}

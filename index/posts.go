@@ -84,6 +84,7 @@ func newMapping() mapping.IndexMapping {
 		"token_filters": []any{lowercase.Name}}); err != nil {
 		panic(err)
 	}
+	addRelevanceMapping(m, doc)
 	return m
 }
 
@@ -160,6 +161,7 @@ func newPostDoc(p *app.Post) postDoc {
 			d[textPrefix+name] = strings.ToLower(v)
 		}
 	}
+	addRelevanceFields(d, p)
 	return d
 }
 
@@ -250,7 +252,11 @@ func (i *Index) SearchPosts(ctx context.Context, q app.PostQuery) (app.PostPage,
 		b.AddMustNot(idsQuery(q.ExcludeIDs))
 		root = b
 	}
+	if q.Relevance != "" {
+		root = i.rankedQuery(root, q.Relevance)
+	}
 	req := bleve.NewSearchRequestOptions(root, q.Limit, q.Offset, false)
+	addFacets(req, q.Facets)
 	switch q.Order {
 	case app.OrderDistance:
 		if q.Near == nil {
@@ -269,11 +275,14 @@ func (i *Index) SearchPosts(ctx context.Context, q app.PostQuery) (app.PostPage,
 		req.SortBy([]string{"-" + fieldDate, "-" + fieldID})
 	}
 	req.Score = "none"
+	if q.Relevance != "" {
+		rankFirst(req)
+	}
 	res, err := i.bleve.SearchInContext(ctx, req)
 	if err != nil {
 		return app.PostPage{}, fmt.Errorf("index search: %w", err)
 	}
-	page := app.PostPage{Total: int(res.Total), IDs: make([]int64, 0, len(res.Hits))}
+	page := app.PostPage{Total: int(res.Total), IDs: make([]int64, 0, len(res.Hits)), Facets: readFacets(res, q.Facets)}
 	for _, h := range res.Hits {
 		id, err := strconv.ParseInt(h.ID, 10, 64)
 		if err != nil {

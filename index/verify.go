@@ -19,7 +19,7 @@ func (i *Index) VerifyPost(ctx context.Context, p *app.Post) error {
 	for field, value := range newPostDoc(p) {
 		switch v := value.(type) {
 		case string:
-			if isWordField(field) { // analysed text: every word present
+			if isWordField(field) { // analysed text: every word present, as the field's analyzer reads it
 				m := bleve.NewMatchQuery(v)
 				m.SetField(field)
 				m.SetOperator(query.MatchQueryOperatorAnd)
@@ -63,6 +63,11 @@ func (i *Index) CountPosts(ctx context.Context) (int, error) {
 func isWordField(field string) bool {
 	for _, f := range wordFields {
 		if f == field {
+			return true
+		}
+	}
+	for _, f := range foldedFields {
+		if f.field == field {
 			return true
 		}
 	}

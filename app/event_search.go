@@ -1,0 +1,126 @@
+package app
+
+import (
+	"context"
+	"sort"
+	"strconv"
+)
+
+// The facets of an event list, in the order an answer lists them.
+const (
+	FacetCategories = "categories"
+	FacetTags       = "tags"
+	FacetVenue      = "venue"
+	FacetOrganizer  = "organizer"
+	FacetFeatured   = "featured"
+)
+
+var facetNames = []string{FacetCategories, FacetTags, FacetVenue, FacetOrganizer, FacetFeatured}
+
+// MaxFacetValues bounds the values of one facet: more categories, tags, venues
+// or organizers than a site has in use.
+const MaxFacetValues = 1000
+
+// FacetCount is one value of a facet as the index holds it (an ID or
+// true/false) and how many matching posts have it.
+type FacetCount struct {
+	Value string
+	Count int
+}
+
+// Facet is one facet of an answer: its values, most frequent first, then by
+// ID (true before false for featured).
+type Facet struct {
+	Name   string
+	Values []FacetValue
+}
+
+// FacetValue is what a client shows: terms with their slug and name, venues
+// and organizers by ID (their titles would cost a load per value, and the
+// events already carry them), featured as a boolean.
+type FacetValue struct {
+	ID    int64  `json:"id,omitempty"`
+	Slug  string `json:"slug,omitempty"`
+	Name  string `json:"name,omitempty"`
+	Value *bool  `json:"value,omitempty"`
+	Count int    `json:"count"`
+}
+
+// readSearchOrder applies orderby=relevance (the search ranks the list) and
+// facets=. Relevance without a search has nothing to rank by: a 400 tells the
+// client so, where falling back to the default order would hide the mistake.
+func readSearchOrder(v Values, q *PostQuery, bad *InvalidParams) {
+	if orderBy, _ := v.String("orderby"); orderBy == "relevance" {
+		if search, ok := v.String("search"); ok {
+			q.Relevance, q.Words = search, nil
+		} else {
+			bad.Add("orderby", "orderby=relevance needs search.", nil)
+		}
+	}
+	if asked, ok := v.Strings("facets"); ok {
+		q.Facets = []string{}
+		for _, name := range facetNames {
+			if contains(asked, name) {
+				q.Facets = append(q.Facets, name)
+			}
+		}
+	}
+}
+
+// facets renders the index's counts, with one store read for the terms.
+func (s *Events) facets(ctx context.Context, names []string, counts map[string][]FacetCount) ([]Facet, error) {
+	var termIDs []int64
+	for _, name := range []string{FacetCategories, FacetTags} {
+		for _, c := range counts[name] {
+			if id, err := strconv.ParseInt(c.Value, 10, 64); err == nil {
+				termIDs = append(termIDs, id)
+			}
+		}
+	}
+	terms := map[int64]*Term{}
+	if len(termIDs) > 0 {
+		loaded, err := s.store.Terms().GetMany(ctx, termIDs)
+		if err != nil {
+			return nil, err
+		}
+		for _, t := range loaded {
+			terms[t.ID] = t
+		}
+	}
+	out := make([]Facet, 0, len(names))
+	for _, name := range names {
+		values := []FacetValue{}
+		for _, c := range counts[name] {
+			if name == FacetFeatured {
+				b := c.Value == "true"
+				values = append(values, FacetValue{Value: &b, Count: c.Count})
+				continue
+			}
+			id, err := strconv.ParseInt(c.Value, 10, 64)
+			if err != nil {
+				continue
+			}
+			fv := FacetValue{ID: id, Count: c.Count}
+			if name == FacetCategories || name == FacetTags {
+				t := terms[id]
+				if t == nil { // removed since: no filter could select it
+					continue
+				}
+				fv.Slug, fv.Name = t.Slug, t.Name
+			}
+			values = append(values, fv)
+		}
+		sort.SliceStable(values, func(i, j int) bool {
+			a, b := values[i], values[j]
+			if a.Count != b.Count {
+				return a.Count > b.Count
+			}
+			if a.Value != nil && b.Value != nil {
+				return *a.Value && !*b.Value
+			}
+			return a.ID < b.ID
+		})
+		out = append(out, Facet{Name: name, Values: values})
+	}
+	return out, nil
+}

@@ -1,0 +1,106 @@
+package index
+
+import (
+	"unicode/utf8"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/analysis/analyzer/custom"
+	"github.com/blevesearch/bleve/v2/analysis/char/asciifolding"
+	"github.com/blevesearch/bleve/v2/analysis/token/lowercase"
+	"github.com/blevesearch/bleve/v2/mapping"
+	"github.com/blevesearch/bleve/v2/search"
+	"github.com/blevesearch/bleve/v2/search/query"
+
+	"calendar/app"
+)
+
+// foldedAnalyzer is wordsAnalyzer with accents folded to ASCII first, so that
+// "cafe" and "café" are one word. It feeds fields of their own: the plugin's
+// search (wordFields) keeps matching accents as typed.
+const foldedAnalyzer = "folded_words"
+
+// foldedFields hold the folded words of an event's title, content and excerpt,
+// each with the weight of a hit in it: a title hit says more.
+var foldedFields = []struct {
+	source, field string
+	boost         float64
+}{{"title", "folded_title", 4}, {"content", "folded_content", 1}, {"excerpt", "folded_excerpt", 1}}
+
+// minFuzzyRunes: shorter words have too many neighbours one edit away ("rock",
+// "rick", "rack") for a typo to be told from another word.
+const minFuzzyRunes = 5
+
+func addRelevanceMapping(m *mapping.IndexMappingImpl, doc *mapping.DocumentMapping) {
+	if err := m.AddCustomAnalyzer(foldedAnalyzer, map[string]any{"type": custom.Name, "tokenizer": wordsAnalyzer,
+		"char_filters": []any{asciifolding.Name}, "token_filters": []any{lowercase.Name}}); err != nil {
+		panic(err)
+	}
+	words := bleve.NewTextFieldMapping()
+	words.Analyzer = foldedAnalyzer
+	words.Store, words.IncludeInAll, words.IncludeTermVectors = false, false, false
+	for _, f := range foldedFields {
+		doc.AddFieldMappingsAt(f.field, words)
+	}
+}
+
+func addRelevanceFields(d postDoc, p *app.Post) {
+	if p.Type != app.PostTypeEvent {
+		return
+	}
+	text := map[string]string{"title": p.Title, "content": p.Content, "excerpt": p.Excerpt}
+	for _, f := range foldedFields {
+		if v := text[f.source]; v != "" {
+			d[f.field] = v
+		}
+	}
+}
+
+// rankedQuery keeps what filter selects (without scoring it: keyword fields
+// with several values would weigh in) among the events where every word of
+// text occurs in a folded field as a word, a word's prefix, or with one typo
+// when the word is long enough.
+func (i *Index) rankedQuery(filter query.Query, text string) query.Query {
+	analyzer := i.bleve.Mapping().AnalyzerNamed(foldedAnalyzer)
+	seen := map[string]bool{}
+	var all []query.Query
+	for _, tok := range analyzer.Analyze([]byte(text)) {
+		w := string(tok.Term)
+		if seen[w] {
+			continue
+		}
+		seen[w] = true
+		var any []query.Query
+		for _, f := range foldedFields {
+			exact := bleve.NewTermQuery(w)
+			exact.SetField(f.field)
+			exact.SetBoost(f.boost)
+			prefix := bleve.NewPrefixQuery(w)
+			prefix.SetField(f.field)
+			prefix.SetBoost(f.boost / 2)
+			any = append(any, exact, prefix)
+			if utf8.RuneCountInString(w) >= minFuzzyRunes {
+				fuzzy := bleve.NewFuzzyQuery(w)
+				fuzzy.SetField(f.field)
+				fuzzy.SetFuzziness(1)
+				fuzzy.SetBoost(f.boost / 2)
+				any = append(any, fuzzy)
+			}
+		}
+		all = append(all, bleve.NewDisjunctionQuery(any...))
+	}
+	b := bleve.NewBooleanQuery()
+	if len(all) > 0 {
+		b.AddMust(all...)
+	} else {
+		b.AddMust(bleve.NewMatchAllQuery())
+	}
+	b.AddFilter(filter)
+	return b
+}
+
+// rankFirst puts the best scores first, the query's order breaking ties, and
+// turns scoring on for this request only.
+func rankFirst(req *bleve.SearchRequest) {
+	req.Score = ""
+	req.Sort = append(search.SortOrder{&search.SortScore{Desc: true}}, req.Sort...)
+}
