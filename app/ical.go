@@ -77,20 +77,17 @@ func hasTZID(loc *time.Location) bool {
 
 // renderICal writes the calendar: events[i] is the record views[i] was rendered from.
 func (s *Events) renderICal(events []*Post, views []EventView) []byte {
-	type span struct{ first, last int }
-	zones := map[string]*span{}
+	// Only DTSTART and DTEND carry a TZID, so a zone is described for the years
+	// they fall in: bounded by the events, however far apart they are.
+	years := map[string][]int{}
 	locs := map[string]*time.Location{}
 	for _, e := range events {
 		loc := s.eventZone(e)
 		if e.AllDay || !hasTZID(loc) {
 			continue
 		}
-		first, last := e.Start.In(loc).Year(), e.End.In(loc).Year()
-		if z := zones[loc.String()]; z != nil {
-			z.first, z.last = min(z.first, first), max(z.last, last)
-		} else {
-			zones[loc.String()], locs[loc.String()] = &span{first, last}, loc
-		}
+		locs[loc.String()] = loc
+		years[loc.String()] = append(years[loc.String()], e.Start.In(loc).Year(), e.End.In(loc).Year())
 	}
 	w := &icalWriter{}
 	w.line("BEGIN", "", "VCALENDAR")
@@ -98,13 +95,10 @@ func (s *Events) renderICal(events []*Post, views []EventView) []byte {
 	w.line("PRODID", "", "-//calendar//events feed//EN")
 	w.line("CALSCALE", "", "GREGORIAN")
 	w.text("X-WR-CALNAME", s.siteHost())
-	names := make([]string, 0, len(zones))
-	for name := range zones {
-		names = append(names, name)
-	}
-	slices.Sort(names)
-	for _, name := range names {
-		writeVTimezone(w, locs[name], zones[name].first, zones[name].last)
+	for _, name := range slices.Sorted(maps.Keys(locs)) {
+		y := years[name]
+		slices.Sort(y)
+		writeVTimezone(w, locs[name], slices.Compact(y))
 	}
 	stamp := icalUTC(s.now())
 	for i, e := range events {

@@ -55,36 +55,53 @@ func zoneTransitions(loc *time.Location, from, to time.Time) []transition {
 	return out
 }
 
-// writeVTimezone describes loc for the calendar years from first to last: the
-// observance in effect when the first year begins, then every change up to the
-// end of the last year, each with its real offsets.
-func writeVTimezone(w *icalWriter, loc *time.Location, first, last int) {
+// writeVTimezone describes loc for the given calendar years (sorted, distinct):
+// for each run of consecutive years, the observance in effect when it begins,
+// then every change up to its end, each with its real offsets.
+func writeVTimezone(w *icalWriter, loc *time.Location, years []int) {
+	w.line("BEGIN", "", "VTIMEZONE")
+	w.line("TZID", "", icalText(loc.String()))
+	for i := 0; i < len(years); {
+		j := i
+		for j+1 < len(years) && years[j+1] == years[j]+1 {
+			j++
+		}
+		for _, c := range observances(loc, years[i], years[j]) {
+			writeObservance(w, c)
+		}
+		i = j + 1
+	}
+	w.line("END", "", "VTIMEZONE")
+}
+
+// observances are the changes of loc from the start of year first to the end
+// of year last, led by the latest one before (or, when none in the year
+// before, the state at the start as an observance of its own).
+func observances(loc *time.Location, first, last int) []transition {
 	start := time.Date(first, 1, 1, 0, 0, 0, 0, loc)
 	end := time.Date(last+1, 1, 1, 0, 0, 0, 0, loc)
-	changes := zoneTransitions(loc, start.AddDate(-1, 0, 0), end)
 	opening := transition{at: start, from: stateAt(loc, start), to: stateAt(loc, start)}
 	var kept []transition
-	for _, c := range changes {
+	for _, c := range zoneTransitions(loc, start.AddDate(-1, 0, 0), end) {
 		if c.at.After(start) {
 			kept = append(kept, c)
 		} else {
-			opening = c // the latest change before the years begin is still in effect
+			opening = c
 		}
 	}
-	w.line("BEGIN", "", "VTIMEZONE")
-	w.line("TZID", "", icalText(loc.String()))
-	for _, c := range append([]transition{opening}, kept...) {
-		kind := "STANDARD"
-		if c.to.dst {
-			kind = "DAYLIGHT"
-		}
-		w.line("BEGIN", "", kind)
-		// DTSTART is the wall-clock time of the change in the offset it leaves.
-		w.line("DTSTART", "", icalLocal(c.at.UTC().Add(time.Duration(c.from.offset)*time.Second)))
-		w.line("TZOFFSETFROM", "", icalOffset(c.from.offset))
-		w.line("TZOFFSETTO", "", icalOffset(c.to.offset))
-		w.text("TZNAME", c.to.name)
-		w.line("END", "", kind)
+	return append([]transition{opening}, kept...)
+}
+
+func writeObservance(w *icalWriter, c transition) {
+	kind := "STANDARD"
+	if c.to.dst {
+		kind = "DAYLIGHT"
 	}
-	w.line("END", "", "VTIMEZONE")
+	w.line("BEGIN", "", kind)
+	// DTSTART is the wall-clock time of the change in the offset it leaves.
+	w.line("DTSTART", "", icalLocal(c.at.UTC().Add(time.Duration(c.from.offset)*time.Second)))
+	w.line("TZOFFSETFROM", "", icalOffset(c.from.offset))
+	w.line("TZOFFSETTO", "", icalOffset(c.to.offset))
+	w.text("TZNAME", c.to.name)
+	w.line("END", "", kind)
 }

@@ -246,6 +246,8 @@ func TestAZonedEventCarriesItsTZIDAndAMatchingVTimezone(t *testing.T) {
 		{"America/New_York", "2027-11-06 23:00:00", "-0400", true}, // hours before clocks fall back
 		{"America/New_York", "2027-11-08 01:00:00", "-0500", true},
 		{"Asia/Kolkata", "2027-04-01 09:00:00", "+0530", true},
+		{"Australia/Sydney", "2027-01-15 20:00:00", "+1100", true}, // daylight time across the new year
+		{"Europe/Paris", "2030-07-01 20:00:00", "+0200", true},     // years apart: 2028 needs no observance
 		{"UTC", "2027-04-01 09:00:00", "", false},
 		{"UTC+5", "2027-04-01 09:00:00", "", false},
 	}
@@ -255,14 +257,14 @@ func TestAZonedEventCarriesItsTZIDAndAMatchingVTimezone(t *testing.T) {
 		fields["timezone"] = c.zone
 		events = append(events, s.event(fields))
 	}
-	cal := calendar(t, s.do("GET", feedPath+"?"+window))
+	cal := calendar(t, s.do("GET", feedPath+"?start_date=2027-01-01&end_date=2030-12-31"))
 	zones := map[string]*ical.Component{}
 	for _, c := range cal.Children {
 		if c.Name == ical.CompTimezone {
 			zones[text(t, c, "TZID")] = c
 		}
 	}
-	if len(zones) != 3 {
+	if len(zones) != 4 {
 		t.Fatalf("VTIMEZONEs = %v, want one per tz database zone", keys(zones))
 	}
 	for i, c := range cases {
@@ -304,7 +306,8 @@ func TestAZonedEventCarriesItsTZIDAndAMatchingVTimezone(t *testing.T) {
 	for _, c := range paris.Children {
 		kinds = append(kinds, c.Name+" "+c.Props.Get("DTSTART").Value+" "+c.Props.Get("TZOFFSETFROM").Value+">"+c.Props.Get("TZOFFSETTO").Value)
 	}
-	want := []string{"STANDARD 20261025T030000 +0200>+0100", "DAYLIGHT 20270328T020000 +0100>+0200", "STANDARD 20271031T030000 +0200>+0100"}
+	want := []string{"STANDARD 20261025T030000 +0200>+0100", "DAYLIGHT 20270328T020000 +0100>+0200", "STANDARD 20271031T030000 +0200>+0100",
+		"STANDARD 20291028T030000 +0200>+0100", "DAYLIGHT 20300331T020000 +0100>+0200", "STANDARD 20301027T030000 +0200>+0100"}
 	if !slices.Equal(kinds, want) {
 		t.Fatalf("Europe/Paris observances = %v, want %v", kinds, want)
 	}
