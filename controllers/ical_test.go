@@ -66,7 +66,7 @@ func uids(t *testing.T, cal *ical.Calendar) []string {
 }
 
 // byUID finds the VEVENT of an event object.
-func byUID(t *testing.T, s *service, cal *ical.Calendar, event map[string]any) *ical.Component {
+func byUID(t *testing.T, cal *ical.Calendar, event map[string]any) *ical.Component {
 	t.Helper()
 	uid := idOf(event) + "@127.0.0.1"
 	for _, e := range cal.Events() {
@@ -182,7 +182,7 @@ func TestFeedUIDsAreStableAndSequenceGrowsOnUpdate(t *testing.T) {
 		t.Fatalf("UIDs %v then %v", a, b)
 	}
 	seq := func(c *ical.Calendar) int {
-		n, err := byUID(t, s, c, e).Props.Get("SEQUENCE").Int()
+		n, err := byUID(t, c, e).Props.Get("SEQUENCE").Int()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -194,11 +194,11 @@ func TestFeedUIDsAreStableAndSequenceGrowsOnUpdate(t *testing.T) {
 	if seq(after) <= before {
 		t.Fatalf("SEQUENCE %d after the update, %d before", seq(after), before)
 	}
-	if got := text(t, byUID(t, s, after, e), "SUMMARY"); got != "Talk, moved" {
+	if got := text(t, byUID(t, after, e), "SUMMARY"); got != "Talk, moved" {
 		t.Fatalf("SUMMARY = %q", got)
 	}
 	for _, name := range []string{"DTSTAMP", "CREATED", "LAST-MODIFIED"} {
-		if _, err := byUID(t, s, after, e).Props.DateTime(name, nil); err != nil {
+		if _, err := byUID(t, after, e).Props.DateTime(name, nil); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 	}
@@ -209,7 +209,7 @@ func TestAnAllDayEventIsADateEndingTheDayAfter(t *testing.T) {
 	fields := at("Fair", "2027-03-10", "2027-03-12")
 	fields["all_day"], fields["timezone"] = true, "Europe/Paris"
 	e := s.event(fields)
-	ev := byUID(t, s, calendar(t, s.do("GET", feedPath+"?"+window)), e)
+	ev := byUID(t, calendar(t, s.do("GET", feedPath+"?"+window)), e)
 	for name, want := range map[string]string{"DTSTART": "20270310", "DTEND": "20270313"} {
 		p := ev.Props.Get(name)
 		if p.ValueType() != ical.ValueDate || p.Value != want || p.Params.Get("TZID") != "" {
@@ -269,7 +269,7 @@ func TestAZonedEventCarriesItsTZIDAndAMatchingVTimezone(t *testing.T) {
 	}
 	for i, c := range cases {
 		t.Run(c.zone+" "+c.start, func(t *testing.T) {
-			ev := byUID(t, s, cal, events[i])
+			ev := byUID(t, cal, events[i])
 			for name, key := range map[string]string{"DTSTART": "utc_start_date", "DTEND": "utc_end_date"} {
 				p := ev.Props.Get(name)
 				got, err := p.DateTime(nil)
@@ -326,7 +326,7 @@ func TestFeedTextSurvivesEscapingAndFolding(t *testing.T) {
 	e := s.event(fields)
 	s.event(at("No organizer", "2027-06-22 18:00", "2027-06-22 19:00"))
 	res := s.do("GET", feedPath+"?"+window)
-	ev := byUID(t, s, calendar(t, res), e)
+	ev := byUID(t, calendar(t, res), e)
 
 	if got := text(t, ev, "SUMMARY"); got != title || e["title"] != title {
 		t.Fatalf("SUMMARY = %q, want %q", got, title)
@@ -435,12 +435,12 @@ func TestFeedShowsEachCallerWhatTheListShows(t *testing.T) {
 		t.Fatalf("anonymous feed = %v, list = %v", got, want)
 	}
 	cal := calendar(t, anonymous)
-	byUID(t, s, cal, public)
-	masked := byUID(t, s, cal, secret)
+	byUID(t, cal, public)
+	masked := byUID(t, cal, secret)
 	if masked.Props.Get("DESCRIPTION") != nil || masked.Props.Get("LOCATION") != nil {
 		t.Fatal("a password-protected event shows its details to anonymous callers")
 	}
-	unlocked := byUID(t, s, calendar(t, s.do("GET", feedPath+"?"+window+"&password=sesame")), secret)
+	unlocked := byUID(t, calendar(t, s.do("GET", feedPath+"?"+window+"&password=sesame")), secret)
 	if text(t, unlocked, "DESCRIPTION") != "the hidden details" || text(t, unlocked, "LOCATION") != "Back room" {
 		t.Fatal("the password does not unmask the event in the feed")
 	}
@@ -449,10 +449,10 @@ func TestFeedShowsEachCallerWhatTheListShows(t *testing.T) {
 	if got, want := uids(t, admin), listUIDs(t, s, window, asAdmin()); !slices.Equal(got, want) || len(got) != 4 {
 		t.Fatalf("admin feed = %v, list = %v", got, want)
 	}
-	if got := text(t, byUID(t, s, admin, draft), "STATUS"); got != "TENTATIVE" {
+	if got := text(t, byUID(t, admin, draft), "STATUS"); got != "TENTATIVE" {
 		t.Fatalf("draft STATUS = %q", got)
 	}
-	if got := text(t, byUID(t, s, admin, private), "CLASS"); got != "PRIVATE" {
+	if got := text(t, byUID(t, admin, private), "CLASS"); got != "PRIVATE" {
 		t.Fatalf("private CLASS = %q", got)
 	}
 }
