@@ -20,6 +20,8 @@ type Settings struct {
 	// ResultCacheSize is how many list answers the index cache keeps (0: the
 	// default, negative: no cache).
 	ResultCacheSize int
+	// FeedLimit caps the events of one iCalendar feed (0: DefaultFeedLimit).
+	FeedLimit int
 }
 
 // defaultResultCacheSize bounds the list cache: a few MB of IDs.
@@ -46,6 +48,9 @@ func New(store Store, index Index, settings Settings) *App {
 	}
 	if settings.PerPage == 0 {
 		settings.PerPage = 10
+	}
+	if settings.FeedLimit <= 0 {
+		settings.FeedLimit = DefaultFeedLimit
 	}
 	a := &App{store: store, index: index, settings: settings, Users: NewUsers(store.Users()),
 		sync: &indexSync{store: store, index: index}}

@@ -56,7 +56,43 @@ func (s *Events) List(ctx context.Context, actor *User, v Values, root string) (
 	if err != nil {
 		return nil, err
 	}
-	q := PostQuery{Type: PostTypeEvent, Order: OrderStart, ListedOnly: true, Offset: (page - 1) * perPage, Limit: perPage}
+	q, near, err := s.listQuery(ctx, actor, v)
+	if err != nil {
+		return nil, err
+	}
+	q.Offset, q.Limit = (page-1)*perPage, perPage
+	found, err := s.searchPosts(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	if len(found.IDs) == 0 && page > 1 {
+		return nil, NewError(http.StatusNotFound, "event-archive-page-not-found", "The requested event archive page does not exist")
+	}
+	events, err := s.store.Posts().GetMany(ctx, found.IDs)
+	if err != nil {
+		return nil, err
+	}
+	items, err := s.render(ctx, events, actor, v, false, root)
+	if err != nil {
+		return nil, err
+	}
+	for i, e := range events {
+		items[i].Distance = near.distance(e.VenueGeo)
+	}
+	answer := newPage(items, page, perPage, found.Total)
+	if q.Facets != nil {
+		if answer.Facets, err = s.facets(ctx, q.Facets, found.Facets); err != nil {
+			return nil, err
+		}
+	}
+	return answer, nil
+}
+
+// listQuery turns the list parameters and the caller's visibility into the
+// index query (without its page), shared by the list and the feed.
+func (s *Events) listQuery(ctx context.Context, actor *User, v Values) (PostQuery, *nearMe, error) {
+	var err error
+	q := PostQuery{Type: PostTypeEvent, Order: OrderStart, ListedOnly: true}
 	var bad InvalidParams
 	if search, ok := v.String("search"); ok {
 		if strings.TrimSpace(search) == "" || search == "0" || len(search) > MaxSearchLength {
@@ -124,42 +160,18 @@ func (s *Events) List(ctx context.Context, actor *User, v Values, root string) (
 		}
 		q.IDs, q.Order = ids, OrderPublished
 	} else if err := s.dateBounds(v, &q, &bad); err != nil {
-		return nil, err
+		return q, nil, err
 	}
 	if err := bad.Err(); err != nil {
-		return nil, err
+		return q, nil, err
 	}
 	if byDistance {
 		q.Order = OrderDistance
 	}
 	if q.Statuses, err = listStatuses(actor, v); err != nil {
-		return nil, err
+		return q, nil, err
 	}
-	found, err := s.searchPosts(ctx, q)
-	if err != nil {
-		return nil, err
-	}
-	if len(found.IDs) == 0 && page > 1 {
-		return nil, NewError(http.StatusNotFound, "event-archive-page-not-found", "The requested event archive page does not exist")
-	}
-	events, err := s.store.Posts().GetMany(ctx, found.IDs)
-	if err != nil {
-		return nil, err
-	}
-	items, err := s.render(ctx, events, actor, v, false, root)
-	if err != nil {
-		return nil, err
-	}
-	for i, e := range events {
-		items[i].Distance = near.distance(e.VenueGeo)
-	}
-	answer := newPage(items, page, perPage, found.Total)
-	if q.Facets != nil {
-		if answer.Facets, err = s.facets(ctx, q.Facets, found.Facets); err != nil {
-			return nil, err
-		}
-	}
-	return answer, nil
+	return q, near, nil
 }
 
 func (s *Events) allOfType(ctx context.Context, ids []int64, postType string) bool {

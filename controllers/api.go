@@ -272,9 +272,23 @@ func (api *API) sendError(w http.ResponseWriter, r *http.Request, err error) {
 	api.writeError(w, r, err)
 }
 
-// sendJSON is fuego's serializer: UTF-8 JSON without escaping "/" or non-ASCII.
+// sendJSON is fuego's serializer: UTF-8 JSON without escaping "/" or non-ASCII,
+// or a rawBody as it is.
 func sendJSON(w http.ResponseWriter, _ *http.Request, ans any) error {
+	if raw, ok := ans.(rawBody); ok {
+		w.Header().Set("Content-Type", raw.contentType)
+		_, err := w.Write(raw.body)
+		return err
+	}
 	return encodeJSON(w, ans)
+}
+
+// rawBody is an answer that is not JSON: the serializer writes it unchanged
+// under its own content type (set there, so a handler returning one must not
+// change the status).
+type rawBody struct {
+	contentType string
+	body        []byte
 }
 
 func encodeJSON(w io.Writer, v any) error {

@@ -21,13 +21,19 @@ type EventList struct {
 func (api *API) mountEvents() {
 	events := api.app.Events
 	root := func(r *Request) string { return api.apiRoot(r.lang, EventsNamespace) }
-	handle(api, EventsNamespace, []string{http.MethodGet}, "/events", app.EventListArgs, func(r *Request) (object, error) {
+	handle(api, EventsNamespace, []string{http.MethodGet}, "/events", app.EventListArgs, func(r *Request) (any, error) {
+		r.Header().Add("Vary", "Accept")
+		if wantsCalendar(r.HTTP.Header.Values("Accept")) {
+			return eventFeedBody(api, r, root(r))
+		}
 		page, err := events.List(r.Context(), r.Actor, r.Values, root(r))
 		if err != nil {
 			return nil, err
 		}
 		return withFacets(listAnswer(api, r, "events", "/events", app.EventListArgs, page), page.Facets), nil
-	}, fuego.OptionSummary("List events"), fuego.OptionAddResponse(http.StatusOK, "One page of events", fuego.Response{Type: EventList{}}))
+	}, fuego.OptionSummary("List events (Accept: text/calendar gives the iCalendar feed of events.ics)"),
+		fuego.OptionAddResponse(http.StatusOK, "One page of events", fuego.Response{Type: EventList{}}))
+	mountEventFeed(api, root)
 
 	handle(api, EventsNamespace, []string{http.MethodPost}, "/events", app.EventWriteArgs(true), func(r *Request) (*app.EventView, error) {
 		e, err := events.Create(r.Context(), r.Actor, r.Values, root(r))

@@ -57,6 +57,12 @@ func startService(t *testing.T) *service {
 // startServiceWith starts the service with a changed HTTP configuration.
 func startServiceWith(t *testing.T, configure func(*controllers.Config)) *service {
 	t.Helper()
+	return startServiceSettings(t, func(*app.Settings) {}, configure)
+}
+
+// startServiceSettings starts the service with changed app settings too.
+func startServiceSettings(t *testing.T, settings func(*app.Settings), configure func(*controllers.Config)) *service {
+	t.Helper()
 	dir := t.TempDir()
 	store, err := repository.OpenBolt(dir)
 	if err != nil {
@@ -68,7 +74,9 @@ func startServiceWith(t *testing.T, configure func(*controllers.Config)) *servic
 	}
 	srv := httptest.NewUnstartedServer(nil)
 	url := "http://" + srv.Listener.Addr().String()
-	a := app.New(store, idx, app.Settings{SiteURL: url, PerPage: 10})
+	set := app.Settings{SiteURL: url, PerPage: 10}
+	settings(&set)
+	a := app.New(store, idx, set)
 	if _, err := a.Users.EnsureAdmin(context.Background(), adminPassword); err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package controllers
 
 import (
+	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
@@ -39,12 +40,7 @@ func appendLinks(out object, next, previous string) object {
 // pageLinks sets the totals headers under both names clients use and returns
 // the URLs of this page, the next one and the previous one ("" when none).
 func pageLinks[V any](api *API, r *Request, path string, args []app.Arg, page *app.Page[V]) (self, next, previous string) {
-	total, pages := strconv.Itoa(page.Total), strconv.Itoa(page.TotalPages)
-	h := r.Header()
-	h.Set("X-TEC-Total", total)
-	h.Set("X-TEC-TotalPages", pages)
-	h.Set("X-WP-Total", total)
-	h.Set("X-WP-TotalPages", pages)
+	setTotals(r.Header(), page.Total, page.TotalPages)
 	base := api.apiRoot(r.lang, EventsNamespace) + strings.TrimPrefix(path, "/") + "/"
 	self = pageURL(base, r.Values, args, page.Page, r.Values.Has("page"))
 	if page.Page < page.TotalPages {
@@ -54,6 +50,14 @@ func pageLinks[V any](api *API, r *Request, path string, args []app.Arg, page *a
 		previous = pageURL(base, r.Values, args, page.Page-1, false)
 	}
 	return self, next, previous
+}
+
+// setTotals writes a list's totals under the plugin's names and WordPress'.
+func setTotals(h http.Header, total, pages int) {
+	h.Set("X-TEC-Total", strconv.Itoa(total))
+	h.Set("X-TEC-TotalPages", strconv.Itoa(pages))
+	h.Set("X-WP-Total", strconv.Itoa(total))
+	h.Set("X-WP-TotalPages", strconv.Itoa(pages))
 }
 
 // pageURL is the list URL of page n carrying every filter the request sent, in
