@@ -100,9 +100,8 @@ func (s *Events) renderICal(events []*Post, views []EventView) []byte {
 		slices.Sort(y)
 		writeVTimezone(w, locs[name], slices.Compact(y))
 	}
-	stamp := icalUTC(s.now())
 	for i, e := range events {
-		s.writeVEvent(w, e, &views[i], stamp)
+		s.writeVEvent(w, e, &views[i])
 	}
 	w.line("END", "", "VCALENDAR")
 	return w.buf.Bytes()
@@ -114,11 +113,14 @@ var icalStatus = map[string]string{
 	StatusDraft: "TENTATIVE", StatusPending: "TENTATIVE", StatusTrash: "CANCELLED",
 }
 
-func (s *Events) writeVEvent(w *icalWriter, e *Post, v *EventView, stamp string) {
+func (s *Events) writeVEvent(w *icalWriter, e *Post, v *EventView) {
 	loc := s.eventZone(e)
 	w.line("BEGIN", "", "VEVENT")
 	w.line("UID", "", icalText(strconv.FormatInt(e.ID, 10)+"@"+s.siteHost()))
-	w.line("DTSTAMP", "", stamp)
+	// Without a METHOD, DTSTAMP is when the event was last revised in the
+	// store (RFC 5545 3.8.7.2): the feed is then the same bytes until an event
+	// changes, so its ETag holds.
+	w.line("DTSTAMP", "", icalUTC(e.Modified))
 	switch start, end := e.Start.In(loc), e.End.In(loc); {
 	case e.AllDay: // DTEND is exclusive: the day after the last day
 		w.line("DTSTART", ";VALUE=DATE", icalDate(start))

@@ -86,6 +86,7 @@ func (a *answer) send(maxAge time.Duration) {
 	}
 	if a.envelope {
 		body, status = envelope(body, status, h), http.StatusOK
+		h.Set("Content-Type", "application/json; charset=UTF-8")
 	}
 	if read && ok {
 		etag := strongETag(body)

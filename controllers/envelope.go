@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"net/http"
 	"strconv"
+	"strings"
 )
 
 // envelopeHeaders are the headers a handler sets, which WordPress' _envelope
@@ -29,8 +30,11 @@ func envelope(body []byte, status int, h http.Header) []byte {
 		headers = append(headers, rawMember{name, value})
 	}
 	inner := bytes.TrimSpace(body)
-	if len(inner) == 0 {
+	switch {
+	case len(inner) == 0:
 		inner = []byte("null")
+	case !strings.HasPrefix(h.Get("Content-Type"), "application/json"): // the feed: its text as a string
+		inner = jsonString(string(body))
 	}
 	headersJSON := []byte("[]")
 	if len(headers) > 0 {

@@ -2,6 +2,7 @@ package controllers_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"net/http"
 	"regexp"
 	"slices"
@@ -454,5 +455,33 @@ func TestFeedShowsEachCallerWhatTheListShows(t *testing.T) {
 	}
 	if got := text(t, byUID(t, admin, private), "CLASS"); got != "PRIVATE" {
 		t.Fatalf("private CLASS = %q", got)
+	}
+}
+
+// TestAnUnchangedFeedAnswersNotModified: the feed is the same bytes until an
+// event changes (DTSTAMP is the revision time, not the time of the request),
+// so a calendar client polling it with If-None-Match gets 304; a change gives
+// a new feed. Enveloped, the feed is a JSON string.
+func TestAnUnchangedFeedAnswersNotModified(t *testing.T) {
+	s := startService(t)
+	e := s.event(at("Talk", "2027-06-01 10:00", "2027-06-01 11:00"))
+	first := s.do("GET", feedPath+"?"+window)
+	etag := first.Header.Get("ETag")
+	if etag == "" {
+		t.Fatal("no ETag on the feed")
+	}
+	time.Sleep(1100 * time.Millisecond) // a feed stamped with the time of the request would differ by now
+	s.do("GET", feedPath+"?"+window, header("If-None-Match", etag)).expectStatus(t, http.StatusNotModified)
+	s.do("POST", eventsPath+"/"+idOf(e), asAdmin(), jsonBody(map[string]any{"title": "Talk, moved"})).expectStatus(t, http.StatusOK)
+	s.do("GET", feedPath+"?"+window, header("If-None-Match", etag)).expectStatus(t, http.StatusOK)
+
+	var enveloped struct {
+		Body   string
+		Status int
+	}
+	res := s.do("GET", feedPath+"?_envelope&"+window)
+	if err := json.Unmarshal(res.Body, &enveloped); err != nil || enveloped.Status != http.StatusOK ||
+		!strings.HasPrefix(enveloped.Body, "BEGIN:VCALENDAR\r\n") || !strings.HasPrefix(res.Header.Get("Content-Type"), "application/json") {
+		t.Fatalf("enveloped feed: %v %+v %s", err, enveloped, res.Header.Get("Content-Type"))
 	}
 }
