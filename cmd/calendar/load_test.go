@@ -18,8 +18,10 @@ func TestTwoHundredClientsMixingReadsAndWritesSeeNoErrorAndLoseNothing(t *testin
 	}
 	dir := t.TempDir()
 	c := startChild(t, dir, freeAddr(t))
-	rep, err := loadgen.Run(context.Background(), loadgen.Config{BaseURL: "http://" + c.addr, Login: "admin",
-		Password: childPassword, Clients: 200, Duration: 4 * time.Second, Seed: 7})
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	rep, err := loadgen.Run(ctx, loadgen.Config{BaseURL: "http://" + c.addr, Login: "admin",
+		Password: childPassword, Clients: 200, Duration: 4 * time.Second, MinWrites: 200, Seed: 7})
 	if err != nil {
 		t.Fatal(err)
 	}

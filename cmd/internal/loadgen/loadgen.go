@@ -16,6 +16,7 @@ import (
 	"sort"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -26,7 +27,10 @@ type Config struct {
 	Password string
 	Clients  int
 	Duration time.Duration
-	Seed     uint64
+	// MinWrites keeps the run going past Duration until that many writes are
+	// acknowledged (or ctx ends), so a slow machine still proves something.
+	MinWrites int
+	Seed      uint64
 }
 
 // Report is what a run found.
@@ -79,12 +83,15 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	start := time.Now()
 	deadline := start.Add(cfg.Duration)
 	var wg sync.WaitGroup
+	var acked atomic.Int64
 	for _, c := range clients {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for time.Now().Before(deadline) && ctx.Err() == nil {
+			for (time.Now().Before(deadline) || acked.Load() < int64(cfg.MinWrites)) && ctx.Err() == nil {
+				before := c.acked
 				c.step(ctx)
+				acked.Add(int64(c.acked - before))
 			}
 		}()
 	}
@@ -103,7 +110,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			live[id] = title
 		}
 	}
-	rep.Lost = l.verify(ctx, live)
+	rep.Lost = l.verify(context.WithoutCancel(ctx), live) // an interrupted run is still checked
 	return rep, nil
 }
 
