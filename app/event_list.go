@@ -30,6 +30,7 @@ var EventListArgs = []Arg{
 	NearArgs[0], NearArgs[1], NearArgs[2], NearArgs[3],
 	{Name: "orderby", Type: TypeString, Default: "start_date", Enum: []string{"start_date", "distance"},
 		Description: "start_date (then publication date, then ID), or distance from the point, nearest first."},
+	modifiedAfterArg,
 }
 
 // dateParams are the list's date bounds, the field each compares and how.
@@ -123,11 +124,12 @@ func (s *Events) List(ctx context.Context, actor *User, v Values, root string) (
 	} else if err := s.dateBounds(v, &q, &bad); err != nil {
 		return nil, err
 	}
-	if err := bad.Err(); err != nil {
-		return nil, err
-	}
 	if byDistance {
 		q.Order = OrderDistance
+	}
+	readModifiedAfter(v, s.now(), &q, &bad)
+	if err := bad.Err(); err != nil {
+		return nil, err
 	}
 	if q.Statuses, err = listStatuses(actor, v); err != nil {
 		return nil, err
@@ -199,7 +201,9 @@ func (s *Events) dateBounds(v Values, q *PostQuery, bad *InvalidParams) error {
 			relative = relative || (d.name != "start_date" && d.name != "end_date")
 		}
 	}
-	if !relative { // the default window fills what start_date and end_date leave open
+	// The default window fills what start_date and end_date leave open; a
+	// sync (modified_after) wants past events too.
+	if !relative && !v.Has("modified_after") {
 		if _, ok := values["start_date"]; !ok {
 			values["start_date"] = now.UTC().AddDate(0, 0, -1).Format("2006-01-02") + " 23:59:00"
 		}
