@@ -32,6 +32,7 @@ var EventListArgs = []Arg{
 		Description: "start_date (then publication date, then ID), distance from the point, nearest first, or relevance to search (best first, then start_date); relevance matches words, their prefixes, one typo in words of five letters or more, accents folded."},
 	{Name: "facets", Type: TypeArray, Items: TypeString, Enum: facetNames,
 		Description: "Count the matching events per value of these fields, under facets."},
+	modifiedAfterArg,
 }
 
 // dateParams are the list's date bounds, the field each compares and how.
@@ -162,11 +163,12 @@ func (s *Events) listQuery(ctx context.Context, actor *User, v Values) (PostQuer
 	} else if err := s.dateBounds(v, &q, &bad); err != nil {
 		return q, nil, err
 	}
-	if err := bad.Err(); err != nil {
-		return q, nil, err
-	}
 	if byDistance {
 		q.Order = OrderDistance
+	}
+	readModifiedAfter(v, s.now(), &q, &bad)
+	if err := bad.Err(); err != nil {
+		return q, nil, err
 	}
 	if q.Statuses, err = listStatuses(actor, v); err != nil {
 		return q, nil, err
@@ -220,7 +222,9 @@ func (s *Events) dateBounds(v Values, q *PostQuery, bad *InvalidParams) error {
 			relative = relative || (d.name != "start_date" && d.name != "end_date")
 		}
 	}
-	if !relative { // the default window fills what start_date and end_date leave open
+	// The default window fills what start_date and end_date leave open; a
+	// sync (modified_after) wants past events too.
+	if !relative && !v.Has("modified_after") {
 		if _, ok := values["start_date"]; !ok {
 			values["start_date"] = now.UTC().AddDate(0, 0, -1).Format("2006-01-02") + " 23:59:00"
 		}

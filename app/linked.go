@@ -55,6 +55,7 @@ func (s *LinkedPosts[V]) commonListArgs() []Arg {
 		Arg{Name: "event", Type: TypeInteger, Description: "Only those this event links to."},
 		Arg{Name: "has_events", Type: TypeMixed, Description: "true: only those events link to (drafts and pending events aside); false: only the others."},
 		Arg{Name: "only_with_upcoming", Type: TypeMixed, Default: false, Description: "true: only those upcoming events link to."},
+		modifiedAfterArg,
 	)
 }
 
@@ -123,6 +124,10 @@ func (s *LinkedPosts[V]) List(ctx context.Context, actor *User, v Values) (*Page
 		if err := bad.Err(); err != nil {
 			return nil, err
 		}
+	}
+	var bad InvalidParams
+	if readModifiedAfter(v, s.now(), &q, &bad); bad.Err() != nil {
+		return nil, bad.Err()
 	}
 	found, err := s.searchPosts(ctx, q)
 	if err != nil {

@@ -55,6 +55,11 @@ type Post struct {
 	Venue            int64    `bson:"venue,omitempty"`
 	VenueGeo         *Geo     `bson:"venue_geo,omitempty"` // the venue's position, for "near me"
 	Organizers       []int64  `bson:"organizers,omitempty"`
+
+	// CreatedSeq is the sequence of the insert, so the change feed can tell a
+	// creation from an update; 0 for posts stored before it was kept.
+	CreatedSeq int64 `bson:"created_seq,omitempty"`
+	fresh      bool  // an ID was just assigned: the next sequence is the insert's
 }
 
 // Geo is a venue's position: given exactly, or approximated from its city.
@@ -71,9 +76,17 @@ const (
 )
 
 func (p *Post) DocID() int64      { return p.ID }
-func (p *Post) SetDocID(id int64) { p.ID = id }
-func (p *Post) SetSeq(seq int64)  { p.Seq = seq }
+func (p *Post) SetDocID(id int64) { p.ID, p.fresh = id, id != 0 }
 func (p *Post) DocSeq() int64     { return p.Seq }
+func (p *Post) DocKind() string   { return p.Type }
+
+// SetSeq: repositories assign the ID and then the sequence on insert only.
+func (p *Post) SetSeq(seq int64) {
+	if p.fresh {
+		p.CreatedSeq, p.fresh = seq, false
+	}
+	p.Seq = seq
+}
 
 // UniqueKeys: a slug is unique per post type.
 func (p *Post) UniqueKeys() map[string]string {
@@ -89,12 +102,22 @@ type Term struct {
 	Slug        string `bson:"slug"`
 	Description string `bson:"description,omitempty"`
 	Parent      int64  `bson:"parent"`
+
+	CreatedSeq int64 `bson:"created_seq,omitempty"` // as Post.CreatedSeq
+	fresh      bool
 }
 
 func (t *Term) DocID() int64      { return t.ID }
-func (t *Term) SetDocID(id int64) { t.ID = id }
-func (t *Term) SetSeq(seq int64)  { t.Seq = seq }
+func (t *Term) SetDocID(id int64) { t.ID, t.fresh = id, id != 0 }
 func (t *Term) DocSeq() int64     { return t.Seq }
+func (t *Term) DocKind() string   { return t.Taxonomy }
+
+func (t *Term) SetSeq(seq int64) {
+	if t.fresh {
+		t.CreatedSeq, t.fresh = seq, false
+	}
+	t.Seq = seq
+}
 
 // UniqueKeys: a slug is unique per taxonomy.
 func (t *Term) UniqueKeys() map[string]string {

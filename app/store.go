@@ -71,7 +71,13 @@ type Change struct {
 	ID         int64
 	Seq        int64
 	Deleted    bool
+	// Kind is a tombstone's post type or taxonomy (what DocKind said), so a
+	// feed can name what was deleted; "" when the store did not keep it.
+	Kind string
 }
+
+// Kinded documents name their kind (post type, taxonomy) for tombstones.
+type Kinded interface{ DocKind() string }
 
 // Index is the search index that answers list queries: the store holds the
 // documents, the index finds them, counts them and orders them.
@@ -171,6 +177,9 @@ type PostQuery struct {
 	// Facets asks for the counts of every value of these facets (Facet*)
 	// among all the matching posts.
 	Facets []string
+
+	// ModifiedAfter keeps posts last modified after it.
+	ModifiedAfter *Bound
 }
 
 // Bound is one side of a time range.
@@ -191,6 +200,8 @@ const (
 	OrderPublished
 	// OrderDistance: nearest to Near first, then event start, publication date, ID.
 	OrderDistance
+	// OrderModified: modification ascending, then ID, for paging forward.
+	OrderModified
 )
 
 // GeoNear is a point and a radius in kilometres.

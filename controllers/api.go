@@ -100,6 +100,7 @@ func New(cfg Config, a *app.App) *API {
 	mountLinked(api, "organizers", a.Organizers, OrganizerList{})
 	mountTerms(api, "categories", a.Categories, CategoryList{})
 	mountTerms(api, "tags", a.Tags, TagList{})
+	api.mountChanges()
 	api.mountRoot(AdminNamespace)
 	api.mountUsers()
 	api.doc = newOpenAPIDoc(api.server.Engine.OutputOpenAPISpec())
@@ -193,7 +194,7 @@ func (api *API) setCommonHeaders(w http.ResponseWriter, r *http.Request) {
 	h.Set("Content-Type", "application/json; charset=UTF-8")
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("X-Robots-Tag", "noindex")
-	h.Set("Access-Control-Expose-Headers", "X-WP-Total, X-WP-TotalPages, X-TEC-Total, X-TEC-TotalPages, Link, X-Request-ID, ETag, Last-Modified")
+	h.Set("Access-Control-Expose-Headers", "X-WP-Total, X-WP-TotalPages, X-TEC-Total, X-TEC-TotalPages, X-Calendar-Last-Seq, Link, X-Request-ID, ETag, Last-Modified")
 	h.Set("Access-Control-Allow-Headers", "Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type")
 	if origin := r.Header.Get("Origin"); origin != "" {
 		h.Set("Access-Control-Allow-Origin", origin)

@@ -34,6 +34,7 @@ func TestTheNamespaceRootListsEveryRouteWithMethodsAndArgs(t *testing.T) {
 		"/vendor/events/v1":                  {"GET"},
 		"/vendor/events/v1/doc":              {"GET"},
 		"/vendor/events/v1/events.ics":       {"GET"},
+		"/vendor/events/v1/changes":          {"GET"},
 		"/vendor/admin/v1":                   {"GET"},
 		"/vendor/admin/v1/users":             {"GET", "POST"},
 		`/vendor/admin/v1/users/(?P<id>\d+)`: {"DELETE"},

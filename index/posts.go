@@ -63,6 +63,7 @@ func newMapping() mapping.IndexMapping {
 	doc.AddFieldMappingsAt(fieldEnd, numeric)
 	doc.AddFieldMappingsAt(fieldID, numeric)
 	doc.AddFieldMappingsAt(fieldParent, numeric)
+	mapModified(doc, numeric)
 	for _, f := range textFields() {
 		doc.AddFieldMappingsAt(f, keywordField)
 	}
@@ -120,6 +121,7 @@ func newPostDoc(p *app.Post) postDoc {
 		fieldDate:     float64(p.Date.Unix()),
 		fieldID:       float64(p.ID),
 	}
+	addModified(d, p)
 	var terms []string
 	for _, id := range append(append([]int64{}, p.Categories...), p.Tags...) {
 		terms = append(terms, docID(id))
@@ -245,6 +247,9 @@ func (i *Index) SearchPosts(ctx context.Context, q app.PostQuery) (app.PostPage,
 		g.SetField(fieldGeo)
 		must = append(must, g)
 	}
+	if m := modifiedQuery(q); m != nil {
+		must = append(must, m)
+	}
 	root := query.Query(bleve.NewConjunctionQuery(must...))
 	if len(q.ExcludeIDs) > 0 {
 		b := bleve.NewBooleanQuery()
@@ -271,6 +276,8 @@ func (i *Index) SearchPosts(ctx context.Context, q app.PostQuery) (app.PostPage,
 		req.SortBy([]string{fieldStart, fieldDate, fieldID})
 	case app.OrderPublished:
 		req.SortBy([]string{fieldDate, fieldID})
+	case app.OrderModified:
+		req.SortBy(modifiedOrder)
 	default:
 		req.SortBy([]string{"-" + fieldDate, "-" + fieldID})
 	}

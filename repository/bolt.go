@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"go.etcd.io/bbolt"
@@ -149,11 +150,16 @@ func recordChange(tx *bbolt.Tx, collection string, id, previousSeq, seq int64, d
 	return feed.Put(itob(seq), append(append(itob(id), flag), collection...))
 }
 
+// kindSeparator follows a tombstone's collection with the deleted document's
+// kind; entries written before kinds were kept have none.
+const kindSeparator = "\x00"
+
 func decodeChange(seq int64, v []byte) (app.Change, error) {
 	if len(v) < 10 {
 		return app.Change{}, fmt.Errorf("change %d is corrupt", seq)
 	}
-	return app.Change{Seq: seq, ID: btoi(v[:8]), Deleted: v[8] == 'd', Collection: string(v[9:])}, nil
+	collection, kind, _ := strings.Cut(string(v[9:]), kindSeparator)
+	return app.Change{Seq: seq, ID: btoi(v[:8]), Deleted: v[8] == 'd', Collection: collection, Kind: kind}, nil
 }
 
 // nextSeq takes the next number of the store-wide change sequence.

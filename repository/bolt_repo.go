@@ -147,7 +147,11 @@ func (r *boltRepo[U, T]) Delete(ctx context.Context, id int64) error {
 		if err := r.dropKeys(tx, old); err != nil {
 			return err
 		}
-		if err := recordChange(tx, string(r.name), id, old.DocSeq(), nextSeq(tx), true); err != nil {
+		collection := string(r.name)
+		if k, ok := any(old).(app.Kinded); ok {
+			collection += kindSeparator + k.DocKind()
+		}
+		if err := recordChange(tx, collection, id, old.DocSeq(), nextSeq(tx), true); err != nil {
 			return err
 		}
 		return tx.Bucket(r.name).Delete(itob(id))

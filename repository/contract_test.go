@@ -206,6 +206,56 @@ func runContract(t *testing.T, sut storeUnderTest) {
 		}
 	})
 
+	t.Run("the creation sequence is kept and tombstones name the kind", func(t *testing.T) {
+		s := sut.open(t)
+		p := venue("born")
+		mustInsert(t, s.Posts(), p)
+		term := &app.Term{Taxonomy: "post_tag", Name: "T", Slug: "t"}
+		mustInsert(t, s.Terms(), term)
+		if p.CreatedSeq != p.Seq || term.CreatedSeq != term.Seq || p.CreatedSeq == 0 {
+			t.Fatalf("on insert: post created %d seq %d, term created %d seq %d", p.CreatedSeq, p.Seq, term.CreatedSeq, term.Seq)
+		}
+		created := p.CreatedSeq
+		loaded, err := s.Posts().Get(ctx, p.ID)
+		if err != nil || loaded.CreatedSeq != created {
+			t.Fatalf("stored creation sequence = %+v, %v; want %d", loaded, err, created)
+		}
+		loaded.Title = "changed"
+		if err := s.Posts().Update(ctx, loaded); err != nil {
+			t.Fatal(err)
+		}
+		again, err := s.Posts().Get(ctx, p.ID)
+		if err != nil || again.CreatedSeq != created || again.Seq <= created {
+			t.Fatalf("after update: created %d seq %d, %v; want created %d and a later seq", again.CreatedSeq, again.Seq, err, created)
+		}
+		gotTerm, err := s.Terms().Get(ctx, term.ID)
+		if err != nil || gotTerm.CreatedSeq != term.CreatedSeq {
+			t.Fatalf("stored term creation sequence = %+v, %v", gotTerm, err)
+		}
+		event := &app.Post{Type: app.PostTypeEvent, Slug: "e", Status: "publish"}
+		mustInsert(t, s.Posts(), event)
+		for _, del := range []func() error{
+			func() error { return s.Posts().Delete(ctx, event.ID) },
+			func() error { return s.Terms().Delete(ctx, term.ID) },
+		} {
+			if err := del(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		feed, err := s.Changes(ctx, again.Seq, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, ch := range feed {
+			got = append(got, fmt.Sprintf("%s/%d %s deleted=%v", ch.Collection, ch.ID, ch.Kind, ch.Deleted))
+		}
+		want := fmt.Sprintf("[posts/%d event deleted=true terms/%d post_tag deleted=true]", event.ID, term.ID)
+		if fmt.Sprint(got) != want {
+			t.Fatalf("tombstones = %v\nwant %s", got, want)
+		}
+	})
+
 	if sut.reopen != nil {
 		t.Run("data persists across close and reopen", func(t *testing.T) {
 			s := sut.open(t)

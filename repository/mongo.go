@@ -97,6 +97,7 @@ type tombstone struct {
 	Collection string `bson:"collection"`
 	ID         int64  `bson:"id"`
 	Seq        int64  `bson:"seq"`
+	Kind       string `bson:"kind,omitempty"` // the document's post type or taxonomy
 }
 
 // Changes merges the documents and tombstones written after afterSeq, in
@@ -131,7 +132,7 @@ func (s *Mongo) Changes(ctx context.Context, afterSeq int64, limit int) ([]app.C
 		return nil, storeError(err)
 	}
 	for _, t := range dead {
-		out = append(out, app.Change{Collection: t.Collection, ID: t.ID, Seq: t.Seq, Deleted: true})
+		out = append(out, app.Change{Collection: t.Collection, ID: t.ID, Seq: t.Seq, Deleted: true, Kind: t.Kind})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Seq < out[j].Seq })
 	if len(out) > limit {

@@ -139,12 +139,20 @@ func (r *mongoRepo[U, T]) Update(ctx context.Context, doc T) error {
 // Delete leaves a tombstone first, then removes the document: a crash between
 // the two leaves a tombstone for a live document, which the index's catch-up
 // resolves by reading the store (the document is there, so it stays).
+// The document is read first for its kind, which the tombstone keeps.
 func (r *mongoRepo[U, T]) Delete(ctx context.Context, id int64) error {
+	old, err := r.Get(ctx, id)
+	if err != nil {
+		return err
+	}
 	seq, err := r.store.next(ctx, "seq")
 	if err != nil {
 		return err
 	}
 	t := tombstone{Key: r.name + "/" + itoa(id), Collection: r.name, ID: id, Seq: seq}
+	if k, ok := any(old).(app.Kinded); ok {
+		t.Kind = k.DocKind()
+	}
 	_, err = r.store.tombstones.ReplaceOne(ctx, bson.D{{Key: "_id", Value: t.Key}}, t, options.Replace().SetUpsert(true))
 	if err != nil {
 		return storeError(err)

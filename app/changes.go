@@ -1,0 +1,168 @@
+package app
+
+import "context"
+
+// ChangesArgs are the parameters of GET /changes.
+var ChangesArgs = []Arg{
+	{Name: "since", Type: TypeInteger, Default: 0, Description: "The last_seq of the previous page; 0 to start from the beginning."},
+	{Name: "per_page", Type: TypeInteger, Default: defaultChangesPerPage, Description: "Changes per page, 1 to 1000."},
+}
+
+const (
+	defaultChangesPerPage = 100
+	maxChangesPerPage     = 1000
+)
+
+// The actions of the change feed.
+const (
+	ActionCreated = "created"
+	ActionUpdated = "updated"
+	ActionTrashed = "trashed"
+	ActionDeleted = "deleted"
+)
+
+// ChangeView is one entry of the feed: the latest state of one item.
+type ChangeView struct {
+	Seq    int64  `json:"seq"`
+	ID     int64  `json:"id"`
+	Type   string `json:"type"`
+	Action string `json:"action"`
+}
+
+// ChangesPage is one page of the feed; LastSeq is the since of the next one.
+type ChangesPage struct {
+	Changes []ChangeView
+	LastSeq int64
+	More    bool
+	// StoreSeq is the highest sequence of the store when the page was read.
+	StoreSeq int64
+	PerPage  int
+}
+
+// Changes answers the change feed from since on: one entry per event, venue,
+// organizer, category or tag written after since, at its latest write, in
+// sequence order (users are never listed). Each entry says what the caller
+// should do with the item now:
+//   - created: it did not exist at since; updated: it did; either way, fetch it;
+//   - trashed: it is in the trash (only callers who read the trash see this);
+//   - deleted: it is gone for good, or the caller may no longer read it
+//     (unpublished, made private, trashed for a visitor). Removing it keeps a
+//     mirror equal to what the caller can list; the price is that the caller
+//     learns that an item it cannot read changed.
+func (a *App) Changes(ctx context.Context, actor *User, v Values) (*ChangesPage, error) {
+	since, _ := v.Int("since")
+	if since < 0 {
+		return nil, ErrInvalidParam("since", "since must be an integer of 0 or more.")
+	}
+	perPage := int64(defaultChangesPerPage)
+	if n, ok := v.Int("per_page"); ok {
+		if n < 1 || n > maxChangesPerPage {
+			return nil, ErrInvalidParam("per_page", "per_page must be between 1 and 1000.")
+		}
+		perPage = n
+	}
+	storeSeq, err := a.store.LastSeq(ctx)
+	if err != nil {
+		return nil, err
+	}
+	page := &ChangesPage{Changes: []ChangeView{}, LastSeq: since, StoreSeq: storeSeq, PerPage: int(perPage)}
+	for len(page.Changes) < int(perPage) {
+		want := int(perPage) - len(page.Changes)
+		batch, err := a.store.Changes(ctx, page.LastSeq, want)
+		if err != nil {
+			return nil, err
+		}
+		if err := a.describeChanges(ctx, actor, since, batch, page); err != nil {
+			return nil, err
+		}
+		if len(batch) < want {
+			return page, nil
+		}
+	}
+	rest, err := a.store.Changes(ctx, page.LastSeq, 1)
+	page.More = len(rest) > 0
+	return page, err
+}
+
+// describeChanges appends the entries of one batch of the store's feed.
+func (a *App) describeChanges(ctx context.Context, actor *User, since int64, batch []Change, page *ChangesPage) error {
+	var postIDs, termIDs []int64
+	for _, c := range batch {
+		switch c.Collection {
+		case CollectionPosts:
+			postIDs = append(postIDs, c.ID)
+		case CollectionTerms:
+			termIDs = append(termIDs, c.ID)
+		}
+	}
+	posts, err := a.store.Posts().GetMany(ctx, postIDs)
+	if err != nil {
+		return err
+	}
+	terms, err := a.store.Terms().GetMany(ctx, termIDs)
+	if err != nil {
+		return err
+	}
+	livePosts, liveTerms := map[int64]*Post{}, map[int64]*Term{}
+	for _, p := range posts {
+		livePosts[p.ID] = p
+	}
+	for _, t := range terms {
+		liveTerms[t.ID] = t
+	}
+	for _, c := range batch {
+		page.LastSeq = c.Seq
+		entry := ChangeView{Seq: c.Seq, ID: c.ID, Action: ActionDeleted}
+		switch c.Collection {
+		case CollectionPosts:
+			if p := livePosts[c.ID]; p != nil {
+				entry.Type, entry.Action = p.Type, postAction(actor, p, since)
+			} else if c.Deleted {
+				entry.Type = kindType(c.Kind, "post")
+			} else {
+				continue // deleted since the feed was read: its tombstone follows
+			}
+		case CollectionTerms:
+			if t := liveTerms[c.ID]; t != nil {
+				entry.Type, entry.Action = kindType(t.Taxonomy, "term"), ActionUpdated
+				if t.CreatedSeq > since {
+					entry.Action = ActionCreated
+				}
+			} else if c.Deleted {
+				entry.Type = kindType(c.Kind, "term")
+			} else {
+				continue
+			}
+		default:
+			continue // users are not part of the calendar
+		}
+		page.Changes = append(page.Changes, entry)
+	}
+	return nil
+}
+
+func postAction(actor *User, p *Post, since int64) string {
+	switch {
+	case !canRead(actor, p):
+		return ActionDeleted
+	case p.Status == StatusTrash:
+		return ActionTrashed
+	case p.CreatedSeq > since:
+		return ActionCreated
+	}
+	return ActionUpdated
+}
+
+// kindType names a post type or taxonomy as the feed does; a tombstone written
+// before kinds were kept says only "post" or "term".
+func kindType(kind, unknown string) string {
+	switch kind {
+	case PostTypeEvent, PostTypeVenue, PostTypeOrganizer:
+		return kind
+	case TaxonomyCategory:
+		return "category"
+	case TaxonomyTag:
+		return "tag"
+	}
+	return unknown
+}

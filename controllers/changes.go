@@ -1,0 +1,47 @@
+package controllers
+
+import (
+	"net/http"
+	"strconv"
+
+	"github.com/go-fuego/fuego"
+
+	"calendar/app"
+)
+
+// ChangeList documents the change feed's wrapper.
+type ChangeList struct {
+	Changes     []app.ChangeView `json:"changes"`
+	LastSeq     int64            `json:"last_seq"`
+	More        bool             `json:"more"`
+	RestURL     string           `json:"rest_url"`
+	NextRestURL string           `json:"next_rest_url,omitempty"`
+}
+
+// lastSeqHeader gives the store's latest sequence: a client that lists
+// everything first can follow the feed from there.
+const lastSeqHeader = "X-Calendar-Last-Seq"
+
+func (api *API) mountChanges() {
+	handle(api, EventsNamespace, []string{http.MethodGet}, "/changes", app.ChangesArgs, func(r *Request) (*ChangeList, error) {
+		page, err := api.app.Changes(r.Context(), r.Actor, r.Values)
+		if err != nil {
+			return nil, err
+		}
+		r.Header().Set(lastSeqHeader, strconv.FormatInt(page.StoreSeq, 10))
+		base := api.apiRoot(r.lang, EventsNamespace) + "changes/"
+		since, _ := r.Values.Int("since")
+		out := &ChangeList{Changes: page.Changes, LastSeq: page.LastSeq, More: page.More,
+			RestURL: changesURL(base, since, page.PerPage)}
+		if page.More {
+			out.NextRestURL = changesURL(base, page.LastSeq, page.PerPage)
+		}
+		return out, nil
+	}, fuego.OptionSummary("Changes since a sequence number"),
+		fuego.OptionDescription("Events, venues, organizers, categories and tags written after since, one entry each at its latest write, in sequence order. Follow next_rest_url (or since=last_seq) while more is true. Actions: created or updated (fetch the item), trashed, deleted (gone, or no longer readable by the caller)."),
+		fuego.OptionAddResponse(http.StatusOK, "One page of changes", fuego.Response{Type: ChangeList{}}))
+}
+
+func changesURL(base string, since int64, perPage int) string {
+	return base + "?since=" + strconv.FormatInt(since, 10) + "&per_page=" + strconv.Itoa(perPage)
+}
