@@ -43,14 +43,13 @@ func OpenBolt(dir string) (*Bolt, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Concurrent writes share one commit and so one fsync; a lone write waits
-	// at most this long for company.
 	db.MaxBatchDelay = time.Millisecond
+	w := &committer{db: db}
 	s := &Bolt{
 		db:    db,
-		users: newBoltRepo[app.User](db, usersCollection),
-		posts: newBoltRepo[app.Post](db, postsCollection),
-		terms: newBoltRepo[app.Term](db, termsCollection),
+		users: newBoltRepo[app.User](w, usersCollection),
+		posts: newBoltRepo[app.Post](w, postsCollection),
+		terms: newBoltRepo[app.Term](w, termsCollection),
 	}
 	err = db.Update(func(tx *bbolt.Tx) error {
 		for _, b := range [][]byte{metaBucket, changesBucket} {

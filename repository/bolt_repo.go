@@ -2,6 +2,7 @@ package repository
 
 import (
 	"context"
+	"sync/atomic"
 
 	"go.etcd.io/bbolt"
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -16,6 +17,7 @@ type boltRepo[U any, T interface {
 	app.Document
 }] struct {
 	db        *bbolt.DB
+	w         *committer
 	name      []byte
 	keyFields []string
 }
@@ -23,8 +25,25 @@ type boltRepo[U any, T interface {
 func newBoltRepo[U any, T interface {
 	*U
 	app.Document
-}](db *bbolt.DB, name string) *boltRepo[U, T] {
-	return &boltRepo[U, T]{db: db, name: []byte(name), keyFields: uniqueFields[U, T]()}
+}](w *committer, name string) *boltRepo[U, T] {
+	return &boltRepo[U, T]{db: w.db, w: w, name: []byte(name), keyFields: uniqueFields[U, T]()}
+}
+
+// committer runs writes: a lone write commits at once; writes that overlap
+// share one commit and so one fsync (bbolt's batch, which makes a write wait
+// up to MaxBatchDelay for company: a price only worth paying when some is
+// there).
+type committer struct {
+	db      *bbolt.DB
+	writing atomic.Int32
+}
+
+func (c *committer) update(fn func(*bbolt.Tx) error) error {
+	defer c.writing.Add(-1)
+	if c.writing.Add(1) == 1 {
+		return c.db.Update(fn)
+	}
+	return c.db.Batch(fn)
 }
 
 func (r *boltRepo[U, T]) keyBucketName(field string) []byte {
@@ -78,7 +97,7 @@ func (r *boltRepo[U, T]) Insert(ctx context.Context, doc T) error {
 	if err := checkKeys(keys); err != nil {
 		return err
 	}
-	err := r.db.Batch(func(tx *bbolt.Tx) error {
+	err := r.w.update(func(tx *bbolt.Tx) error {
 		if err := r.keysFree(tx, keys, 0); err != nil {
 			return err
 		}
@@ -107,7 +126,7 @@ func (r *boltRepo[U, T]) Update(ctx context.Context, doc T) error {
 	if err := checkKeys(keys); err != nil {
 		return err
 	}
-	return r.db.Batch(func(tx *bbolt.Tx) error {
+	return r.w.update(func(tx *bbolt.Tx) error {
 		old, err := r.get(tx, doc.DocID())
 		if err != nil {
 			return err
@@ -139,7 +158,7 @@ func (r *boltRepo[U, T]) Delete(ctx context.Context, id int64) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return r.db.Batch(func(tx *bbolt.Tx) error {
+	return r.w.update(func(tx *bbolt.Tx) error {
 		old, err := r.get(tx, id)
 		if err != nil {
 			return err
