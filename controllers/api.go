@@ -293,6 +293,16 @@ type rawBody struct {
 }
 
 func encodeJSON(w io.Writer, v any) error {
+	// An ordered object (every list wrapper) is already compact JSON: written
+	// as it is, it skips the encoder's second pass over its bytes.
+	if o, ok := v.(object); ok {
+		raw, err := o.MarshalJSON()
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(append(raw, '\n'))
+		return err
+	}
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	return enc.Encode(v)
