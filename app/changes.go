@@ -86,15 +86,7 @@ func (a *App) Changes(ctx context.Context, actor *User, v Values) (*ChangesPage,
 
 // describeChanges appends the entries of one batch of the store's feed.
 func (a *App) describeChanges(ctx context.Context, actor *User, since int64, batch []Change, page *ChangesPage) error {
-	var postIDs, termIDs []int64
-	for _, c := range batch {
-		switch c.Collection {
-		case CollectionPosts:
-			postIDs = append(postIDs, c.ID)
-		case CollectionTerms:
-			termIDs = append(termIDs, c.ID)
-		}
-	}
+	postIDs, termIDs := changedIDs(batch)
 	posts, err := a.store.Posts().GetMany(ctx, postIDs)
 	if err != nil {
 		return err

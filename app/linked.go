@@ -126,8 +126,9 @@ func (s *LinkedPosts[V]) List(ctx context.Context, actor *User, v Values) (*Page
 		}
 	}
 	var bad InvalidParams
-	if readModifiedAfter(v, s.now(), &q, &bad); bad.Err() != nil {
-		return nil, bad.Err()
+	readModifiedAfter(v, s.now(), &q, &bad)
+	if err := bad.Err(); err != nil {
+		return nil, err
 	}
 	found, err := s.searchPosts(ctx, q)
 	if err != nil {

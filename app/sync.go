@@ -98,15 +98,7 @@ func (a *App) CatchUp(ctx context.Context) (int, error) {
 // is written before the document goes; they are read again on later passes
 // while they are inside the margin.
 func (s *indexSync) apply(ctx context.Context, changes []Change) (pending map[int64]bool, err error) {
-	var postIDs, termIDs []int64
-	for _, c := range changes {
-		switch c.Collection {
-		case CollectionPosts:
-			postIDs = append(postIDs, c.ID)
-		case CollectionTerms:
-			termIDs = append(termIDs, c.ID)
-		}
-	}
+	postIDs, termIDs := changedIDs(changes)
 	if len(postIDs)+len(termIDs) == 0 {
 		return nil, nil
 	}
@@ -279,6 +271,20 @@ func rebuildCollection[T Document](ctx context.Context, repo Repo[T], put func(c
 	default:
 		return ctx.Err()
 	}
+}
+
+// changedIDs splits changes into the posts and the terms they name; users are
+// neither indexed nor listed.
+func changedIDs(changes []Change) (postIDs, termIDs []int64) {
+	for _, c := range changes {
+		switch c.Collection {
+		case CollectionPosts:
+			postIDs = append(postIDs, c.ID)
+		case CollectionTerms:
+			termIDs = append(termIDs, c.ID)
+		}
+	}
+	return postIDs, termIDs
 }
 
 // rebuildState is what readyz says while a rebuild runs, nil otherwise.

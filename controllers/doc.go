@@ -60,7 +60,7 @@ func (d *openAPIDoc) forRoots(eventsRoot, adminRoot string) json.RawMessage {
 
 // jsonStringBody is s encoded as a JSON string, without the quotes.
 func jsonStringBody(s string) []byte {
-	raw, _ := json.Marshal(s)
+	raw := jsonString(s)
 	return raw[1 : len(raw)-1]
 }
 
