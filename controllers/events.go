@@ -22,7 +22,6 @@ func (api *API) mountEvents() {
 	events := api.app.Events
 	root := func(r *Request) string { return api.apiRoot(r.lang, EventsNamespace) }
 	handle(api, EventsNamespace, []string{http.MethodGet}, "/events", app.EventListArgs, func(r *Request) (any, error) {
-		r.Header().Add("Vary", "Accept")
 		if wantsCalendar(r.HTTP.Header.Values("Accept")) {
 			return eventFeedBody(api, r, root(r))
 		}
