@@ -60,32 +60,10 @@ func TestTheServiceRidesOutAMongoDBRestart(t *testing.T) {
 	}
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
-	// One writer: FerretDB's $inc is not atomic under concurrent writers (real
-	// MongoDB's is), and ID allocation is not what this test is about.
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		for i := 0; ; i++ {
-			select {
-			case <-stop:
-				return
-			default:
-			}
-			name := fmt.Sprintf("venue %d", i)
-			status, m, err := svc.post("/vendor/events/v1/venues", fmt.Sprintf(`{"venue": %q}`, name))
-			record(status, m, err, http.StatusCreated)
-			if status == http.StatusCreated {
-				mu.Lock()
-				acked[int64(m["id"].(float64))] = name
-				ackedIDs = append(ackedIDs, int64(m["id"].(float64)))
-				mu.Unlock()
-			}
-			time.Sleep(5 * time.Millisecond)
-		}
-	}()
-	for r := 0; r < 4; r++ {
+	// client repeats step, a request every 5 ms, until stop closes.
+	client := func(step func(i int)) {
 		wg.Add(1)
-		go func(r int) {
+		go func() {
 			defer wg.Done()
 			for i := 0; ; i++ {
 				select {
@@ -93,18 +71,36 @@ func TestTheServiceRidesOutAMongoDBRestart(t *testing.T) {
 					return
 				default:
 				}
-				path := fmt.Sprintf("/vendor/events/v1/venues?per_page=%d", i%10+1)
-				mu.Lock()
-				if n := len(ackedIDs); n > 0 && r%2 == 1 {
-					path = fmt.Sprintf("/vendor/events/v1/venues/%d", ackedIDs[i%n])
-				}
-				mu.Unlock()
-				var m map[string]any
-				status, err := getJSON("http://"+addr+path, &m)
-				record(status, m, err, http.StatusOK)
+				step(i)
 				time.Sleep(5 * time.Millisecond)
 			}
-		}(r)
+		}()
+	}
+	// One writer: FerretDB's $inc is not atomic under concurrent writers (real
+	// MongoDB's is), and ID allocation is not what this test is about.
+	client(func(i int) {
+		name := fmt.Sprintf("venue %d", i)
+		status, m, err := svc.post("/vendor/events/v1/venues", fmt.Sprintf(`{"venue": %q}`, name))
+		record(status, m, err, http.StatusCreated)
+		if status == http.StatusCreated {
+			mu.Lock()
+			acked[int64(m["id"].(float64))] = name
+			ackedIDs = append(ackedIDs, int64(m["id"].(float64)))
+			mu.Unlock()
+		}
+	})
+	for r := 0; r < 4; r++ {
+		client(func(i int) {
+			path := fmt.Sprintf("/vendor/events/v1/venues?per_page=%d", i%10+1)
+			mu.Lock()
+			if n := len(ackedIDs); n > 0 && r%2 == 1 {
+				path = fmt.Sprintf("/vendor/events/v1/venues/%d", ackedIDs[i%n])
+			}
+			mu.Unlock()
+			var m map[string]any
+			status, err := getJSON("http://"+addr+path, &m)
+			record(status, m, err, http.StatusOK)
+		})
 	}
 	count := func() int {
 		mu.Lock()
