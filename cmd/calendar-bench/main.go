@@ -35,6 +35,7 @@ func main() {
 	noCache := flag.Bool("nocache", false, "turn the list result cache off (cold figures)")
 	rebuildProfile := flag.String("rebuildprofile", "", "write the CPU profile of the index rebuild to this file")
 	rebuildOnly := flag.Bool("rebuildonly", false, "stop after the rebuild (seeding and rebuild figures only)")
+	dataDir := flag.String("dir", "", "keep the store and the index in this directory and reuse them on the next run (default: a temporary one)")
 	client := flag.Bool("client", false, "internal: run as the load client")
 	url := flag.String("url", "", "internal: the client's target")
 	paths := flag.String("paths", "", "internal: the client's paths, one per line in a file")
@@ -46,19 +47,22 @@ func main() {
 		}
 		return
 	}
-	if err := run(*n, *each, *conc, *cpuProfile, *noCache, *rebuildProfile, *rebuildOnly); err != nil {
+	if err := run(*n, *dataDir, *each, *conc, *cpuProfile, *noCache, *rebuildProfile, *rebuildOnly); err != nil {
 		fmt.Fprintln(os.Stderr, "calendar-bench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(n int, each time.Duration, conc int, cpuProfile string, noCache bool, rebuildProfile string, rebuildOnly bool) error {
+func run(n int, dir string, each time.Duration, conc int, cpuProfile string, noCache bool, rebuildProfile string, rebuildOnly bool) error {
 	ctx := context.Background()
-	dir, err := os.MkdirTemp("", "calendar-bench")
-	if err != nil {
-		return err
+	if dir == "" {
+		tmp, err := os.MkdirTemp("", "calendar-bench")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(tmp)
+		dir = tmp
 	}
-	defer os.RemoveAll(dir)
 	store, err := repository.OpenBolt(dir)
 	if err != nil {
 		return err
@@ -81,18 +85,11 @@ func run(n int, each time.Duration, conc int, cpuProfile string, noCache bool, r
 	if err != nil {
 		return err
 	}
-	stopProfile, err := startProfile(rebuildProfile)
-	if err != nil {
-		return err
+	if idx.Fresh || rebuildOnly {
+		if err := rebuild(ctx, a, rebuildProfile); err != nil {
+			return err
+		}
 	}
-	start := time.Now()
-	docs, err := a.Rebuild(ctx, nil)
-	stopProfile()
-	if err != nil {
-		return err
-	}
-	fmt.Printf("index rebuild: %d documents in %v (%.0f/s); %s\n", docs, time.Since(start).Round(time.Millisecond),
-		float64(docs)/time.Since(start).Seconds(), "RSS "+rss())
 	if rebuildOnly {
 		return nil
 	}
@@ -109,7 +106,7 @@ func run(n int, each time.Duration, conc int, cpuProfile string, noCache bool, r
 
 	fmt.Printf("\n%d events, %d venues, %d organizers, %d categories, %d tags; result cache %v; GOMAXPROCS shared by server and client\n\n",
 		n, len(w.venues), len(w.organizers), len(w.categories), len(w.tags), !noCache)
-	stopProfile, err = startProfile(cpuProfile)
+	stopProfile, err := startProfile(cpuProfile)
 	if err != nil {
 		return err
 	}
@@ -135,6 +132,22 @@ func run(n int, each time.Duration, conc int, cpuProfile string, noCache bool, r
 		return err
 	}
 	fmt.Printf("\nserver resident memory: %s\n", rss())
+	return nil
+}
+
+func rebuild(ctx context.Context, a *app.App, profile string) error {
+	stopProfile, err := startProfile(profile)
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	docs, err := a.Rebuild(ctx, nil)
+	stopProfile()
+	if err != nil {
+		return err
+	}
+	fmt.Printf("index rebuild: %d documents in %v (%.0f/s); %s\n", docs, time.Since(start).Round(time.Millisecond),
+		float64(docs)/time.Since(start).Seconds(), "RSS "+rss())
 	return nil
 }
 

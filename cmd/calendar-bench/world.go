@@ -33,6 +33,12 @@ type world struct {
 // with a fixed seed so every run measures the same data.
 func newWorld(ctx context.Context, store *repository.Bolt, n int) (*world, error) {
 	w := &world{rng: rand.New(rand.NewSource(1))}
+	if seeded, err := store.Posts().Count(ctx); err != nil || seeded > 0 {
+		if err != nil {
+			return nil, err
+		}
+		return w, w.load(ctx, store)
+	}
 	if err := store.BulkLoad(true); err != nil {
 		return nil, err
 	}
@@ -101,6 +107,46 @@ func newWorld(ctx context.Context, store *repository.Bolt, n int) (*world, error
 	}
 	fmt.Printf("seeded %d events into the store in %v\n", n, time.Since(start).Round(time.Millisecond))
 	return w, nil
+}
+
+// load reads back a world seeded by an earlier run into the same directory.
+func (w *world) load(ctx context.Context, store *repository.Bolt) error {
+	for after := int64(0); ; {
+		terms, err := store.Terms().Scan(ctx, after, 1000)
+		if err != nil || len(terms) == 0 {
+			break
+		}
+		for _, t := range terms {
+			if t.Taxonomy == app.TaxonomyCategory {
+				w.categories, w.categorySlugs = append(w.categories, t.ID), append(w.categorySlugs, t.Slug)
+			} else {
+				w.tags = append(w.tags, t.ID)
+			}
+			after = t.ID
+		}
+	}
+	for after := int64(0); ; {
+		posts, err := store.Posts().Scan(ctx, after, 10000)
+		if err != nil {
+			return err
+		}
+		if len(posts) == 0 {
+			break
+		}
+		for _, p := range posts {
+			switch {
+			case p.Type == app.PostTypeVenue:
+				w.venues = append(w.venues, p.ID)
+			case p.Type == app.PostTypeOrganizer:
+				w.organizers = append(w.organizers, p.ID)
+			case p.Status == app.StatusPublish:
+				w.events = append(w.events, p.ID)
+			}
+			after = p.ID
+		}
+	}
+	fmt.Printf("reusing the %d published events, %d venues, %d organizers already seeded\n", len(w.events), len(w.venues), len(w.organizers))
+	return nil
 }
 
 func capitalize(s string) string { return strings.ToUpper(s[:1]) + s[1:] }
