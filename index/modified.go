@@ -21,10 +21,7 @@ func addModified(d postDoc, p *app.Post) {
 
 // modifiedQuery is nil when the query does not filter on modification.
 func modifiedQuery(q app.PostQuery) query.Query {
-	if q.ModifiedAfter == nil {
-		return nil
-	}
-	return timeBound(fieldModified, true, *q.ModifiedAfter)
+	return timeRange(fieldModified, q.ModifiedAfter, nil)
 }
 
 // modifiedOrder: oldest change first, then ID, so a client pages forward.

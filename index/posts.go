@@ -23,11 +23,9 @@ import (
 // as one term, so a fragment matches as a substring with a wildcard query.
 const (
 	fieldKind     = "kind" // "post" or "term"
-	fieldTerms    = "term_ids"
 	fieldType     = "type"
 	fieldStatus   = "status"
 	fieldTitleKey = "title_key"
-	fieldDate     = "date"
 	fieldStart    = "start"
 	fieldEnd      = "end"
 	fieldVenue    = "venue"
@@ -61,10 +59,9 @@ func newMapping() mapping.IndexMapping {
 
 	doc := bleve.NewDocumentStaticMapping()
 	doc.AddFieldMappingsAt(fieldGeo, bleve.NewGeoPointFieldMapping())
-	for _, f := range []string{fieldStartKey, fieldDateKey, fieldHasGeo, fieldVenue, fieldOrgs, fieldCats, fieldTags, fieldFeatured, fieldListed, fieldKind, fieldTerms, fieldType, fieldStatus, fieldTitleKey, fieldSlug, fieldNameSort, fieldDescSort, fieldNameKey} {
+	for _, f := range []string{fieldStartKey, fieldDateKey, fieldHasGeo, fieldVenue, fieldOrgs, fieldCats, fieldTags, fieldFeatured, fieldListed, fieldKind, fieldType, fieldStatus, fieldTitleKey, fieldSlug, fieldNameSort, fieldDescSort, fieldNameKey} {
 		doc.AddFieldMappingsAt(f, keywordField)
 	}
-	doc.AddFieldMappingsAt(fieldDate, numeric)
 	doc.AddFieldMappingsAt(fieldStart, numeric)
 	doc.AddFieldMappingsAt(fieldEnd, numeric)
 	doc.AddFieldMappingsAt(fieldID, numeric)
@@ -78,9 +75,7 @@ func newMapping() mapping.IndexMapping {
 	words := bleve.NewTextFieldMapping()
 	words.Analyzer = wordsAnalyzer
 	words.Store, words.IncludeInAll, words.IncludeTermVectors = false, false, false
-	for _, f := range wordFields {
-		doc.AddFieldMappingsAt(f, words)
-	}
+	doc.AddFieldMappingsAt(fieldWords, words)
 	m := bleve.NewIndexMapping()
 	m.DefaultMapping = doc
 	m.DefaultAnalyzer = keyword.Name
@@ -98,8 +93,13 @@ func newMapping() mapping.IndexMapping {
 // wordsAnalyzer splits text into words of letters, digits and hyphens, lower-cased.
 const wordsAnalyzer = "words"
 
-// wordFields hold the words of an event's title, content and excerpt.
-var wordFields = map[string]string{"title": "words_title", "content": "words_content", "excerpt": "words_excerpt"}
+// fieldWords holds the words of an event's title, content and excerpt: the
+// plugin's search finds a fragment in any of them, so one field (one wildcard
+// to expand, one posting per word and event) serves it.
+const fieldWords = "words"
+
+// wordSources are the texts of an event that fieldWords holds.
+var wordSources = map[string]bool{"title": true, "content": true, "excerpt": true}
 
 // textFields are the searchable fields of every post type.
 func textFields() []string {
@@ -130,18 +130,10 @@ func newPostDoc(p *app.Post) postDoc {
 		fieldType:     p.Type,
 		fieldStatus:   p.Status,
 		fieldTitleKey: app.FoldTitle(p.Title),
-		fieldDate:     float64(p.Date.Unix()),
 		fieldID:       float64(p.ID),
 		fieldDateKey:  sortKey(p.Date) + idKey(p.ID),
 	}
 	addModified(d, p)
-	var terms []string
-	for _, id := range append(append([]int64{}, p.Categories...), p.Tags...) {
-		terms = append(terms, docID(id))
-	}
-	if len(terms) > 0 {
-		d[fieldTerms] = terms
-	}
 	geo := p.Geo
 	if p.Type == app.PostTypeEvent {
 		geo = p.VenueGeo
@@ -165,15 +157,19 @@ func newPostDoc(p *app.Post) postDoc {
 	for _, m := range app.SearchableMeta[p.Type] {
 		text[m] = p.Meta[m]
 	}
-	for name, v := range text {
-		if v == "" {
-			continue
+	var words []string
+	for _, name := range []string{"title", "content", "excerpt"} {
+		if v := text[name]; v != "" && p.Type == app.PostTypeEvent {
+			words = append(words, v)
 		}
+	}
+	if len(words) > 0 {
+		d[fieldWords] = strings.Join(words, "\n")
+	}
+	for name, v := range text {
 		// An event search matches words; the whole-text terms that substring
 		// searches of venues and organizers need would only weigh on its index.
-		if f, ok := wordFields[name]; ok && p.Type == app.PostTypeEvent {
-			d[f] = v
-		} else {
+		if v != "" && !(p.Type == app.PostTypeEvent && wordSources[name]) {
 			d[textPrefix+name] = strings.ToLower(v)
 		}
 	}
@@ -199,18 +195,95 @@ func (i *Index) DeletePost(ctx context.Context, id int64) error {
 	return i.apply(b, true)
 }
 
-// SearchPosts translates a PostQuery into one bleve query.
+// SearchPosts answers a PostQuery: the total, the facets and one page of IDs.
 func (i *Index) SearchPosts(ctx context.Context, q app.PostQuery) (app.PostPage, error) {
-	must := []query.Query{term(fieldKind, kindPost)}
+	near, err := i.nearClause(ctx, q)
+	if err != nil {
+		return app.PostPage{}, err
+	}
+	if startWindowed(q) {
+		return i.searchStartWindows(ctx, q, near)
+	}
+	req, err := i.request(q, near)
+	if err != nil {
+		return app.PostPage{}, err
+	}
+	res, err := i.search(ctx, req)
+	if err != nil {
+		return app.PostPage{}, err
+	}
+	return pageOf(res, q.Facets)
+}
+
+func (i *Index) search(ctx context.Context, req *bleve.SearchRequest) (*bleve.SearchResult, error) {
+	res, err := i.bleve.SearchInContext(ctx, req)
+	if err != nil {
+		return nil, fmt.Errorf("index search: %w", err)
+	}
+	return res, nil
+}
+
+func pageOf(res *bleve.SearchResult, facets []string) (app.PostPage, error) {
+	page := app.PostPage{Total: int(res.Total), IDs: make([]int64, 0, len(res.Hits)), Facets: readFacets(res, facets)}
+	for _, h := range res.Hits {
+		id, err := strconv.ParseInt(h.ID, 10, 64)
+		if err != nil {
+			return app.PostPage{}, fmt.Errorf("index holds a non-numeric ID %q", h.ID)
+		}
+		page.IDs = append(page.IDs, id)
+	}
+	return page, nil
+}
+
+// request is the bleve search of a PostQuery: its filter, page, order and
+// facets. Nothing is scored but a relevance search, so that every clause can
+// be answered from bitmaps (bleve's "unadorned" conjunctions and disjunctions
+// need that, and terms queries rather than one-clause disjunctions).
+func (i *Index) request(q app.PostQuery, near query.Query) (*bleve.SearchRequest, error) {
+	root := filter(q, near)
+	if q.Relevance != "" {
+		root = i.rankedQuery(root, q.Relevance)
+	}
+	req := bleve.NewSearchRequestOptions(root, q.Limit, q.Offset, false)
+	addFacets(req, q.Facets)
+	switch {
+	case q.Limit == 0:
+		// Only the total: bleve would still read every match's sort key.
+	case q.Order == app.OrderDistance:
+		if q.Near == nil {
+			return nil, fmt.Errorf("ordering by distance needs a point")
+		}
+		nearest, err := search.NewSortGeoDistance(fieldGeo, "km", q.Near.Lng, q.Near.Lat, false)
+		if err != nil {
+			return nil, err
+		}
+		req.SortByCustom(search.SortOrder{nearest, &search.SortField{Field: fieldStartKey}})
+	case q.Order == app.OrderStart:
+		req.SortBy([]string{fieldStartKey})
+	case q.Order == app.OrderPublished:
+		req.SortBy([]string{fieldDateKey})
+	case q.Order == app.OrderModified:
+		req.SortBy(modifiedOrder)
+	default:
+		req.SortBy([]string{"-" + fieldDateKey})
+	}
+	req.Score = "none"
+	if q.Relevance != "" {
+		rankFirst(req)
+	}
+	return req, nil
+}
+
+// filter is the query that selects what q selects; near stands for q.Near.
+func filter(q app.PostQuery, near query.Query) query.Query {
+	var must []query.Query
 	if q.Type != "" {
-		must = append(must, term(fieldType, q.Type))
+		must = append(must, term(fieldType, q.Type)) // post types are never taxonomies: the kind is implied
+	} else {
+		must = append(must, term(fieldKind, kindPost))
 	}
 	if len(q.Statuses) > 0 {
-		var any []query.Query
-		for _, s := range q.Statuses {
-			any = append(any, term(fieldStatus, s))
-		}
-		must = append(must, bleve.NewDisjunctionQuery(any...))
+		must = append(must, anyOf(fieldStatus, q.Statuses))
 	}
 	if q.TitleKey != "" {
 		must = append(must, term(fieldTitleKey, q.TitleKey))
@@ -219,29 +292,25 @@ func (i *Index) SearchPosts(ctx context.Context, q app.PostQuery) (app.PostPage,
 		must = append(must, fragmentsQuery(q.Type, q.Fragments))
 	}
 	for _, w := range q.Words {
-		var anyField []query.Query
-		for _, f := range wordFields {
-			wq := bleve.NewWildcardQuery("*" + w + "*") // app.SearchFragments yields [a-z0-9-] only
-			wq.SetField(f)
-			anyField = append(anyField, wq)
-		}
-		must = append(must, bleve.NewDisjunctionQuery(anyField...))
+		wq := bleve.NewWildcardQuery("*" + w + "*") // app.SearchFragments yields [a-z0-9-] only
+		wq.SetField(fieldWords)
+		must = append(must, wq)
 	}
 	if q.IDs != nil {
 		must = append(must, idsQuery(q.IDs))
 	}
-	for _, b := range []struct {
-		field string
-		min   bool
-		bound *app.Bound
-	}{{fieldStart, true, q.StartAfter}, {fieldStart, false, q.StartBefore}, {fieldEnd, true, q.EndAfter}, {fieldEnd, false, q.EndBefore}} {
-		if b.bound != nil {
-			must = append(must, timeBound(b.field, b.min, *b.bound))
-		}
+	if r := timeRange(fieldStart, q.StartAfter, q.StartBefore); r != nil {
+		must = append(must, r)
 	}
-	for field, ids := range map[string][]int64{fieldVenue: q.Venues, fieldOrgs: q.Organizers, fieldCats: q.Categories, fieldTags: q.Tags} {
-		if ids != nil {
-			must = append(must, anyOf(field, idStrings(ids)))
+	if r := timeRange(fieldEnd, q.EndAfter, q.EndBefore); r != nil {
+		must = append(must, r)
+	}
+	for _, link := range []struct {
+		field string
+		ids   []int64
+	}{{fieldVenue, q.Venues}, {fieldOrgs, q.Organizers}, {fieldCats, q.Categories}, {fieldTags, q.Tags}} {
+		if link.ids != nil {
+			must = append(must, anyOf(link.field, idStrings(link.ids)))
 		}
 	}
 	if q.Featured != nil {
@@ -256,10 +325,8 @@ func (i *Index) SearchPosts(ctx context.Context, q app.PostQuery) (app.PostPage,
 	if q.HasGeo != nil {
 		must = append(must, term(fieldHasGeo, strconv.FormatBool(*q.HasGeo)))
 	}
-	if q.Near != nil {
-		g := bleve.NewGeoDistanceQuery(q.Near.Lng, q.Near.Lat, strconv.FormatFloat(q.Near.Km, 'f', -1, 64)+"km")
-		g.SetField(fieldGeo)
-		must = append(must, g)
+	if near != nil {
+		must = append(must, near)
 	}
 	if m := modifiedQuery(q); m != nil {
 		must = append(must, m)
@@ -271,47 +338,7 @@ func (i *Index) SearchPosts(ctx context.Context, q app.PostQuery) (app.PostPage,
 		b.AddMustNot(idsQuery(q.ExcludeIDs))
 		root = b
 	}
-	if q.Relevance != "" {
-		root = i.rankedQuery(root, q.Relevance)
-	}
-	req := bleve.NewSearchRequestOptions(root, q.Limit, q.Offset, false)
-	addFacets(req, q.Facets)
-	switch q.Order {
-	case app.OrderDistance:
-		if q.Near == nil {
-			return app.PostPage{}, fmt.Errorf("ordering by distance needs a point")
-		}
-		nearest, err := search.NewSortGeoDistance(fieldGeo, "km", q.Near.Lng, q.Near.Lat, false)
-		if err != nil {
-			return app.PostPage{}, err
-		}
-		req.SortByCustom(search.SortOrder{nearest, &search.SortField{Field: fieldStartKey}})
-	case app.OrderStart:
-		req.SortBy([]string{fieldStartKey})
-	case app.OrderPublished:
-		req.SortBy([]string{fieldDateKey})
-	case app.OrderModified:
-		req.SortBy(modifiedOrder)
-	default:
-		req.SortBy([]string{"-" + fieldDateKey})
-	}
-	req.Score = "none"
-	if q.Relevance != "" {
-		rankFirst(req)
-	}
-	res, err := i.bleve.SearchInContext(ctx, req)
-	if err != nil {
-		return app.PostPage{}, fmt.Errorf("index search: %w", err)
-	}
-	page := app.PostPage{Total: int(res.Total), IDs: make([]int64, 0, len(res.Hits)), Facets: readFacets(res, q.Facets)}
-	for _, h := range res.Hits {
-		id, err := strconv.ParseInt(h.ID, 10, 64)
-		if err != nil {
-			return app.PostPage{}, fmt.Errorf("index holds a non-numeric ID %q", h.ID)
-		}
-		page.IDs = append(page.IDs, id)
-	}
-	return page, nil
+	return root
 }
 
 func idStrings(ids []int64) []string {
@@ -324,8 +351,11 @@ func idStrings(ids []int64) []string {
 
 // anyOf matches entries whose field holds one of values (none when empty).
 func anyOf(field string, values []string) query.Query {
-	if len(values) == 0 {
+	switch len(values) {
+	case 0:
 		return bleve.NewMatchNoneQuery()
+	case 1:
+		return term(field, values[0])
 	}
 	var any []query.Query
 	for _, v := range values {
@@ -334,16 +364,23 @@ func anyOf(field string, values []string) query.Query {
 	return bleve.NewDisjunctionQuery(any...)
 }
 
-// timeBound is field >= (or >) a bound when min, field <= (or <) it otherwise.
-func timeBound(field string, min bool, b app.Bound) query.Query {
-	v := float64(b.T.Unix())
-	incl := b.Inclusive
-	var q *query.NumericRangeQuery
-	if min {
-		q = bleve.NewNumericRangeInclusiveQuery(&v, nil, &incl, nil)
-	} else {
-		q = bleve.NewNumericRangeInclusiveQuery(nil, &v, nil, &incl)
+// timeRange is one range query for both bounds of a field (nil when there is
+// none): two would each gather the postings of their half-open range.
+func timeRange(field string, after, before *app.Bound) query.Query {
+	if after == nil && before == nil {
+		return nil
 	}
+	var min, max *float64
+	var minIncl, maxIncl *bool
+	if after != nil {
+		v, incl := float64(after.T.Unix()), after.Inclusive
+		min, minIncl = &v, &incl
+	}
+	if before != nil {
+		v, incl := float64(before.T.Unix()), before.Inclusive
+		max, maxIncl = &v, &incl
+	}
+	q := bleve.NewNumericRangeInclusiveQuery(min, max, minIncl, maxIncl)
 	q.SetField(field)
 	return q
 }

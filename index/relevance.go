@@ -16,7 +16,7 @@ import (
 
 // foldedAnalyzer is wordsAnalyzer with accents folded to ASCII first, so that
 // "cafe" and "café" are one word. It feeds fields of their own: the plugin's
-// search (wordFields) keeps matching accents as typed.
+// search (fieldWords) keeps matching accents as typed.
 const foldedAnalyzer = "folded_words"
 
 // foldedFields hold the folded words of an event's title, content and excerpt,

@@ -142,29 +142,34 @@ func numberIs(field string, v float64) query.Query {
 	return q
 }
 
-// linkFields are the event fields behind each app.Link.
-var linkFields = map[app.Link]string{app.LinkTerms: fieldTerms, app.LinkVenue: fieldVenue, app.LinkOrganizers: fieldOrgs}
+// linkFields are the event fields behind each app.Link (categories and tags
+// share one sequence of IDs, so their counts never collide).
+var linkFields = map[app.Link][]string{app.LinkTerms: {fieldCats, fieldTags}, app.LinkVenue: {fieldVenue}, app.LinkOrganizers: {fieldOrgs}}
 
 // maxLinkFacet bounds how many distinct linked IDs one count returns.
 const maxLinkFacet = 1 << 20
 
-// CountLinks counts events per linked ID with one facet.
+// CountLinks counts events per linked ID with one facet per field.
 func (i *Index) CountLinks(ctx context.Context, link app.Link, statuses []string, startAfter *time.Time) (map[int64]int, error) {
-	must := []query.Query{term(fieldKind, kindPost), term(fieldType, app.PostTypeEvent), anyOf(fieldStatus, statuses)}
+	must := []query.Query{term(fieldType, app.PostTypeEvent), anyOf(fieldStatus, statuses)}
 	if startAfter != nil {
-		must = append(must, timeBound(fieldStart, true, app.Bound{T: *startAfter, Inclusive: true}))
+		must = append(must, timeRange(fieldStart, &app.Bound{T: *startAfter, Inclusive: true}, nil))
 	}
 	req := bleve.NewSearchRequestOptions(bleve.NewConjunctionQuery(must...), 0, 0, false)
-	req.AddFacet("links", bleve.NewFacetRequest(linkFields[link], maxLinkFacet))
+	for _, field := range linkFields[link] {
+		req.AddFacet(field, bleve.NewFacetRequest(field, maxLinkFacet))
+	}
 	res, err := i.bleve.SearchInContext(ctx, req)
 	if err != nil {
 		return nil, fmt.Errorf("index facet: %w", err)
 	}
 	counts := map[int64]int{}
-	if f := res.Facets["links"]; f != nil && f.Terms != nil {
-		for _, t := range f.Terms.Terms() {
-			if id, err := strconv.ParseInt(t.Term, 10, 64); err == nil {
-				counts[id] = t.Count
+	for _, field := range linkFields[link] {
+		if f := res.Facets[field]; f != nil && f.Terms != nil {
+			for _, t := range f.Terms.Terms() {
+				if id, err := strconv.ParseInt(t.Term, 10, 64); err == nil {
+					counts[id] += t.Count
+				}
 			}
 		}
 	}

@@ -61,10 +61,8 @@ func (i *Index) CountPosts(ctx context.Context) (int, error) {
 }
 
 func isWordField(field string) bool {
-	for _, f := range wordFields {
-		if f == field {
-			return true
-		}
+	if field == fieldWords {
+		return true
 	}
 	for _, f := range foldedFields {
 		if f.field == field {

@@ -1,0 +1,112 @@
+package index
+
+import (
+	"context"
+	"time"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/search/query"
+
+	"calendar/app"
+)
+
+// Sorting matches by start reads the sort key of every match from its doc
+// value chunk, a compressed block that is decoded anew for nearly every match:
+// at 100,000 events the default list (45,000 matches) spent 21 ms sorting,
+// against 5 ms to find and count them. So a list by start counts its matches
+// (no doc value read), then sorts only those in a window of starts just wide
+// enough to hold the page: every match in it precedes every match after it,
+// so its first Offset+Limit matches are the list's. The cost of a page no
+// longer grows with the number of matches.
+
+// maxWindows bounds the windows tried before sorting every match.
+const maxWindows = 6
+
+// assumedSpan stands for the range of starts when the query does not bound it.
+const assumedSpan = 3 * 365 * 24 * time.Hour
+
+// startWindowed: lists by start from a known first start, no score to rank by.
+func startWindowed(q app.PostQuery) bool {
+	return q.Order == app.OrderStart && q.Relevance == "" && q.StartAfter != nil && q.Limit > 0
+}
+
+func (i *Index) searchStartWindows(ctx context.Context, q app.PostQuery, near query.Query) (app.PostPage, error) {
+	count := q
+	count.Offset, count.Limit = 0, 0
+	req, err := i.request(count, near)
+	if err != nil {
+		return app.PostPage{}, err
+	}
+	res, err := i.search(ctx, req)
+	if err != nil {
+		return app.PostPage{}, err
+	}
+	page, err := pageOf(res, q.Facets)
+	if err != nil || q.Offset >= page.Total {
+		return page, err
+	}
+	sorted := q
+	sorted.Facets = nil
+	need := q.Offset + q.Limit
+	from := q.StartAfter.T
+	last := lastStart(q)
+	span := assumedSpan
+	if last != nil {
+		span = last.Sub(from)
+	}
+	// As wide as twice the page if the matches were spread evenly.
+	width := max(time.Duration(float64(span)*float64(2*need)/float64(page.Total)), time.Minute)
+	for try := 0; try < maxWindows && need < page.Total; try++ {
+		end := from.Add(width)
+		if last != nil && !end.Before(*last) {
+			break
+		}
+		window := sorted
+		window.StartBefore = &app.Bound{T: end}
+		if q.StartBefore != nil && q.StartBefore.T.Before(end) {
+			window.StartBefore = q.StartBefore
+		}
+		if res, err = i.searchSorted(ctx, window, near); err != nil {
+			return app.PostPage{}, err
+		}
+		if int(res.Total) >= need {
+			return withIDs(page, res)
+		}
+		grow := 8.0
+		if res.Total > 0 {
+			grow = max(2, 2*float64(need)/float64(res.Total))
+		}
+		width = time.Duration(float64(width) * grow)
+	}
+	if res, err = i.searchSorted(ctx, sorted, near); err != nil {
+		return app.PostPage{}, err
+	}
+	return withIDs(page, res)
+}
+
+func (i *Index) searchSorted(ctx context.Context, q app.PostQuery, near query.Query) (*bleve.SearchResult, error) {
+	req, err := i.request(q, near)
+	if err != nil {
+		return nil, err
+	}
+	return i.search(ctx, req)
+}
+
+// lastStart is the latest start the query allows, when it bounds it: an
+// event ends after it starts, so an upper bound on the end bounds the start.
+func lastStart(q app.PostQuery) *time.Time {
+	var last *time.Time
+	for _, b := range []*app.Bound{q.StartBefore, q.EndBefore} {
+		if b != nil && (last == nil || b.T.Before(*last)) {
+			last = &b.T
+		}
+	}
+	return last
+}
+
+// withIDs is page (its total and facets) with the IDs of res's hits.
+func withIDs(page app.PostPage, res *bleve.SearchResult) (app.PostPage, error) {
+	ids, err := pageOf(res, nil)
+	page.IDs = ids.IDs
+	return page, err
+}
