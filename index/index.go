@@ -16,7 +16,7 @@ import (
 
 // MappingVersion changes whenever the mapping or the indexed document changes;
 // an index built with another version is discarded and rebuilt from the store.
-const MappingVersion = 13
+const MappingVersion = 14
 
 var versionKey = []byte("mapping_version")
 

@@ -49,24 +49,35 @@ const (
 type postDoc map[string]any
 
 func newMapping() mapping.IndexMapping {
+	// Doc values (a column per field, for sorting and facets) only where
+	// something sorts or counts by the field: elsewhere they only made the
+	// index bigger and its rebuild slower.
 	keywordField := bleve.NewKeywordFieldMapping()
 	keywordField.Analyzer = keyword.Name
-	keywordField.Store = false
-	keywordField.IncludeInAll = false
+	keywordField.Store, keywordField.IncludeInAll, keywordField.DocValues = false, false, false
+	sortableKeyword := *keywordField
+	sortableKeyword.DocValues = true
 	numeric := bleve.NewNumericFieldMapping()
-	numeric.Store = false
-	numeric.IncludeInAll = false
+	numeric.Store, numeric.IncludeInAll, numeric.DocValues = false, false, false
+	sortableNumeric := *numeric
+	sortableNumeric.DocValues = true
+	geo := bleve.NewGeoPointFieldMapping()
+	geo.Store, geo.IncludeInAll = false, false // doc values kept: the order by distance reads them
 
 	doc := bleve.NewDocumentStaticMapping()
-	doc.AddFieldMappingsAt(fieldGeo, bleve.NewGeoPointFieldMapping())
-	for _, f := range []string{fieldStartKey, fieldDateKey, fieldHasGeo, fieldVenue, fieldOrgs, fieldCats, fieldTags, fieldFeatured, fieldListed, fieldKind, fieldType, fieldStatus, fieldTitleKey, fieldSlug, fieldNameSort, fieldDescSort, fieldNameKey} {
+	doc.AddSubDocumentMapping("_all", bleve.NewDocumentDisabledMapping()) // nothing searches every field at once
+	doc.AddFieldMappingsAt(fieldGeo, geo)
+	for _, f := range []string{fieldHasGeo, fieldListed, fieldKind, fieldType, fieldStatus, fieldTitleKey, fieldNameKey} {
 		doc.AddFieldMappingsAt(f, keywordField)
+	}
+	for _, f := range []string{fieldStartKey, fieldDateKey, fieldVenue, fieldOrgs, fieldCats, fieldTags, fieldFeatured, fieldSlug, fieldNameSort, fieldDescSort} {
+		doc.AddFieldMappingsAt(f, &sortableKeyword)
 	}
 	doc.AddFieldMappingsAt(fieldStart, numeric)
 	doc.AddFieldMappingsAt(fieldEnd, numeric)
-	doc.AddFieldMappingsAt(fieldID, numeric)
-	doc.AddFieldMappingsAt(fieldParent, numeric)
-	mapModified(doc, numeric)
+	doc.AddFieldMappingsAt(fieldID, &sortableNumeric)
+	doc.AddFieldMappingsAt(fieldParent, &sortableNumeric)
+	mapModified(doc, &sortableNumeric)
 	for _, f := range textFields() {
 		doc.AddFieldMappingsAt(f, keywordField)
 	}
@@ -74,7 +85,7 @@ func newMapping() mapping.IndexMapping {
 	// match "*word*" against, where whole-field terms would be one per event.
 	words := bleve.NewTextFieldMapping()
 	words.Analyzer = wordsAnalyzer
-	words.Store, words.IncludeInAll, words.IncludeTermVectors = false, false, false
+	words.Store, words.IncludeInAll, words.IncludeTermVectors, words.DocValues = false, false, false, false
 	doc.AddFieldMappingsAt(fieldWords, words)
 	m := bleve.NewIndexMapping()
 	m.DefaultMapping = doc
@@ -126,14 +137,16 @@ func idKey(id int64) string { return fmt.Sprintf("%019d", id) }
 
 func newPostDoc(p *app.Post) postDoc {
 	d := postDoc{
-		fieldKind:     kindPost,
-		fieldType:     p.Type,
-		fieldStatus:   p.Status,
-		fieldTitleKey: app.FoldTitle(p.Title),
-		fieldID:       float64(p.ID),
-		fieldDateKey:  sortKey(p.Date) + idKey(p.ID),
+		fieldKind:    kindPost,
+		fieldType:    p.Type,
+		fieldStatus:  p.Status,
+		fieldID:      float64(p.ID),
+		fieldDateKey: sortKey(p.Date) + idKey(p.ID),
 	}
 	addModified(d, p)
+	if p.Type != app.PostTypeEvent { // venues and organizers are found by title when an event names them
+		d[fieldTitleKey] = app.FoldTitle(p.Title)
+	}
 	geo := p.Geo
 	if p.Type == app.PostTypeEvent {
 		geo = p.VenueGeo

@@ -37,7 +37,7 @@ func addRelevanceMapping(m *mapping.IndexMappingImpl, doc *mapping.DocumentMappi
 	}
 	words := bleve.NewTextFieldMapping()
 	words.Analyzer = foldedAnalyzer
-	words.Store, words.IncludeInAll, words.IncludeTermVectors = false, false, false
+	words.Store, words.IncludeInAll, words.IncludeTermVectors, words.DocValues = false, false, false, false
 	for _, f := range foldedFields {
 		doc.AddFieldMappingsAt(f.field, words)
 	}
