@@ -31,6 +31,7 @@ import (
 func main() {
 	n := flag.Int("n", 100000, "events to seed")
 	each := flag.Duration("each", 5*time.Second, "how long each query kind is measured")
+	warmup := flag.Duration("warmup", 3*time.Second, "how long the mix runs, unmeasured, before the measurements (the first reads of a just opened index fault its files into memory)")
 	conc := flag.Int("c", 16, "concurrent clients in the throughput runs")
 	cpuProfile := flag.String("cpuprofile", "", "write the server's CPU profile during the query runs to this file")
 	noCache := flag.Bool("nocache", false, "turn the list result cache off (cold figures)")
@@ -48,13 +49,13 @@ func main() {
 		}
 		return
 	}
-	if err := run(*n, *dataDir, *each, *conc, *cpuProfile, *noCache, *rebuildProfile, *rebuildOnly); err != nil {
+	if err := run(*n, *dataDir, *each, *warmup, *conc, *cpuProfile, *noCache, *rebuildProfile, *rebuildOnly); err != nil {
 		fmt.Fprintln(os.Stderr, "calendar-bench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(n int, dir string, each time.Duration, conc int, cpuProfile string, noCache bool, rebuildProfile string, rebuildOnly bool) error {
+func run(n int, dir string, each, warmup time.Duration, conc int, cpuProfile string, noCache bool, rebuildProfile string, rebuildOnly bool) error {
 	ctx := context.Background()
 	if dir == "" {
 		tmp, err := os.MkdirTemp("", "calendar-bench")
@@ -112,16 +113,21 @@ func run(n int, dir string, each time.Duration, conc int, cpuProfile string, noC
 		return err
 	}
 	defer stopProfile()
+	var all []string
+	for _, kind := range w.mix() {
+		all = append(all, kind.paths...)
+	}
+	if warmup > 0 {
+		if _, err := runClientProcess(serviceURL, all, warmup, conc); err != nil {
+			return err
+		}
+	}
 	fmt.Println("| query | requests | errors | p50 | p99 | req/s |")
 	fmt.Println("|---|---|---|---|---|---|")
 	for _, kind := range w.mix() {
 		if err := measure(kind.name, serviceURL, kind.paths, each, 1); err != nil {
 			return err
 		}
-	}
-	var all []string
-	for _, kind := range w.mix() {
-		all = append(all, kind.paths...)
 	}
 	if err := measure(fmt.Sprintf("mix, %d clients", conc), serviceURL, all, each, conc); err != nil {
 		return err
@@ -165,25 +171,31 @@ func serve(h http.Handler) (string, func()) {
 
 // measure runs the client process on paths and prints one table row.
 func measure(name, url string, paths []string, each time.Duration, conc int) error {
+	r, err := runClientProcess(url, paths, each, conc)
+	if err != nil {
+		return fmt.Errorf("client for %s: %w", name, err)
+	}
+	fmt.Printf("| %s | %d | %d | %s | %s | %.0f |\n", name, r.Requests, r.Errors, ms(r.P50), ms(r.P99), r.RPS)
+	return nil
+}
+
+// runClientProcess runs the client process on paths for a while.
+func runClientProcess(url string, paths []string, each time.Duration, conc int) (result, error) {
+	var r result
 	f, err := os.CreateTemp("", "paths")
 	if err != nil {
-		return err
+		return r, err
 	}
 	defer os.Remove(f.Name())
 	if _, err := f.WriteString(strings.Join(paths, "\n")); err != nil {
-		return err
+		return r, err
 	}
 	f.Close()
 	out, err := exec.Command(os.Args[0], "-client", "-url", url, "-paths", f.Name(), "-each", each.String(), "-c", fmt.Sprint(conc)).Output()
 	if err != nil {
-		return fmt.Errorf("client for %s: %w", name, err)
+		return r, err
 	}
-	var r result
-	if err := json.Unmarshal(out, &r); err != nil {
-		return err
-	}
-	fmt.Printf("| %s | %d | %d | %s | %s | %.0f |\n", name, r.Requests, r.Errors, ms(r.P50), ms(r.P99), r.RPS)
-	return nil
+	return r, json.Unmarshal(out, &r)
 }
 
 // startProfile writes a CPU profile to file until the returned stop is called;
@@ -217,15 +229,18 @@ func cpuTime() time.Duration {
 	return time.Duration(u.Utime.Nano() + u.Stime.Nano())
 }
 
+// rss is the resident memory, with its anonymous part (the heap) and its
+// file part (the index files mapped into memory, which the kernel may drop).
 func rss() string {
 	raw, err := os.ReadFile("/proc/self/status")
 	if err != nil {
 		return "unknown"
 	}
+	fields := map[string]string{}
 	for _, line := range strings.Split(string(raw), "\n") {
-		if strings.HasPrefix(line, "VmRSS:") {
-			return strings.TrimSpace(strings.TrimPrefix(line, "VmRSS:"))
+		if name, value, ok := strings.Cut(line, ":"); ok {
+			fields[name] = strings.TrimSpace(value)
 		}
 	}
-	return "unknown"
+	return fmt.Sprintf("%s (anonymous %s, files %s)", fields["VmRSS"], fields["RssAnon"], fields["RssFile"])
 }

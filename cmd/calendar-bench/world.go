@@ -29,31 +29,58 @@ type world struct {
 	events                               []int64
 }
 
-// newWorld seeds the store (unless it already holds the posts) in bulk mode,
-// with a fixed seed so every run measures the same data.
+// newWorld seeds the store in bulk mode, with a fixed seed so every run
+// measures the same data. A store seeded by an earlier run (-dir) is reused:
+// the same generation is replayed without writing, and gives the IDs the store
+// gave (1, 2, 3... per collection), without reading the store back.
 func newWorld(ctx context.Context, store *repository.Bolt, n int) (*world, error) {
-	w := &world{rng: rand.New(rand.NewSource(1))}
-	if seeded, err := store.Posts().Count(ctx); err != nil || seeded > 0 {
-		if err != nil {
-			return nil, err
+	seeded, err := store.Posts().Count(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if seeded > 0 {
+		if seeded != int64(n+venueCount+organizerCount) {
+			return nil, fmt.Errorf("the directory holds %d posts: it was seeded with another -n than %d", seeded, n)
 		}
-		return w, w.load(ctx, store)
+		var terms, posts int64
+		w, err := generate(n, func(t *app.Term) error { terms++; t.ID = terms; return nil },
+			func(p *app.Post) error { posts++; p.ID = posts; return nil })
+		if err == nil {
+			fmt.Printf("reusing the %d events seeded by an earlier run\n", n)
+		}
+		return w, err
 	}
 	if err := store.BulkLoad(true); err != nil {
 		return nil, err
 	}
 	defer store.BulkLoad(false)
 	start := time.Now()
+	w, err := generate(n, func(t *app.Term) error { return store.Terms().Insert(ctx, t) },
+		func(p *app.Post) error { return store.Posts().Insert(ctx, p) })
+	if err != nil {
+		return nil, err
+	}
+	fmt.Printf("seeded %d events into the store in %v\n", n, time.Since(start).Round(time.Millisecond))
+	return w, nil
+}
+
+const venueCount, organizerCount = 200, 50
+
+// generate makes the world, handing every term and post to the insert
+// functions, which give them their IDs.
+func generate(n int, insertTerm func(*app.Term) error, insertPost func(*app.Post) error) (*world, error) {
+	w := &world{rng: rand.New(rand.NewSource(1))}
+	start := time.Now()
 	for i := 0; i < 30; i++ {
 		t := &app.Term{Taxonomy: app.TaxonomyCategory, Name: fmt.Sprintf("Category %d", i), Slug: fmt.Sprintf("category-%d", i)}
-		if err := store.Terms().Insert(ctx, t); err != nil {
+		if err := insertTerm(t); err != nil {
 			return nil, err
 		}
 		w.categories, w.categorySlugs = append(w.categories, t.ID), append(w.categorySlugs, t.Slug)
 	}
 	for i := 0; i < 100; i++ {
 		t := &app.Term{Taxonomy: app.TaxonomyTag, Name: fmt.Sprintf("Tag %d", i), Slug: fmt.Sprintf("tag-%d", i)}
-		if err := store.Terms().Insert(ctx, t); err != nil {
+		if err := insertTerm(t); err != nil {
 			return nil, err
 		}
 		w.tags = append(w.tags, t.ID)
@@ -63,18 +90,18 @@ func newWorld(ctx context.Context, store *repository.Bolt, n int) (*world, error
 		return &app.Post{Type: typ, Slug: fmt.Sprintf("%s-%d", typ, i), Status: app.StatusPublish, Author: 1, Title: title, Date: now, Modified: now}
 	}
 	var venueGeo []*app.Geo
-	for i := 0; i < 200; i++ {
+	for i := 0; i < venueCount; i++ {
 		c := cities[i%len(cities)]
 		p := post(app.PostTypeVenue, i, "Venue "+w.word()+" "+w.word())
 		p.Geo = &app.Geo{Lat: c[0] + w.rng.Float64()*0.4 - 0.2, Lng: c[1] + w.rng.Float64()*0.4 - 0.2, Source: app.GeoExact}
-		if err := store.Posts().Insert(ctx, p); err != nil {
+		if err := insertPost(p); err != nil {
 			return nil, err
 		}
 		w.venues, venueGeo = append(w.venues, p.ID), append(venueGeo, p.Geo)
 	}
-	for i := 0; i < 50; i++ {
+	for i := 0; i < organizerCount; i++ {
 		p := post(app.PostTypeOrganizer, i, "Organizer "+w.word())
-		if err := store.Posts().Insert(ctx, p); err != nil {
+		if err := insertPost(p); err != nil {
 			return nil, err
 		}
 		w.organizers = append(w.organizers, p.ID)
@@ -95,58 +122,17 @@ func newWorld(ctx context.Context, store *repository.Bolt, n int) (*world, error
 		if w.rng.Intn(10) == 0 {
 			p.Status = app.StatusDraft
 		}
-		if err := store.Posts().Insert(ctx, p); err != nil {
+		if err := insertPost(p); err != nil {
 			return nil, err
 		}
 		if p.Status == app.StatusPublish {
 			w.events = append(w.events, p.ID)
 		}
 		if (i+1)%100000 == 0 {
-			fmt.Printf("seeded %d events (%.0f/s)\n", i+1, float64(i+1)/time.Since(start).Seconds())
+			fmt.Printf("%d events (%.0f/s)\n", i+1, float64(i+1)/time.Since(start).Seconds())
 		}
 	}
-	fmt.Printf("seeded %d events into the store in %v\n", n, time.Since(start).Round(time.Millisecond))
 	return w, nil
-}
-
-// load reads back a world seeded by an earlier run into the same directory.
-func (w *world) load(ctx context.Context, store *repository.Bolt) error {
-	for after := int64(0); ; {
-		terms, err := store.Terms().Scan(ctx, after, 1000)
-		if err != nil || len(terms) == 0 {
-			break
-		}
-		for _, t := range terms {
-			if t.Taxonomy == app.TaxonomyCategory {
-				w.categories, w.categorySlugs = append(w.categories, t.ID), append(w.categorySlugs, t.Slug)
-			} else {
-				w.tags = append(w.tags, t.ID)
-			}
-			after = t.ID
-		}
-	}
-	for after := int64(0); ; {
-		posts, err := store.Posts().Scan(ctx, after, 10000)
-		if err != nil {
-			return err
-		}
-		if len(posts) == 0 {
-			break
-		}
-		for _, p := range posts {
-			switch {
-			case p.Type == app.PostTypeVenue:
-				w.venues = append(w.venues, p.ID)
-			case p.Type == app.PostTypeOrganizer:
-				w.organizers = append(w.organizers, p.ID)
-			case p.Status == app.StatusPublish:
-				w.events = append(w.events, p.ID)
-			}
-			after = p.ID
-		}
-	}
-	fmt.Printf("reusing the %d published events, %d venues, %d organizers already seeded\n", len(w.events), len(w.venues), len(w.organizers))
-	return nil
 }
 
 func capitalize(s string) string { return strings.ToUpper(s[:1]) + s[1:] }
