@@ -20,8 +20,8 @@ type result struct {
 	RPS      float64       `json:"rps"`
 }
 
-// runClient sends the paths round-robin from conc goroutines for a while and
-// prints a result as JSON.
+// runClient sends the paths round-robin from conc goroutines for a while, or
+// each path once when each is 0, and prints a result as JSON.
 func runClient(url, pathsFile string, each time.Duration, conc int) error {
 	raw, err := os.ReadFile(pathsFile)
 	if err != nil {
@@ -41,7 +41,7 @@ func runClient(url, pathsFile string, each time.Duration, conc int) error {
 			defer wg.Done()
 			var mine []time.Duration
 			bad := 0
-			for i := c; time.Now().Before(deadline); i += conc {
+			for i := c; (each == 0 && i < len(paths)) || (each > 0 && time.Now().Before(deadline)); i += conc {
 				t := time.Now()
 				res, err := client.Get(url + paths[i%len(paths)])
 				if err == nil {

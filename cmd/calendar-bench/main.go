@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"calendar/app"
+	"calendar/cmd/internal/gc"
 	"calendar/controllers"
 	"calendar/index"
 	"calendar/repository"
@@ -31,7 +32,7 @@ import (
 func main() {
 	n := flag.Int("n", 100000, "events to seed")
 	each := flag.Duration("each", 5*time.Second, "how long each query kind is measured")
-	warmup := flag.Duration("warmup", 3*time.Second, "how long the mix runs, unmeasured, before the measurements (the first reads of a just opened index fault its files into memory)")
+	warmup := flag.Bool("warmup", true, "send every query of the mix once, unmeasured, before the measurements (the first reads of a just opened index fault its files into memory; with the cache, warm figures are then all answers from it)")
 	conc := flag.Int("c", 16, "concurrent clients in the throughput runs")
 	cpuProfile := flag.String("cpuprofile", "", "write the server's CPU profile during the query runs to this file")
 	noCache := flag.Bool("nocache", false, "turn the list result cache off (cold figures)")
@@ -42,6 +43,7 @@ func main() {
 	url := flag.String("url", "", "internal: the client's target")
 	paths := flag.String("paths", "", "internal: the client's paths, one per line in a file")
 	flag.Parse()
+	gc.Tune() // as the service does
 	if *client {
 		if err := runClient(*url, *paths, *each, *conc); err != nil {
 			fmt.Fprintln(os.Stderr, err)
@@ -55,7 +57,7 @@ func main() {
 	}
 }
 
-func run(n int, dir string, each, warmup time.Duration, conc int, cpuProfile string, noCache bool, rebuildProfile string, rebuildOnly bool) error {
+func run(n int, dir string, each time.Duration, warmup bool, conc int, cpuProfile string, noCache bool, rebuildProfile string, rebuildOnly bool) error {
 	ctx := context.Background()
 	if dir == "" {
 		tmp, err := os.MkdirTemp("", "calendar-bench")
@@ -117,8 +119,8 @@ func run(n int, dir string, each, warmup time.Duration, conc int, cpuProfile str
 	for _, kind := range w.mix() {
 		all = append(all, kind.paths...)
 	}
-	if warmup > 0 {
-		if _, err := runClientProcess(serviceURL, all, warmup, conc); err != nil {
+	if warmup {
+		if _, err := runClientProcess(serviceURL, all, 0, conc); err != nil {
 			return err
 		}
 	}

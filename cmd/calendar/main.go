@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"calendar/app"
+	"calendar/cmd/internal/gc"
 	"calendar/controllers"
 	"calendar/index"
 	"calendar/repository"
@@ -23,6 +24,7 @@ import (
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	gc.Tune()
 	if err := run(ctx, os.Args[1:], os.Getenv, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "calendar:", err)
 		os.Exit(1)
