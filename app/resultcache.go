@@ -4,6 +4,8 @@ import (
 	"container/list"
 	"context"
 	"encoding/json"
+	"errors"
+	"strconv"
 	"sync"
 )
 
@@ -16,6 +18,17 @@ type resultCache struct {
 	max     int
 	entries map[string]*list.Element
 	order   *list.List // most recently used first
+	// computing holds the searches under way, by key and generation: the
+	// same list asked for again meanwhile waits for that answer instead of
+	// searching too (many clients asking for the front page at once after a
+	// write would otherwise each run it).
+	computing map[string]*search
+}
+
+type search struct {
+	done chan struct{}
+	page PostPage
+	err  error
 }
 
 type cachedResult struct {
@@ -25,7 +38,7 @@ type cachedResult struct {
 }
 
 func newResultCache(max int) *resultCache {
-	return &resultCache{max: max, entries: map[string]*list.Element{}, order: list.New()}
+	return &resultCache{max: max, entries: map[string]*list.Element{}, order: list.New(), computing: map[string]*search{}}
 }
 
 // searchPosts answers a PostQuery from the cache when the index has not changed
@@ -48,13 +61,31 @@ func (s *postService) searchPosts(ctx context.Context, q PostQuery) (PostPage, e
 		c.mu.Unlock()
 		return page, nil
 	}
+	flight := key + "@" + strconv.FormatUint(gen, 10)
+	if running, ok := c.computing[flight]; ok {
+		c.mu.Unlock()
+		select {
+		case <-running.done:
+			if !errors.Is(running.err, context.Canceled) && !errors.Is(running.err, context.DeadlineExceeded) {
+				return running.page, running.err
+			}
+			return s.index.SearchPosts(ctx, q) // the first asker went away; this one has not
+		case <-ctx.Done():
+			return PostPage{}, ctx.Err()
+		}
+	}
+	running := &search{done: make(chan struct{})}
+	c.computing[flight] = running
 	c.mu.Unlock()
 	page, err := s.index.SearchPosts(ctx, q)
+	running.page, running.err = page, err
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.computing, flight)
+	close(running.done)
 	if err != nil {
 		return page, err
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
 	if el, ok := c.entries[key]; ok {
 		el.Value = &cachedResult{key: key, generation: gen, page: page}
 		c.order.MoveToFront(el)

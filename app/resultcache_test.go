@@ -2,7 +2,10 @@ package app_test
 
 import (
 	"context"
+	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"calendar/app"
 	"calendar/index"
@@ -61,5 +64,58 @@ func TestListsAreAnsweredFromTheCacheUntilTheIndexChanges(t *testing.T) {
 	}
 	if counting.searches == before {
 		t.Fatal("the list after a write was answered from the cache")
+	}
+}
+
+// gatedIndex is the real index; its searches count themselves and wait for
+// the gate to open.
+type gatedIndex struct {
+	*index.Index
+	searches atomic.Int32
+	gate     chan struct{}
+}
+
+func (g *gatedIndex) SearchPosts(ctx context.Context, q app.PostQuery) (app.PostPage, error) {
+	g.searches.Add(1)
+	<-g.gate
+	return g.Index.SearchPosts(ctx, q)
+}
+
+func TestAListAskedForByManyAtOnceIsSearchedOnce(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	store, err := repository.OpenBolt(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close(ctx)
+	idx, err := index.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer idx.Close()
+	gated := &gatedIndex{Index: idx, gate: make(chan struct{})}
+	a := app.New(store, gated, app.Settings{SiteURL: "http://x"})
+	var askers sync.WaitGroup
+	ask := func() {
+		defer askers.Done()
+		if _, err := a.Venues.List(ctx, nil, app.Values{}); err != nil {
+			t.Error(err)
+		}
+	}
+	askers.Add(1)
+	go ask()
+	for gated.searches.Load() == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	for i := 0; i < 9; i++ {
+		askers.Add(1)
+		go ask()
+	}
+	time.Sleep(100 * time.Millisecond) // the nine are waiting, for the first search or at the gate
+	close(gated.gate)
+	askers.Wait()
+	if n := gated.searches.Load(); n != 1 {
+		t.Fatalf("ten lists asked for at once reached the index %d times, want 1", n)
 	}
 }
