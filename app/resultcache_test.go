@@ -23,19 +23,27 @@ func (c *countingIndex) SearchPosts(ctx context.Context, q app.PostQuery) (app.P
 	return c.Index.SearchPosts(ctx, q)
 }
 
-func TestListsAreAnsweredFromTheCacheUntilTheIndexChanges(t *testing.T) {
-	ctx := context.Background()
+// openStoreAndIndex opens the embedded store and the index in a temporary
+// directory, closed when the test ends.
+func openStoreAndIndex(t *testing.T) (*repository.Bolt, *index.Index) {
+	t.Helper()
 	dir := t.TempDir()
 	store, err := repository.OpenBolt(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer store.Close(ctx)
+	t.Cleanup(func() { store.Close(context.Background()) })
 	idx, err := index.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer idx.Close()
+	t.Cleanup(func() { idx.Close() })
+	return store, idx
+}
+
+func TestListsAreAnsweredFromTheCacheUntilTheIndexChanges(t *testing.T) {
+	ctx := context.Background()
+	store, idx := openStoreAndIndex(t)
 	counting := &countingIndex{Index: idx}
 	a := app.New(store, counting, app.Settings{SiteURL: "http://x"})
 	if _, err := a.Users.EnsureAdmin(ctx, "a long enough password"); err != nil {
@@ -83,17 +91,7 @@ func (g *gatedIndex) SearchPosts(ctx context.Context, q app.PostQuery) (app.Post
 
 func TestAListAskedForByManyAtOnceIsSearchedOnce(t *testing.T) {
 	ctx := context.Background()
-	dir := t.TempDir()
-	store, err := repository.OpenBolt(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close(ctx)
-	idx, err := index.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer idx.Close()
+	store, idx := openStoreAndIndex(t)
 	gated := &gatedIndex{Index: idx, gate: make(chan struct{})}
 	a := app.New(store, gated, app.Settings{SiteURL: "http://x"})
 	var askers sync.WaitGroup

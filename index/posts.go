@@ -217,15 +217,20 @@ func (i *Index) SearchPosts(ctx context.Context, q app.PostQuery) (app.PostPage,
 	if startWindowed(q) {
 		return i.searchStartWindows(ctx, q, near)
 	}
-	req, err := i.request(q, near)
-	if err != nil {
-		return app.PostPage{}, err
-	}
-	res, err := i.search(ctx, req)
+	res, err := i.searchQuery(ctx, q, near)
 	if err != nil {
 		return app.PostPage{}, err
 	}
 	return pageOf(res, q.Facets)
+}
+
+// searchQuery runs the bleve search of q (near stands for q.Near).
+func (i *Index) searchQuery(ctx context.Context, q app.PostQuery, near query.Query) (*bleve.SearchResult, error) {
+	req, err := i.request(q, near)
+	if err != nil {
+		return nil, err
+	}
+	return i.search(ctx, req)
 }
 
 func (i *Index) search(ctx context.Context, req *bleve.SearchRequest) (*bleve.SearchResult, error) {

@@ -33,11 +33,7 @@ func startWindowed(q app.PostQuery) bool {
 func (i *Index) searchStartWindows(ctx context.Context, q app.PostQuery, near query.Query) (app.PostPage, error) {
 	count := q
 	count.Offset, count.Limit = 0, 0
-	req, err := i.request(count, near)
-	if err != nil {
-		return app.PostPage{}, err
-	}
-	res, err := i.search(ctx, req)
+	res, err := i.searchQuery(ctx, count, near)
 	if err != nil {
 		return app.PostPage{}, err
 	}
@@ -62,11 +58,8 @@ func (i *Index) searchStartWindows(ctx context.Context, q app.PostQuery, near qu
 			break
 		}
 		window := sorted
-		window.StartBefore = &app.Bound{T: end}
-		if q.StartBefore != nil && q.StartBefore.T.Before(end) {
-			window.StartBefore = q.StartBefore
-		}
-		if res, err = i.searchSorted(ctx, window, near); err != nil {
+		window.StartBefore = &app.Bound{T: end} // before any StartBefore: end is before last
+		if res, err = i.searchQuery(ctx, window, near); err != nil {
 			return app.PostPage{}, err
 		}
 		if int(res.Total) >= need {
@@ -78,18 +71,10 @@ func (i *Index) searchStartWindows(ctx context.Context, q app.PostQuery, near qu
 		}
 		width = time.Duration(float64(width) * grow)
 	}
-	if res, err = i.searchSorted(ctx, sorted, near); err != nil {
+	if res, err = i.searchQuery(ctx, sorted, near); err != nil {
 		return app.PostPage{}, err
 	}
 	return withIDs(page, res)
-}
-
-func (i *Index) searchSorted(ctx context.Context, q app.PostQuery, near query.Query) (*bleve.SearchResult, error) {
-	req, err := i.request(q, near)
-	if err != nil {
-		return nil, err
-	}
-	return i.search(ctx, req)
 }
 
 // lastStart is the latest start the query allows, when it bounds it: an

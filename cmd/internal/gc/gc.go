@@ -9,7 +9,7 @@ import (
 
 // Percent and Limit are the defaults: the live heap of a serving process is
 // small (tens of MB at 1M events, the index being files mapped into memory),
-// so collecting at every doubling spent about a sixth of the CPU of a warm
+// so collecting at every doubling spent about 13 % of the CPU of a warm
 // list load; at 400 % that work shrinks fourfold (list throughput +17 to 27 %
 // in docs/benchmarks.md), and the soft limit makes the collector work harder
 // rather than let a large heap (an index rebuild) grow past it.
