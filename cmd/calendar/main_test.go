@@ -4,13 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"net"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
 
 	"calendar/repository"
+	"calendar/repository/ferretdbtest"
 )
 
 func env(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
@@ -63,14 +63,7 @@ func TestABadSettingStopsStartUpNamingIt(t *testing.T) {
 	}
 }
 
-func freeAddr(t *testing.T) string {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().String()
-}
+func freeAddr(t *testing.T) string { return ferretdbtest.FreeAddr(t) }
 
 func TestTheServiceServesOnTheEmbeddedStoreAndShutsDownCleanly(t *testing.T) {
 	dir, addr := t.TempDir(), freeAddr(t)

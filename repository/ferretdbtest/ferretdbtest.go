@@ -5,8 +5,10 @@ package ferretdbtest
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
+	"math/rand/v2"
 	"net"
 	"sync"
 	"testing"
@@ -36,16 +38,30 @@ type Server struct {
 // StartServer runs a server that stops when the test ends.
 func StartServer(t testing.TB) *Server {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	_ = l.Close()
-	s := &Server{t: t, addr: addr, dir: t.TempDir()}
+	s := &Server{t: t, addr: FreeAddr(t), dir: t.TempDir()}
 	s.Restart()
 	t.Cleanup(s.Stop)
 	return s
+}
+
+// FreeAddr is a loopback address on a port nothing listens on, for a server a
+// test starts later. The port is below the range Linux takes the ports of
+// outgoing connections from (32768 and up): a port of that range, free when
+// looked at, can be taken by a client connection of a test running beside
+// before the server binds it ("address already in use").
+func FreeAddr(t testing.TB) string {
+	t.Helper()
+	const low, high = 20000, 32000
+	for range 1000 {
+		l, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", low+rand.IntN(high-low)))
+		if err == nil {
+			addr := l.Addr().String()
+			_ = l.Close()
+			return addr
+		}
+	}
+	t.Fatalf("no free loopback port between %d and %d", low, high)
+	return ""
 }
 
 // URI is the server's connection string.
