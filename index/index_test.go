@@ -4,6 +4,8 @@ import (
 	"context"
 	"strconv"
 	"testing"
+
+	"calendar/app"
 )
 
 func TestOpenCreatesThenReopensTheIndex(t *testing.T) {
@@ -46,5 +48,43 @@ func TestOpenRebuildsAnIndexOfAnotherMappingVersion(t *testing.T) {
 	defer again.Close()
 	if !again.Fresh {
 		t.Fatal("an index of an older mapping version was kept")
+	}
+}
+
+// Writes return before they are on disk (unsafe batches): Close must still
+// leave every one of them there, or a restart finds a partial index (or none:
+// the mapping version itself is such a write).
+func TestCloseRightAfterWritesKeepsEveryWrite(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	idx, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 300
+	for id := int64(1); id <= n; id++ {
+		if err := idx.PutPosts(ctx, []*app.Post{{ID: id, Type: app.PostTypeVenue, Status: app.StatusPublish, Title: "Venue"}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := idx.SetAppliedSeq(ctx, n); err != nil {
+		t.Fatal(err)
+	}
+	if err := idx.Close(); err != nil {
+		t.Fatal(err)
+	}
+	again, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer again.Close()
+	if again.Fresh {
+		t.Fatal("the mapping version written at creation was not on disk after Close")
+	}
+	if count, err := again.DocCount(ctx); err != nil || count != n {
+		t.Fatalf("after Close and Open the index holds %d documents (%v), want %d", count, err, n)
+	}
+	if seq, err := again.AppliedSeq(ctx); err != nil || seq != n {
+		t.Fatalf("after Close and Open the checkpoint is %d (%v), want %d", seq, err, n)
 	}
 }
