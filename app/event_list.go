@@ -99,7 +99,9 @@ func (s *Events) listQuery(ctx context.Context, actor *User, v Values) (PostQuer
 		if strings.TrimSpace(search) == "" || search == "0" || len(search) > MaxSearchLength {
 			bad.Add("search", "search must be a non-empty string of at most 200 bytes.", nil)
 		}
-		q.Words = SearchFragments(search)
+		// Accents are folded, as WordPress' database collation does and as
+		// the index folds the words it keeps.
+		q.Words = SearchFragments(FoldTitle(search))
 	}
 	if ticketed, _ := v.Bool("ticketed"); ticketed {
 		bad.Add("ticketed", "ticketing is not enabled", nil)

@@ -8,15 +8,21 @@ import (
 )
 
 // fieldModified is a post's last modification, Unix seconds, for
-// modified_after and the order a syncing client pages in.
-const fieldModified = "modified"
+// modified_after; fieldModifiedKey (modification|ID) is the order a syncing
+// client pages in, one sort key as for the other orders.
+const (
+	fieldModified    = "modified"
+	fieldModifiedKey = "modified_key"
+)
 
-func mapModified(doc *mapping.DocumentMapping, numeric *mapping.FieldMapping) {
+func mapModified(doc *mapping.DocumentMapping, numeric, sortableKeyword *mapping.FieldMapping) {
 	doc.AddFieldMappingsAt(fieldModified, numeric)
+	doc.AddFieldMappingsAt(fieldModifiedKey, sortableKeyword)
 }
 
 func addModified(d postDoc, p *app.Post) {
 	d[fieldModified] = float64(p.Modified.Unix())
+	d[fieldModifiedKey] = sortKey(p.Modified) + idKey(p.ID)
 }
 
 // modifiedQuery is nil when the query does not filter on modification.
@@ -25,4 +31,4 @@ func modifiedQuery(q app.PostQuery) query.Query {
 }
 
 // modifiedOrder: oldest change first, then ID, so a client pages forward.
-var modifiedOrder = []string{fieldModified, fieldID}
+var modifiedOrder = []string{fieldModifiedKey}

@@ -15,16 +15,18 @@ import (
 )
 
 // foldedAnalyzer is wordsAnalyzer with accents folded to ASCII first, so that
-// "cafe" and "café" are one word. It feeds fields of their own: the plugin's
-// search (fieldWords) keeps matching accents as typed.
+// "cafe" and "café" are one word, as they are to WordPress' database collation.
 const foldedAnalyzer = "folded_words"
 
-// foldedFields hold the folded words of an event's title, content and excerpt,
-// each with the weight of a hit in it: a title hit says more.
-var foldedFields = []struct {
-	source, field string
-	boost         float64
-}{{"title", "folded_title", 4}, {"content", "folded_content", 1}, {"excerpt", "folded_excerpt", 1}}
+// fieldFoldedTitle holds the words of an event's title a second time
+// (fieldWords has them all), so that a title hit weighs more.
+const fieldFoldedTitle = "folded_title"
+
+// rankedFields are where a relevance search looks, with the weight of a hit.
+var rankedFields = []struct {
+	field string
+	boost float64
+}{{fieldFoldedTitle, 4}, {fieldWords, 1}}
 
 // minFuzzyRunes: shorter words have too many neighbours one edit away ("rock",
 // "rick", "rack") for a typo to be told from another word.
@@ -38,20 +40,13 @@ func addRelevanceMapping(m *mapping.IndexMappingImpl, doc *mapping.DocumentMappi
 	words := bleve.NewTextFieldMapping()
 	words.Analyzer = foldedAnalyzer
 	words.Store, words.IncludeInAll, words.IncludeTermVectors, words.DocValues = false, false, false, false
-	for _, f := range foldedFields {
-		doc.AddFieldMappingsAt(f.field, words)
-	}
+	doc.AddFieldMappingsAt(fieldWords, words)
+	doc.AddFieldMappingsAt(fieldFoldedTitle, words)
 }
 
 func addRelevanceFields(d postDoc, p *app.Post) {
-	if p.Type != app.PostTypeEvent {
-		return
-	}
-	text := map[string]string{"title": p.Title, "content": p.Content, "excerpt": p.Excerpt}
-	for _, f := range foldedFields {
-		if v := text[f.source]; v != "" {
-			d[f.field] = v
-		}
+	if p.Type == app.PostTypeEvent && p.Title != "" {
+		d[fieldFoldedTitle] = p.Title
 	}
 }
 
@@ -70,7 +65,7 @@ func (i *Index) rankedQuery(filter query.Query, text string) query.Query {
 		}
 		seen[w] = true
 		var any []query.Query
-		for _, f := range foldedFields {
+		for _, f := range rankedFields {
 			exact := bleve.NewTermQuery(w)
 			exact.SetField(f.field)
 			exact.SetBoost(f.boost)

@@ -61,13 +61,5 @@ func (i *Index) CountPosts(ctx context.Context) (int, error) {
 }
 
 func isWordField(field string) bool {
-	if field == fieldWords {
-		return true
-	}
-	for _, f := range foldedFields {
-		if f.field == field {
-			return true
-		}
-	}
-	return false
+	return field == fieldWords || field == fieldFoldedTitle
 }
