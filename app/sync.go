@@ -220,8 +220,11 @@ func (a *App) Rebuild(ctx context.Context, progress func(done, total int64)) (in
 
 // rebuildCollection scans the collection in ID order and indexes it in
 // batches, one per core at a time: building a batch's segment is the cost.
+// Batches of 1,000 built 100k events in 32 CPU seconds, of 2,000 in 36, of
+// 5,000 in 44 (larger segments cost more than their share to build, and
+// their heap makes the collector work under its soft limit), of 500 in 34.
 func rebuildCollection[T Document](ctx context.Context, repo Repo[T], put func(context.Context, []T) error, report func(int)) error {
-	const batch = 2000
+	const batch = 1000
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	batches := make(chan []T)

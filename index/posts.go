@@ -11,7 +11,6 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/custom"
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/keyword"
 	"github.com/blevesearch/bleve/v2/analysis/token/lowercase"
-	regexptokenizer "github.com/blevesearch/bleve/v2/analysis/tokenizer/regexp"
 	"github.com/blevesearch/bleve/v2/mapping"
 	"github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
@@ -84,10 +83,7 @@ func newMapping() mapping.IndexMapping {
 	m := bleve.NewIndexMapping()
 	m.DefaultMapping = doc
 	m.DefaultAnalyzer = keyword.Name
-	if err := m.AddCustomTokenizer(wordsAnalyzer, map[string]any{"type": regexptokenizer.Name, "regexp": `[\p{L}\p{N}-]+`}); err != nil {
-		panic(err)
-	}
-	if err := m.AddCustomAnalyzer(wordsAnalyzer, map[string]any{"type": custom.Name, "tokenizer": wordsAnalyzer,
+	if err := m.AddCustomAnalyzer(wordsAnalyzer, map[string]any{"type": custom.Name, "tokenizer": wordsTokenizer,
 		"token_filters": []any{lowercase.Name}}); err != nil {
 		panic(err)
 	}

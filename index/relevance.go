@@ -33,7 +33,7 @@ var rankedFields = []struct {
 const minFuzzyRunes = 5
 
 func addRelevanceMapping(m *mapping.IndexMappingImpl, doc *mapping.DocumentMapping) {
-	if err := m.AddCustomAnalyzer(foldedAnalyzer, map[string]any{"type": custom.Name, "tokenizer": wordsAnalyzer,
+	if err := m.AddCustomAnalyzer(foldedAnalyzer, map[string]any{"type": custom.Name, "tokenizer": wordsTokenizer,
 		"char_filters": []any{asciifolding.Name}, "token_filters": []any{lowercase.Name}}); err != nil {
 		panic(err)
 	}

@@ -1,0 +1,42 @@
+package index
+
+import (
+	"math/rand/v2"
+	"regexp"
+	"testing"
+
+	regexptokenizer "github.com/blevesearch/bleve/v2/analysis/tokenizer/regexp"
+)
+
+// The hand-written tokenizer must find exactly the tokens the regexp it
+// replaced found: same bytes, same offsets, same positions.
+func TestWordRunsFindWhatTheRegexpFound(t *testing.T) {
+	reference := regexptokenizer.NewRegexpTokenizer(regexp.MustCompile(`[\p{L}\p{N}-]+`))
+	inputs := []string{
+		"", " ", "jazz", "Jazz night, 8pm!", "café crème brûlée", "e\u0301te\u0301 (combining marks)",
+		"rock-'n'-roll -- a-b", "東京で会いましょう 2027", "½ ²³ Ⅻ ٣", "🎷jazz🎺", "tab\tnew\nline",
+		"\xff\xfebad\xffutf8\xc3", "trailing-", "-", "a",
+	}
+	alphabet := []rune("ab-é\u0301 1٣.,東🎷\t\xff")
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 2000 {
+		r := make([]rune, rng.IntN(24))
+		for i := range r {
+			r[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		inputs = append(inputs, string(r))
+	}
+	inputs = append(inputs, "\xff\xff-\xc3\xa9")
+	for _, in := range inputs {
+		want, got := reference.Tokenize([]byte(in)), wordRuns{}.Tokenize([]byte(in))
+		if len(got) != len(want) {
+			t.Fatalf("%q: %d tokens, want %d", in, len(got), len(want))
+		}
+		for i := range want {
+			w, g := want[i], got[i]
+			if string(g.Term) != string(w.Term) || g.Start != w.Start || g.End != w.End || g.Position != w.Position {
+				t.Fatalf("%q token %d: %q [%d,%d) at %d, want %q [%d,%d) at %d", in, i, g.Term, g.Start, g.End, g.Position, w.Term, w.Start, w.End, w.Position)
+			}
+		}
+	}
+}
