@@ -104,6 +104,15 @@ func (i *Index) DocCount(ctx context.Context) (int64, error) {
 	return int64(n), err
 }
 
+// Segments is how many segments the index has on disk, and whether bleve is
+// merging some now: a rebuild leaves many small ones that it goes on merging
+// for a while, and lists are fastest once that is done.
+func (i *Index) Segments() (files int, merging bool) {
+	stats, _ := i.bleve.StatsMap()["index"].(map[string]any)
+	count := func(key string) uint64 { n, _ := stats[key].(uint64); return n }
+	return int(count("num_root_filesegments")), count("TotFileMergeZapBeg") != count("TotFileMergeZapEnd")
+}
+
 // Ping reports whether the index answers.
 func (i *Index) Ping(ctx context.Context) error {
 	_, err := i.bleve.DocCount()

@@ -89,11 +89,13 @@ func run(n int, dir string, each time.Duration, warmup bool, conc int, cpuProfil
 	if err != nil {
 		return err
 	}
+	start := time.Now()
 	if idx.Fresh || rebuildOnly {
 		if err := rebuild(ctx, a, rebuildProfile); err != nil {
 			return err
 		}
 	}
+	settle(idx, start)
 	if rebuildOnly {
 		return nil
 	}
@@ -158,6 +160,24 @@ func rebuild(ctx context.Context, a *app.App, profile string) error {
 	fmt.Printf("index rebuild: %d documents in %v (%.0f/s, %.1f CPU seconds); %s\n", docs, time.Since(start).Round(time.Millisecond),
 		float64(docs)/time.Since(start).Seconds(), (cpuTime() - cpuStart).Seconds(), "RSS "+rss())
 	return nil
+}
+
+// settle waits until bleve has merged what it wants to merge (the segments a
+// rebuild leaves, or that an earlier run left unmerged): merges running beside
+// the measurements would take a core from them.
+func settle(idx *index.Index, since time.Time) {
+	files, merging := idx.Segments()
+	quiet := time.Now()
+	for time.Since(quiet) < 10*time.Second {
+		time.Sleep(250 * time.Millisecond)
+		now, busy := idx.Segments()
+		if busy || merging || now != files {
+			quiet = time.Now()
+		}
+		files, merging = now, busy
+	}
+	fmt.Printf("index settled: %d segments, %v after the start (%v with no merge before that)\n", files,
+		time.Since(since).Round(time.Second), time.Since(quiet).Round(time.Second))
 }
 
 // serve runs a handler on a loopback port.
