@@ -28,7 +28,7 @@ var versionKey = []byte("mapping_version")
 // the store's change feed from a checkpoint that is itself written in a batch,
 // and scorch persists whole snapshots in order, so the checkpoint on disk
 // never runs ahead of the documents on disk. Close waits for the persister.
-// A rebuild of 100k events took 22 % less CPU so (fewer, merged segments).
+// A rebuild of 100k events took 22 % less CPU so.
 type Index struct {
 	bleve      bleve.Index
 	generation atomic.Uint64

@@ -8,12 +8,19 @@ import (
 	"calendar/app"
 )
 
-func TestOpenCreatesThenReopensTheIndex(t *testing.T) {
-	dir := t.TempDir()
+// openIndex opens the index under dir; the test closes it.
+func openIndex(t *testing.T, dir string) *Index {
+	t.Helper()
 	idx, err := Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return idx
+}
+
+func TestOpenCreatesThenReopensTheIndex(t *testing.T) {
+	dir := t.TempDir()
+	idx := openIndex(t, dir)
 	if !idx.Fresh {
 		t.Fatal("a new index is not marked fresh")
 	}
@@ -21,10 +28,7 @@ func TestOpenCreatesThenReopensTheIndex(t *testing.T) {
 		t.Fatal(err)
 	}
 	idx.Close()
-	again, err := Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	again := openIndex(t, dir)
 	defer again.Close()
 	if again.Fresh {
 		t.Fatal("an existing index of the current mapping version was recreated")
@@ -33,18 +37,12 @@ func TestOpenCreatesThenReopensTheIndex(t *testing.T) {
 
 func TestOpenRebuildsAnIndexOfAnotherMappingVersion(t *testing.T) {
 	dir := t.TempDir()
-	idx, err := Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	idx := openIndex(t, dir)
 	if err := idx.bleve.SetInternal(versionKey, []byte(strconv.Itoa(MappingVersion-1))); err != nil {
 		t.Fatal(err)
 	}
 	idx.Close()
-	again, err := Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	again := openIndex(t, dir)
 	defer again.Close()
 	if !again.Fresh {
 		t.Fatal("an index of an older mapping version was kept")
@@ -57,10 +55,7 @@ func TestOpenRebuildsAnIndexOfAnotherMappingVersion(t *testing.T) {
 func TestCloseRightAfterWritesKeepsEveryWrite(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	idx, err := Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	idx := openIndex(t, dir)
 	const n = 300
 	for id := int64(1); id <= n; id++ {
 		if err := idx.PutPosts(ctx, []*app.Post{{ID: id, Type: app.PostTypeVenue, Status: app.StatusPublish, Title: "Venue"}}); err != nil {
@@ -73,10 +68,7 @@ func TestCloseRightAfterWritesKeepsEveryWrite(t *testing.T) {
 	if err := idx.Close(); err != nil {
 		t.Fatal(err)
 	}
-	again, err := Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	again := openIndex(t, dir)
 	defer again.Close()
 	if again.Fresh {
 		t.Fatal("the mapping version written at creation was not on disk after Close")

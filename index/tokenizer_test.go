@@ -15,8 +15,10 @@ func TestWordRunsFindWhatTheRegexpFound(t *testing.T) {
 	inputs := []string{
 		"", " ", "jazz", "Jazz night, 8pm!", "café crème brûlée", "e\u0301te\u0301 (combining marks)",
 		"rock-'n'-roll -- a-b", "東京で会いましょう 2027", "½ ²³ Ⅻ ٣", "🎷jazz🎺", "tab\tnew\nline",
-		"\xff\xfebad\xffutf8\xc3", "trailing-", "-", "a",
+		"\xff\xfebad\xffutf8\xc3", "\xff\xff-\xc3\xa9", "trailing-", "-", "a",
 	}
+	// Bytes that are not UTF-8 come from the fixed inputs: a rune of this
+	// alphabet is always valid.
 	alphabet := []rune("ab-é\u0301 1٣.,東🎷\t\xff")
 	rng := rand.New(rand.NewPCG(1, 2))
 	for range 2000 {
@@ -26,7 +28,6 @@ func TestWordRunsFindWhatTheRegexpFound(t *testing.T) {
 		}
 		inputs = append(inputs, string(r))
 	}
-	inputs = append(inputs, "\xff\xff-\xc3\xa9")
 	for _, in := range inputs {
 		want, got := reference.Tokenize([]byte(in)), wordRuns{}.Tokenize([]byte(in))
 		if len(got) != len(want) {

@@ -166,15 +166,15 @@ func rebuild(ctx context.Context, a *app.App, profile string) error {
 // rebuild leaves, or that an earlier run left unmerged): merges running beside
 // the measurements would take a core from them.
 func settle(idx *index.Index, since time.Time) {
-	files, merging := idx.Segments()
+	files, _ := idx.Segments()
 	quiet := time.Now()
 	for time.Since(quiet) < 10*time.Second {
 		time.Sleep(250 * time.Millisecond)
-		now, busy := idx.Segments()
-		if busy || merging || now != files {
+		now, merging := idx.Segments()
+		if merging || now != files {
 			quiet = time.Now()
 		}
-		files, merging = now, busy
+		files = now
 	}
 	fmt.Printf("index settled: %d segments, %v after the start (%v with no merge before that)\n", files,
 		time.Since(since).Round(time.Second), time.Since(quiet).Round(time.Second))

@@ -37,12 +37,13 @@ func newWorld(ctx context.Context, store *repository.Bolt, n int) (*world, error
 	// Whether and how the store was seeded is read off its first posts after
 	// the last one this n would make, not counted: counting reads every page
 	// of the store, which then stays in the server's resident memory.
-	last := int64(n + venueCount + organizerCount)
-	beyond, err := store.Posts().Scan(ctx, last-1, 2)
+	first, err := store.Posts().Scan(ctx, 0, 1)
 	if err != nil {
 		return nil, err
 	}
-	if first, err := store.Posts().Scan(ctx, 0, 1); err != nil || len(first) > 0 {
+	if len(first) > 0 {
+		last := int64(n + venueCount + organizerCount)
+		beyond, err := store.Posts().Scan(ctx, last-1, 2)
 		if err != nil {
 			return nil, err
 		}
