@@ -7,27 +7,23 @@ import (
 	"calendar/app"
 )
 
-// fieldModified is a post's last modification, Unix seconds, for
-// modified_after; fieldModifiedKey (modification|ID) is the order a syncing
-// client pages in, one sort key as for the other orders.
-const (
-	fieldModified    = "modified"
-	fieldModifiedKey = "modified_key"
-)
+// fieldModifiedKey (modification|ID) is the order a syncing client pages in,
+// one sort key as for the other orders, and the exact end of modifiedTime.
+const fieldModifiedKey = "modified_key"
 
-func mapModified(doc *mapping.DocumentMapping, numeric, sortableKeyword *mapping.FieldMapping) {
-	doc.AddFieldMappingsAt(fieldModified, numeric)
+func mapModified(doc *mapping.DocumentMapping, keyword, sortableKeyword *mapping.FieldMapping) {
+	mapTime(doc, keyword, modifiedTime)
 	doc.AddFieldMappingsAt(fieldModifiedKey, sortableKeyword)
 }
 
 func addModified(d postDoc, p *app.Post) {
-	d[fieldModified] = float64(p.Modified.Unix())
+	d[modifiedTime.buckets] = bucketsOf(p.Modified)
 	d[fieldModifiedKey] = sortKey(p.Modified) + idKey(p.ID)
 }
 
 // modifiedQuery is nil when the query does not filter on modification.
 func modifiedQuery(q app.PostQuery) query.Query {
-	return timeRange(fieldModified, q.ModifiedAfter, nil)
+	return timeRange(modifiedTime, q.ModifiedAfter, nil)
 }
 
 // modifiedOrder: oldest change first, then ID, so a client pages forward.

@@ -25,8 +25,6 @@ const (
 	fieldType     = "type"
 	fieldStatus   = "status"
 	fieldTitleKey = "title_key"
-	fieldStart    = "start"
-	fieldEnd      = "end"
 	fieldVenue    = "venue"
 	fieldOrgs     = "organizers"
 	fieldCats     = "categories"
@@ -56,10 +54,8 @@ func newMapping() mapping.IndexMapping {
 	keywordField.Store, keywordField.IncludeInAll, keywordField.DocValues = false, false, false
 	sortableKeyword := *keywordField
 	sortableKeyword.DocValues = true
-	numeric := bleve.NewNumericFieldMapping()
-	numeric.Store, numeric.IncludeInAll, numeric.DocValues = false, false, false
-	sortableNumeric := *numeric
-	sortableNumeric.DocValues = true
+	sortableNumeric := bleve.NewNumericFieldMapping()
+	sortableNumeric.Store, sortableNumeric.IncludeInAll = false, false
 	geo := bleve.NewGeoPointFieldMapping()
 	geo.Store, geo.IncludeInAll = false, false // doc values kept: the order by distance reads them
 
@@ -72,11 +68,11 @@ func newMapping() mapping.IndexMapping {
 	for _, f := range []string{fieldStartKey, fieldDateKey, fieldVenue, fieldOrgs, fieldCats, fieldTags, fieldFeatured, fieldSlug, fieldNameSort, fieldDescSort} {
 		doc.AddFieldMappingsAt(f, &sortableKeyword)
 	}
-	doc.AddFieldMappingsAt(fieldStart, numeric)
-	doc.AddFieldMappingsAt(fieldEnd, numeric)
-	doc.AddFieldMappingsAt(fieldID, &sortableNumeric)
-	doc.AddFieldMappingsAt(fieldParent, &sortableNumeric)
-	mapModified(doc, numeric, &sortableKeyword)
+	mapTime(doc, keywordField, startTime, endTime)
+	doc.AddFieldMappingsAt(endTime.exact, keywordField) // the start's is its sort key
+	doc.AddFieldMappingsAt(fieldID, sortableNumeric)
+	doc.AddFieldMappingsAt(fieldParent, sortableNumeric)
+	mapModified(doc, keywordField, &sortableKeyword)
 	for _, f := range textFields() {
 		doc.AddFieldMappingsAt(f, keywordField)
 	}
@@ -121,8 +117,9 @@ func textFields() []string {
 func docID(id int64) string { return strconv.FormatInt(id, 10) }
 
 // sortKey writes an instant so that byte order is time order: seconds offset
-// to be positive from year 1 to 9999, zero-padded to 12 digits.
-func sortKey(t time.Time) string { return fmt.Sprintf("%012d", t.Unix()+1e11) }
+// to be positive from year 1 to 9999, zero-padded to 12 digits. An instant
+// outside those years is written as the nearest one within them.
+func sortKey(t time.Time) string { return sortKeySecond(clampSecond(t.Unix())) }
 
 func idKey(id int64) string { return fmt.Sprintf("%019d", id) }
 
@@ -146,9 +143,10 @@ func newPostDoc(p *app.Post) postDoc {
 		d[fieldGeo] = map[string]any{"lat": geo.Lat, "lon": geo.Lng} // bleve reads a geopoint from map[string]any only
 	}
 	if p.Type == app.PostTypeEvent {
-		d[fieldStart] = float64(p.Start.Unix())
+		d[startTime.buckets] = bucketsOf(p.Start)
 		d[fieldStartKey] = sortKey(p.Start) + sortKey(p.Date) + idKey(p.ID)
-		d[fieldEnd] = float64(p.End.Unix())
+		d[endTime.buckets] = bucketsOf(p.End)
+		d[endTime.exact] = sortKey(p.End)
 		d[fieldCats], d[fieldTags], d[fieldOrgs] = idStrings(p.Categories), idStrings(p.Tags), idStrings(p.Organizers)
 		if p.Venue != 0 {
 			d[fieldVenue] = docID(p.Venue)
@@ -307,10 +305,10 @@ func filter(q app.PostQuery, near query.Query) query.Query {
 	if q.IDs != nil {
 		must = append(must, postIDsQuery(q.IDs))
 	}
-	if r := timeRange(fieldStart, q.StartAfter, q.StartBefore); r != nil {
+	if r := timeRange(startTime, q.StartAfter, q.StartBefore); r != nil {
 		must = append(must, r)
 	}
-	if r := timeRange(fieldEnd, q.EndAfter, q.EndBefore); r != nil {
+	if r := timeRange(endTime, q.EndAfter, q.EndBefore); r != nil {
 		must = append(must, r)
 	}
 	for _, link := range []struct {
@@ -379,27 +377,6 @@ func anyOf(field string, values []string) query.Query {
 		any = append(any, term(field, v))
 	}
 	return bleve.NewDisjunctionQuery(any...)
-}
-
-// timeRange is one range query for both bounds of a field (nil when there is
-// none): two would each gather the postings of their half-open range.
-func timeRange(field string, after, before *app.Bound) query.Query {
-	if after == nil && before == nil {
-		return nil
-	}
-	var min, max *float64
-	var minIncl, maxIncl *bool
-	if after != nil {
-		v, incl := float64(after.T.Unix()), after.Inclusive
-		min, minIncl = &v, &incl
-	}
-	if before != nil {
-		v, incl := float64(before.T.Unix()), before.Inclusive
-		max, maxIncl = &v, &incl
-	}
-	q := bleve.NewNumericRangeInclusiveQuery(min, max, minIncl, maxIncl)
-	q.SetField(field)
-	return q
 }
 
 func term(field, value string) query.Query {

@@ -153,7 +153,7 @@ const maxLinkFacet = 1 << 20
 func (i *Index) CountLinks(ctx context.Context, link app.Link, statuses []string, startAfter *time.Time) (map[int64]int, error) {
 	must := []query.Query{term(fieldType, app.PostTypeEvent), anyOf(fieldStatus, statuses)}
 	if startAfter != nil {
-		must = append(must, timeRange(fieldStart, &app.Bound{T: *startAfter, Inclusive: true}, nil))
+		must = append(must, timeRange(startTime, &app.Bound{T: *startAfter, Inclusive: true}, nil))
 	}
 	req := bleve.NewSearchRequestOptions(bleve.NewConjunctionQuery(must...), 0, 0, false)
 	for _, field := range linkFields[link] {
