@@ -18,7 +18,7 @@ type Settings struct {
 	// PerPage is the default page size of lists.
 	PerPage int
 	// ResultCacheSize is how many list answers the index cache keeps (0: the
-	// default, negative: no cache).
+	// default, negative: neither that cache nor the one of rendered events).
 	ResultCacheSize int
 	// FeedLimit caps the events of one iCalendar feed (0: DefaultFeedLimit).
 	FeedLimit int
@@ -58,7 +58,11 @@ func New(store Store, index Index, settings Settings) *App {
 		settings.ResultCacheSize = defaultResultCacheSize
 	}
 	posts := postService{store: store, index: index, settings: settings, now: time.Now, sync: a.sync,
-		counts: &linkCounts{entries: map[string]countsEntry{}}, results: newResultCache(max(settings.ResultCacheSize, 0))}
+		counts: &linkCounts{entries: map[string]countsEntry{}}, results: newResultCache(max(settings.ResultCacheSize, 0)),
+		views: newViewCache(defaultViewCacheSize)}
+	if settings.ResultCacheSize < 0 {
+		posts.views = newViewCache(0)
+	}
 	a.Venues = &LinkedPosts[VenueView]{postService: posts, kind: venueKind, render: posts.renderVenue}
 	a.Organizers = &LinkedPosts[OrganizerView]{postService: posts, kind: organizerKind, render: posts.renderOrganizer}
 	a.Categories = &Terms{store: store, index: index, posts: posts, kind: categoryKind}

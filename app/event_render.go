@@ -94,8 +94,36 @@ func details(t time.Time) DateDetails {
 // organizers in one store query and their terms in another. single adds
 // json_ld; v carries the password that unmasks protected events.
 func (s *Events) render(ctx context.Context, events []*Post, actor *User, v Values, single bool, root string) ([]EventView, error) {
+	gen := s.index.Generation() // before reading what the views embed
+	out := make([]EventView, len(events))
+	var missing []int
+	for i, e := range events {
+		view, ok := s.views.get(viewKey{e.ID, e.Seq, single, root}, gen)
+		if !ok {
+			missing = append(missing, i)
+		}
+		out[i] = view
+	}
+	if err := s.renderMissing(ctx, events, missing, out, single, root, gen); err != nil {
+		return nil, err
+	}
+	for i, e := range events {
+		if !passwordAccepted(actor, e, v) {
+			mask(&out[i])
+		}
+	}
+	return out, nil
+}
+
+// renderMissing renders events[i] into out[i] for each i of missing, reading
+// their venues, organizers and terms once for all, and caches the views.
+func (s *Events) renderMissing(ctx context.Context, events []*Post, missing []int, out []EventView, single bool, root string, gen uint64) error {
+	if len(missing) == 0 {
+		return nil
+	}
 	var linkedIDs, termIDs []int64
-	for _, e := range events {
+	for _, i := range missing {
+		e := events[i]
 		if e.Venue != 0 {
 			linkedIDs = append(linkedIDs, e.Venue)
 		}
@@ -104,7 +132,7 @@ func (s *Events) render(ctx context.Context, events []*Post, actor *User, v Valu
 	}
 	linked, err := s.store.Posts().GetMany(ctx, linkedIDs)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	posts := map[int64]*Post{}
 	for _, p := range linked {
@@ -112,7 +140,7 @@ func (s *Events) render(ctx context.Context, events []*Post, actor *User, v Valu
 	}
 	terms, err := s.store.Terms().GetMany(ctx, termIDs)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	termByID := map[int64]*Term{}
 	for _, t := range terms {
@@ -121,18 +149,15 @@ func (s *Events) render(ctx context.Context, events []*Post, actor *User, v Valu
 	counts := map[int64]int{}
 	if len(terms) > 0 {
 		if counts, err = s.countLinks(ctx, LinkTerms, []string{StatusPublish}, nil); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	out := make([]EventView, 0, len(events))
-	for _, e := range events {
-		view := s.renderEvent(e, posts, termByID, counts, single, root)
-		if !passwordAccepted(actor, e, v) {
-			mask(&view)
-		}
-		out = append(out, view)
+	for _, i := range missing {
+		e := events[i]
+		out[i] = s.renderEvent(e, posts, termByID, counts, single, root)
+		s.views.put(viewKey{e.ID, e.Seq, single, root}, gen, out[i])
 	}
-	return out, nil
+	return nil
 }
 
 // root is the API root the request came in on ("{api}/").

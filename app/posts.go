@@ -19,6 +19,7 @@ type postService struct {
 	sync     *indexSync
 	counts   *linkCounts
 	results  *resultCache
+	views    *viewCache
 }
 
 // PostRef names a post by ID or, when ID is 0, by slug.

@@ -1,7 +1,6 @@
 package app
 
 import (
-	"container/list"
 	"context"
 	"encoding/json"
 	"errors"
@@ -14,10 +13,8 @@ import (
 // that selects the answer, the caller's visibility included (its statuses),
 // and the index generation changes with every write.
 type resultCache struct {
+	entries *lru[string, cachedResult]
 	mu      sync.Mutex
-	max     int
-	entries map[string]*list.Element
-	order   *list.List // most recently used first
 	// computing holds the searches under way, by key and generation: the
 	// same list asked for again meanwhile waits for that answer instead of
 	// searching too (many clients asking for the front page at once after a
@@ -32,20 +29,19 @@ type search struct {
 }
 
 type cachedResult struct {
-	key        string
 	generation uint64
 	page       PostPage
 }
 
 func newResultCache(max int) *resultCache {
-	return &resultCache{max: max, entries: map[string]*list.Element{}, order: list.New(), computing: map[string]*search{}}
+	return &resultCache{entries: newLRU[string, cachedResult](max), computing: map[string]*search{}}
 }
 
 // searchPosts answers a PostQuery from the cache when the index has not changed
 // since it was computed, else from the index.
 func (s *postService) searchPosts(ctx context.Context, q PostQuery) (PostPage, error) {
 	c := s.results
-	if c == nil || c.max == 0 {
+	if c == nil || c.entries.max == 0 {
 		return s.index.SearchPosts(ctx, q)
 	}
 	raw, err := json.Marshal(q)
@@ -54,12 +50,10 @@ func (s *postService) searchPosts(ctx context.Context, q PostQuery) (PostPage, e
 	}
 	key := string(raw)
 	gen := s.index.Generation()
-	c.mu.Lock()
-	if el, ok := c.entries[key]; ok && el.Value.(*cachedResult).generation == gen {
-		c.order.MoveToFront(el)
-		page := el.Value.(*cachedResult).page
+	c.mu.Lock() // held from the look-up to the flight, so that one search serves all who ask meanwhile
+	if hit, ok := c.entries.get(key); ok && hit.generation == gen {
 		c.mu.Unlock()
-		return page, nil
+		return hit.page, nil
 	}
 	flight := key + "@" + strconv.FormatUint(gen, 10)
 	if running, ok := c.computing[flight]; ok {
@@ -83,19 +77,8 @@ func (s *postService) searchPosts(ctx context.Context, q PostQuery) (PostPage, e
 	defer c.mu.Unlock()
 	delete(c.computing, flight)
 	close(running.done)
-	if err != nil {
-		return page, err
+	if err == nil {
+		c.entries.put(key, cachedResult{generation: gen, page: page})
 	}
-	if el, ok := c.entries[key]; ok {
-		el.Value = &cachedResult{key: key, generation: gen, page: page}
-		c.order.MoveToFront(el)
-		return page, nil
-	}
-	c.entries[key] = c.order.PushFront(&cachedResult{key: key, generation: gen, page: page})
-	for c.order.Len() > c.max {
-		oldest := c.order.Back()
-		c.order.Remove(oldest)
-		delete(c.entries, oldest.Value.(*cachedResult).key)
-	}
-	return page, nil
+	return page, err
 }

@@ -14,7 +14,8 @@ import (
 
 // TestTwoReplicasOnOneMongoDBSeeEachOthersWrites runs two services, each with
 // its own index, on one MongoDB-protocol server: what A writes and deletes shows
-// in B's lists within two sync intervals.
+// in B's lists within two sync intervals, and B's change to a venue in A's
+// rendering of an event at it.
 func TestTwoReplicasOnOneMongoDBSeeEachOthersWrites(t *testing.T) {
 	uri := ferretdbtest.Start(t)
 	const interval = 500 * time.Millisecond
@@ -81,10 +82,44 @@ func TestTwoReplicasOnOneMongoDBSeeEachOthersWrites(t *testing.T) {
 	}
 	t.Logf("B saw A's create after %v", within(b, "made on A (1)"))
 
-	if status, _, _ := cb.post("/vendor/events/v1/venues", `{"venue": "made on B"}`); status != http.StatusCreated {
-		t.Fatalf("create on B: %d", status)
+	status, onB, err := cb.post("/vendor/events/v1/venues", `{"venue": "made on B"}`)
+	if err != nil || status != http.StatusCreated {
+		t.Fatalf("create on B: %d %v", status, err)
 	}
 	t.Logf("A saw B's create after %v", within(a, "made on B,made on A (2)"))
+
+	// A keeps the events it rendered (app/viewcache.go): B's change to what
+	// one embeds shows on A once A has applied it.
+	venueOnB := int64(onB["id"].(float64))
+	status, event, err := ca.post("/vendor/events/v1/events", fmt.Sprintf(`{"title": "e", "start_date": "2030-01-01 10:00", "end_date": "2030-01-01 11:00", "venue": %d}`, venueOnB))
+	if err != nil || status != http.StatusCreated {
+		t.Fatalf("create an event on A: %d %v", status, err)
+	}
+	venueOfEvent := func() string {
+		res, err := http.Get(fmt.Sprintf("http://%s/vendor/events/v1/events/%d", a, int64(event["id"].(float64))))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		var e struct {
+			Venue struct {
+				Venue string `json:"venue"`
+			} `json:"venue"`
+		}
+		_ = json.NewDecoder(res.Body).Decode(&e)
+		return e.Venue.Venue
+	}
+	if got := venueOfEvent(); got != "made on B" {
+		t.Fatalf("A shows the event at %q", got)
+	}
+	if status, _, _ := cb.post(fmt.Sprintf("/vendor/events/v1/venues/%d", venueOnB), `{"venue": "renamed on B"}`); status != http.StatusOK {
+		t.Fatalf("rename on B: %d", status)
+	}
+	for start := time.Now(); venueOfEvent() != "renamed on B"; time.Sleep(20 * time.Millisecond) {
+		if time.Since(start) > 2*interval {
+			t.Fatalf("after two sync intervals A shows the event at %q", venueOfEvent())
+		}
+	}
 
 	req, _ := http.NewRequest("DELETE", fmt.Sprintf("http://%s/vendor/events/v1/venues/%d?force=true", a, int64(v["id"].(float64))), nil)
 	req.SetBasicAuth("admin", childPassword)
@@ -93,7 +128,7 @@ func TestTwoReplicasOnOneMongoDBSeeEachOthersWrites(t *testing.T) {
 		t.Fatalf("delete on A: %v %v", res, err)
 	}
 	res.Body.Close()
-	t.Logf("B saw A's delete after %v", within(b, "made on B (1)"))
+	t.Logf("B saw A's delete after %v", within(b, "renamed on B (1)"))
 }
 
 func waitReady(t *testing.T, addr string) {
