@@ -35,7 +35,7 @@ func main() {
 	warmup := flag.Bool("warmup", true, "send every query of the mix once, unmeasured, before the measurements (the first reads of a just opened index fault its files into memory; with the cache, warm figures are then all answers from it)")
 	conc := flag.Int("c", 16, "concurrent clients in the throughput runs")
 	cpuProfile := flag.String("cpuprofile", "", "write the server's CPU profile during the query runs to this file")
-	noCache := flag.Bool("nocache", false, "turn the list result cache off (cold figures)")
+	noCache := flag.Bool("nocache", false, "turn the list result cache and the rendered events off (cold figures)")
 	rebuildProfile := flag.String("rebuildprofile", "", "write the CPU profile of the index rebuild to this file")
 	rebuildOnly := flag.Bool("rebuildonly", false, "stop after the rebuild (seeding and rebuild figures only)")
 	dataDir := flag.String("dir", "", "keep the store and the index in this directory and reuse them on the next run (default: a temporary one)")
