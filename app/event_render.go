@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"encoding/json"
 	"time"
 )
 
@@ -47,7 +48,7 @@ type EventView struct {
 	Venue               any             `json:"venue"` // one VenueView, or [] when none
 	Organizer           []OrganizerView `json:"organizer"`
 	CustomFields        []any           `json:"custom_fields"`
-	JSONLD              map[string]any  `json:"json_ld,omitempty"`
+	JSONLD              json.RawMessage `json:"json_ld,omitempty"`
 	// Distance from the point of a "near me" list, in its unit.
 	Distance *float64 `json:"distance,omitempty"`
 }
@@ -201,7 +202,7 @@ func (s *Events) renderEvent(e *Post, posts map[int64]*Post, terms map[int64]*Te
 		}
 	}
 	if single {
-		v.JSONLD = eventJSONLD(v, start, end)
+		v.JSONLD = encodeLD(eventJSONLD(v, start, end))
 	}
 	return v
 }

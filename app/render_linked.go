@@ -1,6 +1,8 @@
 package app
 
 import (
+	"bytes"
+	"encoding/json"
 	"html"
 	"path"
 	"regexp"
@@ -15,61 +17,61 @@ type ImageView struct {
 
 // VenueView is the venue object, keys in the plugin's order; empty keys are left out.
 type VenueView struct {
-	ID              int64          `json:"id"`
-	Author          string         `json:"author,omitempty"`
-	Status          string         `json:"status"`
-	Date            string         `json:"date"`
-	DateUTC         string         `json:"date_utc"`
-	Modified        string         `json:"modified"`
-	ModifiedUTC     string         `json:"modified_utc"`
-	URL             string         `json:"url"`
-	Venue           string         `json:"venue"`
-	Description     string         `json:"description,omitempty"`
-	Excerpt         string         `json:"excerpt,omitempty"`
-	Slug            string         `json:"slug"`
-	Image           *ImageView     `json:"image,omitempty"`
-	Address         string         `json:"address,omitempty"`
-	City            string         `json:"city,omitempty"`
-	Country         string         `json:"country,omitempty"`
-	Province        string         `json:"province,omitempty"`
-	State           string         `json:"state,omitempty"`
-	Zip             string         `json:"zip,omitempty"`
-	Phone           string         `json:"phone,omitempty"`
-	Website         string         `json:"website,omitempty"`
-	StateProvince   string         `json:"stateprovince,omitempty"`
-	GeoLat          *float64       `json:"geo_lat,omitempty"`
-	GeoLng          *float64       `json:"geo_lng,omitempty"`
-	GeoSource       string         `json:"geo_source,omitempty"` // exact, or city when approximated
-	JSONLD          map[string]any `json:"json_ld,omitempty"`
-	ShowMap         *bool          `json:"show_map"`
-	ShowMapLink     *bool          `json:"show_map_link"`
-	GlobalID        string         `json:"global_id"`
-	GlobalIDLineage []string       `json:"global_id_lineage"`
+	ID              int64           `json:"id"`
+	Author          string          `json:"author,omitempty"`
+	Status          string          `json:"status"`
+	Date            string          `json:"date"`
+	DateUTC         string          `json:"date_utc"`
+	Modified        string          `json:"modified"`
+	ModifiedUTC     string          `json:"modified_utc"`
+	URL             string          `json:"url"`
+	Venue           string          `json:"venue"`
+	Description     string          `json:"description,omitempty"`
+	Excerpt         string          `json:"excerpt,omitempty"`
+	Slug            string          `json:"slug"`
+	Image           *ImageView      `json:"image,omitempty"`
+	Address         string          `json:"address,omitempty"`
+	City            string          `json:"city,omitempty"`
+	Country         string          `json:"country,omitempty"`
+	Province        string          `json:"province,omitempty"`
+	State           string          `json:"state,omitempty"`
+	Zip             string          `json:"zip,omitempty"`
+	Phone           string          `json:"phone,omitempty"`
+	Website         string          `json:"website,omitempty"`
+	StateProvince   string          `json:"stateprovince,omitempty"`
+	GeoLat          *float64        `json:"geo_lat,omitempty"`
+	GeoLng          *float64        `json:"geo_lng,omitempty"`
+	GeoSource       string          `json:"geo_source,omitempty"` // exact, or city when approximated
+	JSONLD          json.RawMessage `json:"json_ld,omitempty"`
+	ShowMap         *bool           `json:"show_map"`
+	ShowMapLink     *bool           `json:"show_map_link"`
+	GlobalID        string          `json:"global_id"`
+	GlobalIDLineage []string        `json:"global_id_lineage"`
 	// Distance from the point of a "near me" list, in its unit.
 	Distance *float64 `json:"distance,omitempty"`
 }
 
 // OrganizerView is the organizer object, keys in the plugin's order.
 type OrganizerView struct {
-	ID              int64          `json:"id"`
-	Author          string         `json:"author,omitempty"`
-	Status          string         `json:"status"`
-	Date            string         `json:"date"`
-	DateUTC         string         `json:"date_utc"`
-	Modified        string         `json:"modified"`
-	ModifiedUTC     string         `json:"modified_utc"`
-	URL             string         `json:"url"`
-	Organizer       string         `json:"organizer"`
-	Description     string         `json:"description,omitempty"`
-	Excerpt         string         `json:"excerpt,omitempty"`
-	Slug            string         `json:"slug"`
-	Image           *ImageView     `json:"image,omitempty"`
-	Phone           string         `json:"phone,omitempty"`
-	Website         string         `json:"website,omitempty"`
-	Email           string         `json:"email,omitempty"`
-	JSONLD          map[string]any `json:"json_ld,omitempty"`
-	GlobalID        string         `json:"global_id"`
-	GlobalIDLineage []string       `json:"global_id_lineage"`
+	ID              int64           `json:"id"`
+	Author          string          `json:"author,omitempty"`
+	Status          string          `json:"status"`
+	Date            string          `json:"date"`
+	DateUTC         string          `json:"date_utc"`
+	Modified        string          `json:"modified"`
+	ModifiedUTC     string          `json:"modified_utc"`
+	URL             string          `json:"url"`
+	Organizer       string          `json:"organizer"`
+	Description     string          `json:"description,omitempty"`
+	Excerpt         string          `json:"excerpt,omitempty"`
+	Slug            string          `json:"slug"`
+	Image           *ImageView      `json:"image,omitempty"`
+	Phone           string          `json:"phone,omitempty"`
+	Website         string          `json:"website,omitempty"`
+	Email           string          `json:"email,omitempty"`
+	JSONLD          json.RawMessage `json:"json_ld,omitempty"`
+	GlobalID        string          `json:"global_id"`
+	GlobalIDLineage []string        `json:"global_id_lineage"`
 }
 
 // postCommon is what every post object starts with.
@@ -119,7 +121,7 @@ func (s *postService) renderVenue(p *Post, single, masked bool) VenueView {
 		}
 	}
 	if single {
-		v.JSONLD = venueJSONLD(v)
+		v.JSONLD = encodeLD(venueJSONLD(v))
 	}
 	return v
 }
@@ -148,10 +150,10 @@ func (s *postService) renderOrganizer(p *Post, single, masked bool) OrganizerVie
 	}
 	o.Phone, o.Website, o.Email = p.Meta["phone"], p.Meta["website"], p.Meta["email"]
 	if single {
-		o.JSONLD = withoutEmpty(map[string]any{
+		o.JSONLD = encodeLD(withoutEmpty(map[string]any{
 			"@type": "Person", "name": o.Organizer, "description": stripTags(o.Description), "url": o.Website,
 			"telephone": o.Phone, "email": o.Email, "sameAs": o.Website, "image": imageURL(o.Image),
-		})
+		}))
 	}
 	return o
 }
@@ -173,6 +175,21 @@ func venueJSONLD(v VenueView) map[string]any {
 		ld["geo"] = map[string]any{"@type": "GeoCoordinates", "latitude": *v.GeoLat, "longitude": *v.GeoLng}
 	}
 	return ld
+}
+
+// encodeLD writes a JSON-LD object once, when its view is rendered: kept
+// views (viewCache) are then written without encoding a map again, which
+// sorts its keys through reflection and took a tenth of a single read's CPU.
+// Keys come out sorted, as a map's do, and no HTML is escaped, as in every
+// answer.
+func encodeLD(ld map[string]any) json.RawMessage {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if len(ld) == 0 || enc.Encode(ld) != nil { // nothing to show, or a value JSON cannot hold
+		return nil
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 }
 
 func withoutEmpty(m map[string]any) map[string]any {

@@ -81,3 +81,23 @@ func TestShownEventsShowWhatTheyEmbedAsItIsNow(t *testing.T) {
 		}
 	}
 }
+
+// TestJSONLDIsWrittenLikeTheRestOfTheAnswer: json_ld is encoded when the
+// event is rendered, not with the answer; it must still come out as the rest
+// does, keys sorted as a map's, nothing HTML-escaped.
+func TestJSONLDIsWrittenLikeTheRestOfTheAnswer(t *testing.T) {
+	s := startService(t)
+	hall := s.create("venue", asAdmin(), "venue", "Rock & Roll <Hall>", "city", "Lyon")
+	e := s.event(map[string]any{"title": "Fish & Chips <live>", "start_date": "2030-01-01 10:00", "end_date": "2030-01-01 11:00",
+		"venue": hall["id"], "cost": "5"})
+	res := s.do("GET", eventsPath+"/"+idOf(e))
+	res.expectStatus(t, 200)
+	body := string(res.Body)
+	for _, want := range []string{`"json_ld":{"@context":"http://schema.org","@type":"Event","description":"","endDate":`,
+		`"location":{"@type":"Place","address":{"@type":"PostalAddress","addressLocality":"Lyon"},"name":"Rock & Roll <Hall>",`,
+		`"name":"Fish & Chips <live>","offers":{"@type":"Offer",`} {
+		if !strings.Contains(body, want) {
+			t.Fatalf("the answer lacks %s:\n%s", want, body)
+		}
+	}
+}
