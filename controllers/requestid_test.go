@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"calendar/controllers"
 )
@@ -37,15 +38,23 @@ func logLines(t *testing.T, logs *lockedBuffer) []map[string]any {
 }
 
 // linesOf returns the log lines carrying the request ID.
+// It waits for the request's access line, which is written once the answer
+// has gone out: a client can read the answer before it is there.
 func linesOf(t *testing.T, logs *lockedBuffer, id string) []map[string]any {
 	t.Helper()
-	var out []map[string]any
-	for _, entry := range logLines(t, logs) {
-		if entry["request_id"] == id {
-			out = append(out, entry)
+	for deadline := time.Now().Add(2 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		var out []map[string]any
+		logged := false
+		for _, entry := range logLines(t, logs) {
+			if entry["request_id"] == id {
+				out = append(out, entry)
+				logged = logged || entry["msg"] == "request"
+			}
+		}
+		if logged || time.Now().After(deadline) {
+			return out
 		}
 	}
-	return out
 }
 
 var generatedID = regexp.MustCompile(`^[0-9a-f]{32}$`)
