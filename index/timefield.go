@@ -17,8 +17,9 @@ import (
 
 // A time field answers ranges of an instant, to the second, without bleve's
 // numeric fields: those index every number at 16 precisions, 48 terms per
-// event for its start, end and modification, most of them unique to it, and
-// building and merging their dictionaries was much of a rebuild's work. An
+// event for its start, end and modification, most of them unique to it. A
+// rebuild of 100k events took 24 to 29 CPU seconds without them, 35 to 41
+// with them. An
 // instant is indexed instead as its year, month, day and hour (four terms of
 // the buckets field, shared by many posts), and a range is the whole buckets
 // it spans plus, at its two ends, the exact instants of a keyword field whose
