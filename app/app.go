@@ -20,8 +20,14 @@ type Settings struct {
 	// ResultCacheSize is how many list answers the index cache keeps (0: the
 	// default, negative: neither that cache nor the one of rendered events).
 	ResultCacheSize int
-	// FeedLimit caps the events of one iCalendar feed (0: DefaultFeedLimit).
-	FeedLimit int
+	// FeedLimit caps the events of one iCalendar feed (0: DefaultFeedLimit),
+	// FeedMaxBytes its size (0: DefaultFeedMaxBytes).
+	FeedLimit    int
+	FeedMaxBytes int
+	// SearchBudget bounds the time of one index search (0: DefaultSearchBudget).
+	SearchBudget time.Duration
+	// Throttle limits the guessing of passwords (DefaultThrottleLimits when zero).
+	Throttle ThrottleLimits
 }
 
 // defaultResultCacheSize bounds the list cache: a few MB of IDs.
@@ -52,21 +58,26 @@ func New(store Store, index Index, settings Settings) *App {
 	if settings.FeedLimit <= 0 {
 		settings.FeedLimit = DefaultFeedLimit
 	}
-	a := &App{store: store, index: index, settings: settings, Users: NewUsers(store.Users()),
+	if settings.FeedMaxBytes <= 0 {
+		settings.FeedMaxBytes = DefaultFeedMaxBytes
+	}
+	throttle := NewThrottle(settings.Throttle)
+	a := &App{store: store, index: index, settings: settings, Users: NewUsers(store.Users(), throttle),
 		sync: &indexSync{store: store, index: index}}
 	if settings.ResultCacheSize == 0 {
 		settings.ResultCacheSize = defaultResultCacheSize
 	}
-	posts := postService{store: store, index: index, settings: settings, now: time.Now, sync: a.sync,
+	searched := newBudgetedIndex(index, settings.SearchBudget) // what answers requests; writes and syncs are not bounded
+	posts := postService{store: store, index: searched, settings: settings, now: time.Now, sync: a.sync,
 		counts: &linkCounts{entries: map[string]countsEntry{}}, results: newResultCache(max(settings.ResultCacheSize, 0)),
-		views: newViewCache(defaultViewCacheSize)}
+		views: newViewCache(defaultViewCacheSize), throttle: throttle}
 	if settings.ResultCacheSize < 0 {
 		posts.views = newViewCache(0)
 	}
 	a.Venues = &LinkedPosts[VenueView]{postService: posts, kind: venueKind, render: posts.renderVenue}
 	a.Organizers = &LinkedPosts[OrganizerView]{postService: posts, kind: organizerKind, render: posts.renderOrganizer}
-	a.Categories = &Terms{store: store, index: index, posts: posts, kind: categoryKind}
-	a.Tags = &Terms{store: store, index: index, posts: posts, kind: tagKind}
+	a.Categories = &Terms{store: store, index: searched, posts: posts, kind: categoryKind}
+	a.Tags = &Terms{store: store, index: searched, posts: posts, kind: tagKind}
 	a.Events = &Events{postService: posts, venues: a.Venues, organizers: a.Organizers, categories: a.Categories, tags: a.Tags}
 	return a
 }

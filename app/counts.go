@@ -2,9 +2,8 @@ package app
 
 import (
 	"context"
-	"strings"
+	"encoding/json"
 	"sync"
-	"time"
 )
 
 // linkCounts caches CountLinks answers until the index changes: term counts are
@@ -19,13 +18,23 @@ type countsEntry struct {
 	counts     map[int64]int
 }
 
-// countLinks is Index.CountLinks, cached per index generation when there is no
-// time bound. The map returned is shared: callers only read it.
-func (s *postService) countLinks(ctx context.Context, link Link, statuses []string, startAfter *time.Time) (map[int64]int, error) {
-	if startAfter != nil {
-		return s.index.CountLinks(ctx, link, statuses, startAfter)
+// maxCachedCounts bounds the cache: one entry per link and per reader (the
+// term counts everyone shares, has_events per author).
+const maxCachedCounts = 1000
+
+// countLinks is Index.CountLinks, cached per index generation when the query
+// has no time bound (those change with the clock). The map returned is
+// shared: callers only read it.
+func (s *postService) countLinks(ctx context.Context, link Link, among PostQuery) (map[int64]int, error) {
+	among.Type = PostTypeEvent
+	if among.StartAfter != nil || among.StartBefore != nil {
+		return s.index.CountLinks(ctx, link, among)
 	}
-	key := string(rune('0'+link)) + strings.Join(statuses, ",")
+	raw, err := json.Marshal(among)
+	if err != nil {
+		return nil, err
+	}
+	key := string(rune('0'+link)) + string(raw)
 	gen := s.index.Generation()
 	c := s.counts
 	c.mu.Lock()
@@ -34,12 +43,19 @@ func (s *postService) countLinks(ctx context.Context, link Link, statuses []stri
 	if ok && e.generation == gen {
 		return e.counts, nil
 	}
-	counts, err := s.index.CountLinks(ctx, link, statuses, nil)
+	counts, err := s.index.CountLinks(ctx, link, among)
 	if err != nil {
 		return nil, err
 	}
 	c.mu.Lock()
+	if len(c.entries) >= maxCachedCounts {
+		clear(c.entries)
+	}
 	c.entries[key] = countsEntry{generation: gen, counts: counts}
 	c.mu.Unlock()
 	return counts, nil
 }
+
+// publishedEvents are the events term counts count: published ones, as
+// WordPress' term count does, the same for every caller.
+var publishedEvents = PostQuery{Statuses: []string{StatusPublish}, Reader: readEverything}

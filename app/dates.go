@@ -21,7 +21,20 @@ var errNotADate = errors.New("not a date")
 // next wednesday, last monday), relative amounts (+5 days, 2 weeks ago, next
 // month) and @timestamps; a string of digits is a Unix timestamp. Zone-less
 // values are wall-clock times in loc; a value with an offset keeps it.
+//
+// Instants outside years 1 to 9999, in UTC or in loc, are refused: every date
+// the service writes has four digits of year.
 func ParseDate(s string, now time.Time, loc *time.Location) (time.Time, error) {
+	t, err := parseDate(s, now, loc)
+	if err != nil || !writableYear(t) || !writableYear(t.In(loc)) {
+		return time.Time{}, errNotADate
+	}
+	return t, nil
+}
+
+func writableYear(t time.Time) bool { return t.Year() >= 1 && t.Year() <= 9999 }
+
+func parseDate(s string, now time.Time, loc *time.Location) (time.Time, error) {
 	in := strings.ToLower(strings.TrimSpace(s))
 	if in == "" || len(in) > 100 {
 		return time.Time{}, errNotADate
@@ -62,6 +75,9 @@ func digitsOnly(s string) bool {
 	}
 	return true
 }
+
+// maxOffsetHours bounds an offset from UTC: no zone is further than 14 hours.
+const maxOffsetHours = 14
 
 // dateParse collects what the tokens of an input set, as PHP's parser does.
 type dateParse struct {
@@ -140,6 +156,9 @@ var dateTokens = []dateToken{
 	tok(`(z|utc|gmt)\b`, func(p *dateParse, m []string) error { return p.setZone(time.UTC) }),
 	tok(`([+-])(\d{2}):?(\d{2})\b`, func(p *dateParse, m []string) error {
 		if !p.haveTime {
+			return errNotADate
+		}
+		if h, min := atoi(m[2]), atoi(m[3]); h > maxOffsetHours || min > 59 || (h == maxOffsetHours && min > 0) {
 			return errNotADate
 		}
 		offset := (atoi(m[2])*60 + atoi(m[3])) * 60

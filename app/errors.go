@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 )
 
 // Error is the one error type of the service. It carries the WordPress REST error
@@ -18,6 +19,8 @@ type Error struct {
 	Data    map[string]any
 	// Cause is kept for logs only; it never reaches a client.
 	Cause error
+	// RetryAfter, when set, is sent as the Retry-After header.
+	RetryAfter time.Duration
 }
 
 func (e *Error) Error() string {
@@ -68,6 +71,9 @@ func AsError(err error) *Error {
 	var e *Error
 	if errors.As(err, &e) {
 		return e
+	}
+	if errors.Is(err, ErrConflict) { // another writer took a unique value meanwhile
+		return &Error{Code: "rest_conflict", Message: "Another request changed the same item meanwhile; try again.", Status: http.StatusConflict, Cause: err}
 	}
 	if errors.Is(err, ErrUnavailable) {
 		return &Error{Code: "store_unavailable", Message: "The data store is not reachable; try again shortly.", Status: http.StatusServiceUnavailable, Cause: err}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 	"time"
 )
 
@@ -75,7 +76,10 @@ func (s *Events) Get(ctx context.Context, actor *User, ref PostRef, v Values, ro
 		return nil, NewError(http.StatusForbidden, "event-no-longer-available", "This event is no longer available")
 	case !canRead(actor, p):
 		return nil, NewError(http.StatusForbidden, "event-not-accessible", "The requested event is not accessible")
-	case !passwordAccepted(actor, p, v):
+	}
+	if ok, err := s.unlocked(ctx, actor, p, v); err != nil {
+		return nil, err
+	} else if !ok {
 		return nil, NewError(http.StatusForbidden, "event-password-protected", "The requested event is not accessible without a password")
 	}
 	views, err := s.render(ctx, []*Post{p}, actor, v, true, root)
@@ -87,6 +91,9 @@ func (s *Events) Get(ctx context.Context, actor *User, ref PostRef, v Values, ro
 
 // Create stores a new event and links or creates its venue, organizers and terms.
 func (s *Events) Create(ctx context.Context, actor *User, v Values, root string) (*EventView, error) {
+	if actor == nil {
+		return nil, ErrForbidden(nil)
+	}
 	in, err := s.readEventInput(ctx, actor, v, nil)
 	if err != nil {
 		return nil, err
@@ -94,12 +101,16 @@ func (s *Events) Create(ctx context.Context, actor *User, v Values, root string)
 	if !actor.Can(CapEditPosts) {
 		return nil, ErrForbidden(actor)
 	}
+	status, err := in.permit(actor, true)
+	if err != nil {
+		return nil, err
+	}
 	now := s.now().UTC().Truncate(time.Second)
 	p := &Post{Type: PostTypeEvent, Author: actor.ID, Date: now, Modified: now, TimeZone: s.settings.TimeZone.String()}
 	if err := s.apply(ctx, actor, p, in); err != nil {
 		return nil, err
 	}
-	p.Status = resolveStatus(actor, in.status)
+	p.Status = status
 	base := SanitizeTitle(p.Title)
 	if in.slug != nil {
 		base = SanitizeTitle(*in.slug)
@@ -124,11 +135,15 @@ func (s *Events) Update(ctx context.Context, actor *User, ref PostRef, v Values,
 	if !canEdit(actor, p) {
 		return nil, ErrForbidden(actor)
 	}
+	status, err := in.permit(actor, false)
+	if err != nil {
+		return nil, err
+	}
 	if err := s.apply(ctx, actor, p, in); err != nil {
 		return nil, err
 	}
-	if in.status != "" {
-		p.Status = resolveStatus(actor, in.status)
+	if status != "" {
+		p.Status = status
 	}
 	if in.slug != nil && SanitizeTitle(*in.slug) != p.Slug {
 		if err := s.reslug(ctx, p, SanitizeTitle(*in.slug)); err != nil {
@@ -141,7 +156,12 @@ func (s *Events) Update(ctx context.Context, actor *User, ref PostRef, v Values,
 	return s.one(ctx, p, actor, root)
 }
 
+// loadForWrite loads the event an update or a delete names. Anonymous
+// callers are refused before anything is read.
 func (s *Events) loadForWrite(ctx context.Context, actor *User, ref PostRef) (*Post, error) {
+	if actor == nil {
+		return nil, ErrForbidden(nil)
+	}
 	p, err := s.loadEvent(ctx, ref)
 	var e *Error
 	if errors.As(err, &e) && e.Status == http.StatusNotFound && !actor.Can(CapEditPosts) {
@@ -152,7 +172,7 @@ func (s *Events) loadForWrite(ctx context.Context, actor *User, ref PostRef) (*P
 
 // reslug gives the event a new unique slug.
 func (s *Events) reslug(ctx context.Context, p *Post, base string) error {
-	slug, err := uniqueSlug(ctx, base, func(ctx context.Context, slug string) (bool, error) {
+	slug, _, err := uniqueSlug(ctx, base, 1, func(ctx context.Context, slug string) (bool, error) {
 		other, err := s.store.Posts().FindByKey(ctx, "type_slug", PostTypeEvent+"/"+slug)
 		if errors.Is(err, ErrNotFound) {
 			return false, nil
@@ -204,6 +224,9 @@ func (s *Events) one(ctx context.Context, p *Post, actor *User, root string) (*E
 // apply writes the sent fields onto the event: linked posts and terms are
 // resolved (created when sent as fields), dates derived in the event's zone.
 func (s *Events) apply(ctx context.Context, actor *User, p *Post, in *eventInput) error {
+	if err := s.checkCreates(ctx, in); err != nil {
+		return err
+	}
 	in.postFields.apply(p)
 	if in.website != nil {
 		w := *in.website
@@ -307,6 +330,58 @@ func (s *Events) applySchedule(p *Post, in *eventInput) error {
 	}
 	p.Start, p.End = start.UTC().Truncate(time.Second), end.UTC().Truncate(time.Second)
 	return nil
+}
+
+// checkCreates refuses, before anything is written, a write that would create
+// more than MaxCreatedPerWrite venues, organizers and terms (sent as fields,
+// or as names no term has yet).
+func (s *Events) checkCreates(ctx context.Context, in *eventInput) error {
+	creating := map[string]int{}
+	if in.venue != nil && in.venue.data != nil {
+		creating["venue"]++
+	}
+	if in.organizers != nil {
+		for _, ref := range *in.organizers {
+			if ref.data != nil {
+				creating["organizer"]++
+			}
+		}
+	}
+	for param, t := range map[string]struct {
+		refs  *[]string
+		terms *Terms
+	}{"categories": {in.categories, s.categories}, "tags": {in.tags, s.tags}} {
+		for _, ref := range derefOr(t.refs) {
+			_, err := t.terms.find(ctx, strings.TrimSpace(ref))
+			switch {
+			case errors.Is(err, errUnknownTerm):
+				creating[param]++
+			case err != nil:
+				return err
+			}
+		}
+	}
+	total := 0
+	for _, n := range creating {
+		total += n
+	}
+	if total <= MaxCreatedPerWrite {
+		return nil
+	}
+	var bad InvalidParams
+	for _, param := range []string{"venue", "organizer", "categories", "tags"} {
+		if creating[param] > 0 {
+			bad.Add(param, fmt.Sprintf("one write creates at most %d venues, organizers and terms.", MaxCreatedPerWrite), nil)
+		}
+	}
+	return bad.Err()
+}
+
+func derefOr(list *[]string) []string {
+	if list == nil {
+		return nil
+	}
+	return *list
 }
 
 func sameWallClock(t time.Time, zone *time.Location) time.Time {

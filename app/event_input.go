@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"regexp"
 	"sort"
@@ -97,8 +98,11 @@ func (s *Events) readEventInput(ctx context.Context, actor *User, v Values, exis
 	in.postFields = s.readPostFields(ctx, v, "title", zone, &bad)
 	if v.Has("cost") {
 		cost, ok := costValues(v["cost"])
-		if !ok {
+		switch {
+		case !ok:
 			bad.Add("cost", "cost must be a string, a number or a list of them.", nil)
+		case len(strings.Join(cost, "")) > MaxCostBytes:
+			bad.Add("cost", fmt.Sprintf("cost must not be longer than %d bytes.", MaxCostBytes), nil)
 		}
 		in.cost = &cost
 	}
@@ -118,16 +122,22 @@ func (s *Events) readEventInput(ctx context.Context, actor *User, v Values, exis
 	}
 	for name, dst := range map[string]**[]string{"categories": &in.categories, "tags": &in.tags} {
 		if list, ok := v.Strings(name); ok {
+			if len(list) > MaxEventTerms {
+				bad.Add(name, fmt.Sprintf("an event has at most %d %s.", MaxEventTerms, name), nil)
+			}
 			*dst = &list
 		}
 	}
-	if err := bad.Err(); err != nil {
-		return nil, err
+	return in, bad.Err()
+}
+
+// permit is postFields.permit, and WordPress' rule for sticky events: only
+// those who may publish or edit others' events make one sticky.
+func (in *eventInput) permit(actor *User, creating bool) (string, error) {
+	if in.flags["sticky"] && !actor.Can(CapPublishPosts) && !actor.Can(CapEditOthersPosts) {
+		return "", NewError(http.StatusForbidden, "rest_cannot_assign_sticky", "Sorry, you are not allowed to make posts sticky.")
 	}
-	if err := in.authorAllowed(actor); err != nil {
-		return nil, err
-	}
-	return in, nil
+	return in.postFields.permit(actor, creating)
 }
 
 // costValues reads a cost sent as a string, a number or a list of them.
@@ -201,8 +211,8 @@ func readOrganizerRefs(raw any) ([]linkRef, error) {
 		}
 		items = list
 	}
-	if len(items) > MaxListLength {
-		return nil, errors.New("too many organizers")
+	if len(items) > MaxOrganizers {
+		return nil, fmt.Errorf("an event has at most %d organizers", MaxOrganizers)
 	}
 	refs := []linkRef{}
 	seen := map[int64]bool{}
@@ -242,8 +252,10 @@ func readLinkRef(raw any) (linkRef, error) {
 // from the sent fields (an identical existing one is reused).
 func resolveLink[V any](ctx context.Context, actor *User, svc *LinkedPosts[V], ref linkRef, param string) (int64, error) {
 	if ref.data == nil {
+		// One the caller may not read is refused as a missing one: linking it
+		// would show it inside the event.
 		p, err := svc.store.Posts().Get(ctx, ref.id)
-		if err == nil && p.Type == svc.kind.postType {
+		if err == nil && p.Type == svc.kind.postType && canRead(actor, p) {
 			return p.ID, nil
 		}
 		if err != nil && !errors.Is(err, ErrNotFound) {

@@ -131,7 +131,7 @@ func (s *Events) listQuery(ctx context.Context, actor *User, v Values) (PostQuer
 		dst  *[]int64
 	}{{"venue", PostTypeVenue, &q.Venues}, {"organizer", PostTypeOrganizer, &q.Organizers}} {
 		if ids, ok := v.Ints(f.name); ok {
-			if !s.allOfType(ctx, ids, f.kind) {
+			if !s.allReadable(ctx, actor, ids, f.kind) {
 				bad.Add(f.name, "every item must be the ID of an existing "+f.kind+".", nil)
 			}
 			*f.dst = ids
@@ -150,7 +150,7 @@ func (s *Events) listQuery(ctx context.Context, actor *User, v Values) (PostQuer
 	byDistance := readOrder(v, near, &bad)
 	readSearchOrder(v, &q, &bad)
 	if parent, ok := v.Int("post_parent"); ok {
-		if _, err := s.load(ctx, PostTypeEvent, PostRef{ID: parent}); err != nil {
+		if _, err := s.loadReadable(ctx, actor, PostTypeEvent, parent); err != nil {
 			bad.Add("post_parent", "post_parent must be the ID of an existing event.", nil)
 		}
 		q.Parent = &parent
@@ -175,10 +175,13 @@ func (s *Events) listQuery(ctx context.Context, actor *User, v Values) (PostQuer
 	if q.Statuses, err = listStatuses(actor, v); err != nil {
 		return q, nil, err
 	}
+	q.Reader = readRuleOf(actor)
 	return q, near, nil
 }
 
-func (s *Events) allOfType(ctx context.Context, ids []int64, postType string) bool {
+// allReadable: every ID names a post of the type that the caller may read
+// (one it may not is a missing one).
+func (s *Events) allReadable(ctx context.Context, actor *User, ids []int64, postType string) bool {
 	if len(ids) == 0 {
 		return false
 	}
@@ -187,7 +190,7 @@ func (s *Events) allOfType(ctx context.Context, ids []int64, postType string) bo
 		return false
 	}
 	for _, p := range posts {
-		if p.Type != postType {
+		if p.Type != postType || !canRead(actor, p) {
 			return false
 		}
 	}

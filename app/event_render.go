@@ -109,11 +109,48 @@ func (s *Events) render(ctx context.Context, events []*Post, actor *User, v Valu
 		return nil, err
 	}
 	for i, e := range events {
-		if !passwordAccepted(actor, e, v) {
-			mask(&out[i])
-		}
+		s.showTo(ctx, &out[i], e, actor, v)
 	}
 	return out, nil
+}
+
+// showTo fits a rendered event to its caller, as the read rule and the
+// passwords ask: without its password, a protected event is masked; a venue
+// or an organizer the caller may not read is left out, and a protected one
+// masked. Kept views are shared, so what changes is copied first.
+func (s *Events) showTo(ctx context.Context, view *EventView, e *Post, actor *User, v Values) {
+	if !s.shown(ctx, actor, e, v) {
+		mask(view)
+		return
+	}
+	rule := readRuleOf(actor)
+	changed := false
+	if venue, ok := view.Venue.(VenueView); ok {
+		switch a := venue.access; {
+		case !rule.Allows(a.Status, a.Author):
+			view.Venue, changed = []any{}, true
+		case !s.shown(ctx, actor, a, v):
+			view.Venue, changed = maskVenue(venue), true
+		}
+	}
+	organizers := view.Organizer[:0:0]
+	for _, o := range view.Organizer {
+		switch a := o.access; {
+		case !rule.Allows(a.Status, a.Author):
+			changed = true
+		case !s.shown(ctx, actor, a, v):
+			organizers, changed = append(organizers, maskOrganizer(o)), true
+		default:
+			organizers = append(organizers, o)
+		}
+	}
+	if changed {
+		view.Organizer = organizers
+	}
+	if changed && view.JSONLD != nil { // it describes the venue and the first organizer
+		zone := s.eventZone(e)
+		view.JSONLD = encodeLD(eventJSONLD(*view, e.Start.In(zone), e.End.In(zone)))
+	}
 }
 
 // renderMissing renders events[i] into out[i] for each i of missing, reading
@@ -149,7 +186,7 @@ func (s *Events) renderMissing(ctx context.Context, events []*Post, missing []in
 	}
 	counts := map[int64]int{}
 	if len(terms) > 0 {
-		if counts, err = s.countLinks(ctx, LinkTerms, []string{StatusPublish}, nil); err != nil {
+		if counts, err = s.countLinks(ctx, LinkTerms, publishedEvents); err != nil {
 			return err
 		}
 	}
@@ -167,7 +204,7 @@ func (s *Events) renderEvent(e *Post, posts map[int64]*Post, terms map[int64]*Te
 	if err != nil {
 		zone = s.settings.TimeZone
 	}
-	c := s.common(e, false)
+	c := s.common(e)
 	start, end := e.Start.In(zone), e.End.In(zone)
 	cost, values := costText(e)
 	website := c.url

@@ -10,8 +10,12 @@ import (
 	"time"
 )
 
-// DefaultFeedLimit caps the events of one iCalendar feed.
-const DefaultFeedLimit = 1000
+// DefaultFeedLimit caps the events of one iCalendar feed, DefaultFeedMaxBytes
+// its size: events past it are left out (X-WP-Total still counts them).
+const (
+	DefaultFeedLimit    = 1000
+	DefaultFeedMaxBytes = 8 << 20
+)
 
 // Feed is the event list as an iCalendar (RFC 5545) document, with the totals
 // the JSON list would report for the same request.
@@ -100,8 +104,14 @@ func (s *Events) renderICal(events []*Post, views []EventView) []byte {
 		slices.Sort(y)
 		writeVTimezone(w, locs[name], slices.Compact(y))
 	}
+	end := len("END:VCALENDAR\r\n")
 	for i, e := range events {
+		before := w.buf.Len()
 		s.writeVEvent(w, e, &views[i])
+		if w.buf.Len()+end > s.settings.FeedMaxBytes {
+			w.buf.Truncate(before) // the feed is full: this event and the rest are left out
+			break
+		}
 	}
 	w.line("END", "", "VCALENDAR")
 	return w.buf.Bytes()

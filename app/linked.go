@@ -109,7 +109,8 @@ func (s *LinkedPosts[V]) List(ctx context.Context, actor *User, v Values) (*Page
 	if q.Statuses, err = listStatuses(actor, v); err != nil {
 		return nil, err
 	}
-	if err := s.eventFilters(ctx, v, &q); err != nil {
+	q.Reader = readRuleOf(actor)
+	if err := s.eventFilters(ctx, actor, v, &q); err != nil {
 		return nil, err
 	}
 	var near *nearMe
@@ -144,8 +145,9 @@ func (s *LinkedPosts[V]) List(ctx context.Context, actor *User, v Values) (*Page
 	}
 	items := make([]V, 0, len(posts))
 	for _, p := range posts {
-		item := s.render(p, false, !passwordAccepted(actor, p, nil))
-		if venue, ok := any(&item).(*VenueView); ok {
+		masked := !s.shown(ctx, actor, p, nil)
+		item := s.render(p, false, masked)
+		if venue, ok := any(&item).(*VenueView); ok && !masked { // a distance tells where it is
 			venue.Distance = near.distance(p.Geo)
 		}
 		items = append(items, item)
@@ -162,8 +164,9 @@ func (s *LinkedPosts[V]) link() Link {
 }
 
 // eventFilters applies event, has_events and only_with_upcoming: each narrows
-// the IDs the list may return, through the events' links in the index.
-func (s *LinkedPosts[V]) eventFilters(ctx context.Context, v Values, q *PostQuery) error {
+// the IDs the list may return, through the links of the events the caller may
+// read, in the index. An event the caller may not read is a missing one.
+func (s *LinkedPosts[V]) eventFilters(ctx context.Context, actor *User, v Values, q *PostQuery) error {
 	restrict := func(ids []int64) {
 		if q.IDs == nil {
 			q.IDs = ids
@@ -172,7 +175,7 @@ func (s *LinkedPosts[V]) eventFilters(ctx context.Context, v Values, q *PostQuer
 		}
 	}
 	if id, ok := v.Int("event"); ok {
-		e, err := s.load(ctx, PostTypeEvent, PostRef{ID: id})
+		e, err := s.loadReadable(ctx, actor, PostTypeEvent, id)
 		if err != nil {
 			return ErrInvalidParam("event", "event must be the ID of an event.")
 		}
@@ -186,8 +189,10 @@ func (s *LinkedPosts[V]) eventFilters(ctx context.Context, v Values, q *PostQuer
 		restrict(append([]int64{}, ids...))
 	}
 	if v.Has("has_events") {
-		// Events that count: every status but draft and pending.
-		counts, err := s.countLinks(ctx, s.link(), []string{StatusPublish, StatusFuture, StatusPrivate, StatusTrash}, nil)
+		// Events that count: published, scheduled or private, as the caller
+		// may read them (the plugin counts drafts and pending ones out, and
+		// trashed ones in: a trashed event is no longer there).
+		counts, err := s.countLinks(ctx, s.link(), PostQuery{Statuses: []string{StatusPublish, StatusFuture, StatusPrivate}, Reader: q.Reader})
 		if err != nil {
 			return err
 		}
@@ -198,8 +203,9 @@ func (s *LinkedPosts[V]) eventFilters(ctx context.Context, v Values, q *PostQuer
 		}
 	}
 	if v.Has("only_with_upcoming") && isTruthy(v["only_with_upcoming"]) {
-		now := s.now()
-		counts, err := s.countLinks(ctx, s.link(), q.Statuses, &now)
+		// The plugin's quirk, kept: the events' statuses are the list's.
+		upcoming := PostQuery{Statuses: q.Statuses, Reader: q.Reader, StartAfter: &Bound{T: s.now(), Inclusive: true}}
+		counts, err := s.countLinks(ctx, s.link(), upcoming)
 		if err != nil {
 			return err
 		}
@@ -237,20 +243,11 @@ func keys(m map[int64]int) []int64 {
 
 var nonFragment = regexp.MustCompile(`[^A-Za-z0-9-]+`)
 
-// MaxSearchLength bounds a search: each fragment becomes an automaton in the
-// index, and people do not type more than this.
-const MaxSearchLength = 200
-
 // SearchFragments splits a search the plugin's way: on every run of characters
-// other than ASCII letters, digits and hyphens; lower-cased.
+// other than ASCII letters, digits and hyphens; lower-cased; bounded as
+// CapSearchWords says.
 func SearchFragments(search string) []string {
-	var out []string
-	for _, f := range nonFragment.Split(strings.ToLower(search), -1) {
-		if f != "" {
-			out = append(out, f)
-		}
-	}
-	return out
+	return CapSearchWords(nonFragment.Split(strings.ToLower(search), -1))
 }
 
 // Get answers a single read: published posts for all, others per permission.
@@ -263,7 +260,11 @@ func (s *LinkedPosts[V]) Get(ctx context.Context, actor *User, ref PostRef, v Va
 	if !canRead(actor, p) {
 		return zero, errNotAccessible(s.kind.postType)
 	}
-	return s.render(p, true, !passwordAccepted(actor, p, v)), nil
+	ok, err := s.unlocked(ctx, actor, p, v)
+	if err != nil {
+		return zero, err
+	}
+	return s.render(p, true, !ok), nil
 }
 
 // Create stores a new venue or organizer, or answers with the existing one of
@@ -274,11 +275,16 @@ func (s *LinkedPosts[V]) Create(ctx context.Context, actor *User, v Values) (V, 
 	if err != nil {
 		return zero, err
 	}
-	return s.render(p, false, false), nil
+	// An existing one of the same name is answered as a list would show it
+	// (the password sent is the new post's, not a guess at the existing one's).
+	return s.render(p, false, !s.shown(ctx, actor, p, nil)), nil
 }
 
 // create is Create returning the stored post, for events that link it.
 func (s *LinkedPosts[V]) create(ctx context.Context, actor *User, v Values) (*Post, error) {
+	if actor == nil {
+		return nil, ErrForbidden(nil)
+	}
 	in, err := s.readInput(ctx, actor, v)
 	if err != nil {
 		return nil, err
@@ -286,13 +292,17 @@ func (s *LinkedPosts[V]) create(ctx context.Context, actor *User, v Values) (*Po
 	if !actor.Can(CapEditPosts) {
 		return nil, ErrForbidden(actor)
 	}
+	status, err := in.permit(actor, true)
+	if err != nil {
+		return nil, err
+	}
 	if existing, err := s.duplicate(ctx, actor, in); err != nil || existing != nil {
 		return existing, err
 	}
 	now := s.now().UTC().Truncate(time.Second)
 	p := &Post{Type: s.kind.postType, Author: actor.ID, Date: now, Modified: now}
 	in.apply(p)
-	p.Status = resolveStatus(actor, in.status)
+	p.Status = status
 	if p.Type == PostTypeVenue { // maps are shown unless a create says otherwise
 		if p.ShowMap == nil {
 			p.ShowMap = boolPtr(true)
@@ -308,7 +318,7 @@ func (s *LinkedPosts[V]) create(ctx context.Context, actor *User, v Values) (*Po
 // case or accents) and, when a description is sent, the same description.
 func (s *LinkedPosts[V]) duplicate(ctx context.Context, actor *User, in *linkedInput) (*Post, error) {
 	found, err := s.index.SearchPosts(ctx, PostQuery{Type: s.kind.postType, TitleKey: FoldTitle(*in.title),
-		Statuses: []string{StatusPublish, StatusFuture, StatusDraft, StatusPending, StatusPrivate}, Limit: 20})
+		Statuses: OwnStatuses, Reader: readRuleOf(actor), Limit: 20})
 	if err != nil || len(found.IDs) == 0 {
 		return nil, err
 	}
@@ -317,9 +327,6 @@ func (s *LinkedPosts[V]) duplicate(ctx context.Context, actor *User, in *linkedI
 		return nil, err
 	}
 	for _, c := range candidates {
-		if !canRead(actor, c) {
-			continue
-		}
 		if in.description == nil || *in.description == "" || FoldTitle(c.Content) == FoldTitle(*in.description) {
 			return c, nil
 		}
@@ -330,6 +337,9 @@ func (s *LinkedPosts[V]) duplicate(ctx context.Context, actor *User, in *linkedI
 // Update changes only the fields the request sends.
 func (s *LinkedPosts[V]) Update(ctx context.Context, actor *User, ref PostRef, v Values) (V, error) {
 	var zero V
+	if actor == nil {
+		return zero, ErrForbidden(nil)
+	}
 	p, err := s.load(ctx, s.kind.postType, ref)
 	if err != nil {
 		return zero, err
@@ -341,10 +351,14 @@ func (s *LinkedPosts[V]) Update(ctx context.Context, actor *User, ref PostRef, v
 	if !canEdit(actor, p) {
 		return zero, ErrForbidden(actor)
 	}
+	status, err := in.permit(actor, false)
+	if err != nil {
+		return zero, err
+	}
 	before := p.Geo
 	in.apply(p)
-	if in.status != "" {
-		p.Status = resolveStatus(actor, in.status)
+	if status != "" {
+		p.Status = status
 	}
 	if err := s.save(ctx, p); err != nil {
 		return zero, err
@@ -377,6 +391,9 @@ func sameGeo(a, b *Geo) bool {
 // Delete moves to the trash (410 when already there), or deletes permanently
 // with force=true.
 func (s *LinkedPosts[V]) Delete(ctx context.Context, actor *User, ref PostRef, v Values) (any, error) {
+	if actor == nil {
+		return nil, ErrForbidden(nil)
+	}
 	p, err := s.load(ctx, s.kind.postType, ref)
 	if err != nil {
 		return nil, err
@@ -456,13 +473,7 @@ func (s *LinkedPosts[V]) readInput(ctx context.Context, actor *User, v Values) (
 	case hasLat:
 		in.geo = &Geo{Lat: lat, Lng: lng, Source: GeoExact}
 	}
-	if err := bad.Err(); err != nil {
-		return nil, err
-	}
-	if err := in.authorAllowed(actor); err != nil {
-		return nil, err
-	}
-	return in, nil
+	return in, bad.Err()
 }
 
 // apply writes the sent fields onto p; an empty string clears an optional field.

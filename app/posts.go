@@ -20,6 +20,7 @@ type postService struct {
 	counts   *linkCounts
 	results  *resultCache
 	views    *viewCache
+	throttle *Throttle
 }
 
 // PostRef names a post by ID or, when ID is 0, by slug.
@@ -46,6 +47,17 @@ func (s *postService) load(ctx context.Context, postType string, ref PostRef) (*
 	return p, err
 }
 
+// loadReadable is load for a post a caller names as a filter or a link: one
+// the caller may not read is answered as a missing one, so its existence is
+// not told either.
+func (s *postService) loadReadable(ctx context.Context, actor *User, postType string, id int64) (*Post, error) {
+	p, err := s.load(ctx, postType, PostRef{ID: id})
+	if err == nil && !canRead(actor, p) {
+		return nil, ErrInvalidParam("id", "Invalid parameter.")
+	}
+	return p, err
+}
+
 // insert stores a new post under a unique slug derived from base, then indexes it.
 func (s *postService) insert(ctx context.Context, p *Post, base string) error {
 	taken := func(ctx context.Context, slug string) (bool, error) {
@@ -55,23 +67,22 @@ func (s *postService) insert(ctx context.Context, p *Post, base string) error {
 		}
 		return err == nil, err
 	}
-	for attempt := 0; ; attempt++ {
-		slug, err := uniqueSlug(ctx, base, taken)
+	for from := 1; ; {
+		slug, n, err := uniqueSlug(ctx, base, from, taken)
 		if err != nil {
 			return err
 		}
 		p.Slug = slug
 		done := s.sync.writing()
 		err = s.store.Posts().Insert(ctx, p)
-		if !errors.Is(err, ErrConflict) || attempt == 3 {
-			if err == nil {
-				err = s.index.PutPosts(ctx, []*Post{p})
-			}
-			done()
-			return err
+		if err == nil {
+			err = s.index.PutPosts(ctx, []*Post{p})
 		}
 		done()
-		// another writer took the slug between the check and the insert
+		if !errors.Is(err, ErrConflict) {
+			return err
+		}
+		from = n + 1 // another writer took the slug between the check and the insert
 	}
 }
 
@@ -177,7 +188,7 @@ type Deleted[V any] struct {
 // index. Used to unlink a removed venue, organizer or term, and to move
 // events with their venue.
 func (s *postService) forEachEvent(ctx context.Context, where func(*PostQuery), change func(*Post)) error {
-	q := PostQuery{Type: PostTypeEvent, Statuses: PostStatuses, Limit: 1000}
+	q := PostQuery{Type: PostTypeEvent, Statuses: PostStatuses, Reader: readEverything, Limit: 1000}
 	where(&q)
 	var ids []int64
 	for {
@@ -230,6 +241,7 @@ type postFields struct {
 // (date_utc).
 func (s *postService) readPostFields(ctx context.Context, v Values, titleParam string, loc *time.Location, bad *InvalidParams) postFields {
 	var f postFields
+	checkLengths(v, textLimits, bad)
 	str := func(name string) *string {
 		if x, ok := v.String(name); ok {
 			return &x
@@ -273,12 +285,18 @@ func (s *postService) readPostFields(ctx context.Context, v Values, titleParam s
 	return f
 }
 
-// authorAllowed: only editors may name another author.
-func (f *postFields) authorAllowed(actor *User) error {
+// permit checks what only some callers may send, after the permission to
+// write and before anything is written: another author (editors only), and
+// the status (statusFor). It returns the status to store; "" keeps the
+// stored one on an update that sends none.
+func (f *postFields) permit(actor *User, creating bool) (string, error) {
 	if f.author != 0 && f.author != actor.ID && !actor.Can(CapEditOthersPosts) {
-		return ErrForbidden(actor)
+		return "", ErrForbidden(actor)
 	}
-	return nil
+	if f.status == "" && !creating {
+		return "", nil
+	}
+	return statusFor(actor, f.status)
 }
 
 // apply writes the sent common fields onto p; an empty string clears one.

@@ -49,6 +49,9 @@ type VenueView struct {
 	GlobalIDLineage []string        `json:"global_id_lineage"`
 	// Distance from the point of a "near me" list, in its unit.
 	Distance *float64 `json:"distance,omitempty"`
+	// access is what deciding whether a caller may see the venue inside an
+	// event needs (never written out).
+	access *Post
 }
 
 // OrganizerView is the organizer object, keys in the plugin's order.
@@ -72,6 +75,14 @@ type OrganizerView struct {
 	JSONLD          json.RawMessage `json:"json_ld,omitempty"`
 	GlobalID        string          `json:"global_id"`
 	GlobalIDLineage []string        `json:"global_id_lineage"`
+	access          *Post
+}
+
+// accessOf keeps of a post what the read rule and the password check ask:
+// rendered venues and organizers carry it, so that the events they are shown
+// in can fit them to each caller.
+func accessOf(p *Post) *Post {
+	return &Post{ID: p.ID, Type: p.Type, Author: p.Author, Status: p.Status, Password: p.Password}
 }
 
 // postCommon is what every post object starts with.
@@ -80,40 +91,36 @@ type postCommon struct {
 	image                                                                             *ImageView
 }
 
-// common renders the shared part; masked leaves out what a password protects.
-func (s *postService) common(p *Post, masked bool) postCommon {
+// common renders the shared part.
+func (s *postService) common(p *Post) postCommon {
 	c := postCommon{
 		author: itoa(p.Author), date: s.formatLocal(p.Date), dateUTC: formatUTC(p.Date),
 		modified: s.formatLocal(p.Modified), modifiedUTC: formatUTC(p.Modified),
 		url: s.permalink(p), globalID: s.globalID(p.ID),
+		description: autop(p.Content), excerpt: autop(p.Excerpt),
 	}
 	if p.Author == 0 {
 		c.author = ""
 	}
-	if !masked {
-		c.description, c.excerpt = autop(p.Content), autop(p.Excerpt)
-		if p.Image != "" {
-			c.image = &ImageView{URL: p.Image, Extension: strings.TrimPrefix(path.Ext(urlPath(p.Image)), ".")}
-		}
+	if p.Image != "" {
+		c.image = &ImageView{URL: p.Image, Extension: strings.TrimPrefix(path.Ext(urlPath(p.Image)), ".")}
 	}
 	return c
 }
 
+// renderVenue is the venue object; single adds json_ld, masked hides what a
+// password protects.
 func (s *postService) renderVenue(p *Post, single, masked bool) VenueView {
-	c := s.common(p, masked)
+	c := s.common(p)
+	m := p.Meta
 	v := VenueView{
 		ID: p.ID, Author: c.author, Status: p.Status, Date: c.date, DateUTC: c.dateUTC, Modified: c.modified,
 		ModifiedUTC: c.modifiedUTC, URL: c.url, Venue: p.Title, Description: c.description, Excerpt: c.excerpt,
 		Slug: p.Slug, Image: c.image, GlobalID: c.globalID, GlobalIDLineage: []string{c.globalID},
-		State: p.Meta["state"], ShowMap: p.ShowMap, ShowMapLink: p.ShowMapLink,
+		Address: m["address"], City: m["city"], Country: m["country"], Province: m["province"], State: m["state"],
+		Zip: m["zip"], Phone: m["phone"], Website: m["website"], StateProvince: stateProvince(m),
+		ShowMap: p.ShowMap, ShowMapLink: p.ShowMapLink, access: accessOf(p),
 	}
-	if masked {
-		v.ShowMap, v.ShowMapLink = nil, nil
-		return v
-	}
-	m := p.Meta
-	v.Address, v.City, v.Country, v.Province, v.Zip = m["address"], m["city"], m["country"], m["province"], m["zip"]
-	v.Phone, v.Website, v.StateProvince = m["phone"], m["website"], stateProvince(m)
 	if p.Geo != nil {
 		v.GeoLat, v.GeoLng, v.GeoSource = &p.Geo.Lat, &p.Geo.Lng, p.Geo.Source
 		if v.GeoSource == "" {
@@ -123,7 +130,21 @@ func (s *postService) renderVenue(p *Post, single, masked bool) VenueView {
 	if single {
 		v.JSONLD = encodeLD(venueJSONLD(v))
 	}
+	if masked {
+		return maskVenue(v)
+	}
 	return v
+}
+
+// maskVenue keeps of a password-protected venue what the plugin shows
+// without its password (its state, as the plugin's list forgets it), and its
+// name, which the plugin blanks by accident.
+func maskVenue(v VenueView) VenueView {
+	return VenueView{
+		ID: v.ID, Author: v.Author, Status: v.Status, Date: v.Date, DateUTC: v.DateUTC, Modified: v.Modified,
+		ModifiedUTC: v.ModifiedUTC, URL: v.URL, Venue: v.Venue, Slug: v.Slug, State: v.State,
+		GlobalID: v.GlobalID, GlobalIDLineage: v.GlobalIDLineage, access: v.access,
+	}
 }
 
 // stateProvince is the stored value, else the state for the US (or no
@@ -138,24 +159,34 @@ func stateProvince(m map[string]string) string {
 	return m["province"]
 }
 
+// renderOrganizer is the organizer object, as renderVenue.
 func (s *postService) renderOrganizer(p *Post, single, masked bool) OrganizerView {
-	c := s.common(p, masked)
+	c := s.common(p)
 	o := OrganizerView{
 		ID: p.ID, Author: c.author, Status: p.Status, Date: c.date, DateUTC: c.dateUTC, Modified: c.modified,
 		ModifiedUTC: c.modifiedUTC, URL: c.url, Organizer: p.Title, Description: c.description, Excerpt: c.excerpt,
-		Slug: p.Slug, Image: c.image, GlobalID: c.globalID, GlobalIDLineage: []string{c.globalID},
+		Slug: p.Slug, Image: c.image, Phone: p.Meta["phone"], Website: p.Meta["website"], Email: p.Meta["email"],
+		GlobalID: c.globalID, GlobalIDLineage: []string{c.globalID}, access: accessOf(p),
 	}
-	if masked {
-		return o
-	}
-	o.Phone, o.Website, o.Email = p.Meta["phone"], p.Meta["website"], p.Meta["email"]
 	if single {
 		o.JSONLD = encodeLD(withoutEmpty(map[string]any{
 			"@type": "Person", "name": o.Organizer, "description": stripTags(o.Description), "url": o.Website,
 			"telephone": o.Phone, "email": o.Email, "sameAs": o.Website, "image": imageURL(o.Image),
 		}))
 	}
+	if masked {
+		return maskOrganizer(o)
+	}
 	return o
+}
+
+// maskOrganizer keeps of a password-protected organizer what maskVenue keeps.
+func maskOrganizer(o OrganizerView) OrganizerView {
+	return OrganizerView{
+		ID: o.ID, Author: o.Author, Status: o.Status, Date: o.Date, DateUTC: o.DateUTC, Modified: o.Modified,
+		ModifiedUTC: o.ModifiedUTC, URL: o.URL, Organizer: o.Organizer, Slug: o.Slug,
+		GlobalID: o.GlobalID, GlobalIDLineage: o.GlobalIDLineage, access: o.access,
+	}
 }
 
 func venueJSONLD(v VenueView) map[string]any {

@@ -81,12 +81,15 @@ var reservedSlugs = map[string]bool{"feed": true, "rdf": true, "rss": true, "rss
 // errSlugsExhausted means no free suffix was found: practically unreachable.
 var errSlugsExhausted = errors.New("no free slug")
 
-// uniqueSlug returns base, or base-2, base-3... the first that taken says is free.
-func uniqueSlug(ctx context.Context, base string, taken func(context.Context, string) (bool, error)) (string, error) {
+// uniqueSlug returns the first of base, base-2, base-3... from the from-th
+// on (1 is base itself) that taken says is free, and its number. A writer
+// whose slug another took meanwhile (the store refused it) goes on from the
+// next number, so that many writers of one title all end up with a slug.
+func uniqueSlug(ctx context.Context, base string, from int, taken func(context.Context, string) (bool, error)) (string, int, error) {
 	if base == "" {
 		base = "untitled"
 	}
-	for n := 1; n < 10000; n++ {
+	for n := max(from, 1); n < 10000; n++ {
 		candidate := base
 		if n > 1 {
 			suffix := fmt.Sprintf("-%d", n)
@@ -96,11 +99,11 @@ func uniqueSlug(ctx context.Context, base string, taken func(context.Context, st
 		}
 		used, err := taken(ctx, candidate)
 		if err != nil {
-			return "", err
+			return "", 0, err
 		}
 		if !used {
-			return candidate, nil
+			return candidate, n, nil
 		}
 	}
-	return "", errSlugsExhausted
+	return "", 0, errSlugsExhausted
 }

@@ -94,9 +94,9 @@ type Index interface {
 	// SearchTerms returns every matching term ID (at most MaxTerms), in order.
 	SearchTerms(ctx context.Context, q TermQuery) ([]int64, error)
 	// CountLinks counts, per linked term, venue or organizer ID, the events that
-	// carry it among those with the statuses (and starting after a time, when
-	// given); IDs no such event carries are absent.
-	CountLinks(ctx context.Context, link Link, statuses []string, startAfter *time.Time) (map[int64]int, error)
+	// carry it among those among selects (its statuses, reader and start
+	// bound; never a page); IDs no such event carries are absent.
+	CountLinks(ctx context.Context, link Link, among PostQuery) (map[int64]int, error)
 	// Generation changes whenever the index changes, so answers computed from
 	// it can be reused until then.
 	Generation() uint64
@@ -142,6 +142,9 @@ type TermQuery struct {
 type PostQuery struct {
 	Type     string
 	Statuses []string
+	// Reader keeps what the caller may read (the zero value: published
+	// posts only), as part of the query, so totals and pages hold only that.
+	Reader ReadRule
 	// Fragments must all occur, case-insensitively, within one of the type's
 	// searchable fields (title, content, excerpt, meta).
 	Fragments []string

@@ -114,7 +114,7 @@ func (s *Terms) load(ctx context.Context, id int64) (*Term, error) {
 }
 
 func (s *Terms) withCount(ctx context.Context, t *Term, root string) (*TermView, error) {
-	counts, err := s.posts.countLinks(ctx, LinkTerms, []string{StatusPublish}, nil)
+	counts, err := s.posts.countLinks(ctx, LinkTerms, publishedEvents)
 	if err != nil {
 		return nil, err
 	}
@@ -139,8 +139,8 @@ func (s *Terms) render(t *Term, count int, root string) TermView {
 	return v
 }
 
-// maxTermNameLength is WordPress' bound on term names and slugs.
-const maxTermNameLength = 200
+// termTextLimits: names and slugs have WordPress' bound.
+var termTextLimits = map[string]int{"name": MaxShortBytes, "slug": MaxShortBytes, "description": MaxExcerptBytes}
 
 // termInput is a checked term write; nil fields were not sent.
 type termInput struct {
@@ -161,8 +161,8 @@ func (s *Terms) readInput(ctx context.Context, v Values, self int64) (*termInput
 			if x == "" {
 				bad.Add(name, name+" must not be empty.", nil)
 			}
-			if name != "description" && len(x) > maxTermNameLength {
-				bad.Add(name, fmt.Sprintf("%s must not be longer than %d bytes.", name, maxTermNameLength), nil)
+			if limit := termTextLimits[name]; len(x) > limit {
+				bad.Add(name, fmt.Sprintf("%s must not be longer than %d bytes.", name, limit), nil)
 			}
 			*dst = &x
 		}
@@ -209,6 +209,9 @@ func (s *Terms) mayManage(actor *User) error {
 // Create adds a term; a name already used (under the same parent, for
 // categories) is a term_exists 400 unless a different, unused slug is sent.
 func (s *Terms) Create(ctx context.Context, actor *User, v Values, root string) (*TermView, error) {
+	if actor == nil { // before anything is read
+		return nil, ErrForbidden(nil)
+	}
 	in, err := s.readInput(ctx, v, 0)
 	if err != nil {
 		return nil, err
@@ -263,8 +266,8 @@ func (s *Terms) slugTaken(ctx context.Context, slug string, self int64) bool {
 // category then base-<parent slug>; then base-2, base-3...
 func (s *Terms) insert(ctx context.Context, t *Term, base string) error {
 	taken := func(ctx context.Context, slug string) (bool, error) { return s.slugTaken(ctx, slug, 0), nil }
-	for attempt := 0; ; attempt++ {
-		slug, err := uniqueSlug(ctx, base, taken)
+	for from := 1; ; {
+		slug, n, err := uniqueSlug(ctx, base, from, taken)
 		if err != nil {
 			return err
 		}
@@ -276,20 +279,22 @@ func (s *Terms) insert(ctx context.Context, t *Term, base string) error {
 		t.Slug = slug
 		done := s.posts.sync.writing()
 		err = s.store.Terms().Insert(ctx, t)
-		if !errors.Is(err, ErrConflict) || attempt == 3 {
-			if err == nil {
-				err = s.index.PutTerms(ctx, []*Term{t})
-			}
-			done()
-			return err
+		if err == nil {
+			err = s.index.PutTerms(ctx, []*Term{t})
 		}
 		done()
-		// another writer took the slug between the check and the insert
+		if !errors.Is(err, ErrConflict) {
+			return err
+		}
+		from = n + 1 // another writer took the slug between the check and the insert
 	}
 }
 
 // Update changes the fields sent; a slug another term uses is a 400.
 func (s *Terms) Update(ctx context.Context, actor *User, id int64, v Values, root string) (*TermView, error) {
+	if actor == nil { // before anything is read
+		return nil, ErrForbidden(nil)
+	}
 	t, err := s.load(ctx, id)
 	if err != nil {
 		return nil, err
@@ -338,6 +343,9 @@ func (s *Terms) saveTerm(ctx context.Context, t *Term) error {
 // Delete removes a term for good and answers it as it was; its children move
 // up to its parent.
 func (s *Terms) Delete(ctx context.Context, actor *User, id int64, root string) (*TermView, error) {
+	if actor == nil { // before anything is read
+		return nil, ErrForbidden(nil)
+	}
 	t, err := s.load(ctx, id)
 	if err != nil {
 		return nil, err

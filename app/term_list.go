@@ -8,7 +8,7 @@ import (
 )
 
 // List answers a term list: the index finds and orders, the store loads the page.
-func (s *Terms) List(ctx context.Context, v Values, root string) (*Page[TermView], error) {
+func (s *Terms) List(ctx context.Context, actor *User, v Values, root string) (*Page[TermView], error) {
 	page, perPage, err := s.posts.paging(v)
 	if err != nil {
 		return nil, err
@@ -51,9 +51,9 @@ func (s *Terms) List(ctx context.Context, v Values, root string) (*Page[TermView
 		q.Parent = &parent
 	}
 	var event *Post
-	for _, name := range []string{"post", "event"} { // event wins over post
+	for _, name := range []string{"post", "event"} { // event wins over post; one the caller may not read is missing
 		if id, ok := v.Int(name); ok {
-			e, err := s.posts.load(ctx, PostTypeEvent, PostRef{ID: id})
+			e, err := s.posts.loadReadable(ctx, actor, PostTypeEvent, id)
 			if err != nil {
 				bad.Add(name, name+" must be the ID of an event.", nil)
 			}
@@ -84,7 +84,7 @@ func (s *Terms) List(ctx context.Context, v Values, root string) (*Page[TermView
 	if err != nil {
 		return nil, err
 	}
-	counts, err := s.posts.countLinks(ctx, LinkTerms, []string{StatusPublish}, nil)
+	counts, err := s.posts.countLinks(ctx, LinkTerms, publishedEvents)
 	if err != nil {
 		return nil, err
 	}

@@ -65,13 +65,15 @@ func (u *User) view() UserView { return UserView{ID: u.ID, Login: u.Login, Role:
 
 // Users manages users and authenticates requests.
 type Users struct {
-	repo Repo[*User]
-	now  func() time.Time
+	repo     Repo[*User]
+	now      func() time.Time
+	throttle *Throttle
 }
 
-// NewUsers returns the user service over a store's users.
-func NewUsers(repo Repo[*User]) *Users {
-	return &Users{repo: repo, now: time.Now}
+// NewUsers returns the user service over a store's users; wrong passwords
+// count against the throttle.
+func NewUsers(repo Repo[*User], throttle *Throttle) *Users {
+	return &Users{repo: repo, now: time.Now, throttle: throttle}
 }
 
 // AdminLogin is the login of the user created on first start.
@@ -101,31 +103,47 @@ func (s *Users) EnsureAdmin(ctx context.Context, password string) (generated str
 	return generated, nil
 }
 
-// Authenticate resolves a Basic credential. A wrong login or password is a 401.
+// Authenticate resolves a Basic credential. A wrong login or password is a
+// 401, answered more slowly, then refused (429), as the throttle says for
+// that login from the client of ctx (WithClient).
 func (s *Users) Authenticate(ctx context.Context, login, password string) (*User, error) {
-	u, err := s.repo.FindByKey(ctx, "login", strings.ToLower(login))
-	if errors.Is(err, ErrNotFound) {
-		return nil, ErrIncorrectPassword()
-	}
-	if err != nil {
-		return nil, err
-	}
-	if subtle.ConstantTimeCompare([]byte(u.PasswordHash), []byte(hashPassword(password))) != 1 {
-		return nil, ErrIncorrectPassword()
-	}
-	return u, nil
+	return s.signIn(ctx, "login:"+strings.ToLower(login), func() (*User, error) {
+		u, err := s.repo.FindByKey(ctx, "login", strings.ToLower(login))
+		if err != nil || subtle.ConstantTimeCompare([]byte(u.PasswordHash), []byte(hashPassword(password))) == 1 {
+			return u, err
+		}
+		return nil, ErrNotFound
+	})
 }
 
-// AuthenticateToken resolves a Bearer credential: the application password alone.
+// AuthenticateToken resolves a Bearer credential: the application password
+// alone, so guesses are counted per client only.
 func (s *Users) AuthenticateToken(ctx context.Context, password string) (*User, error) {
-	if normalizePassword(password) == "" {
-		return nil, ErrIncorrectPassword()
+	return s.signIn(ctx, "bearer", func() (*User, error) {
+		if normalizePassword(password) == "" {
+			return nil, ErrNotFound
+		}
+		return s.repo.FindByKey(ctx, "password", hashPassword(password))
+	})
+}
+
+// signIn runs a credential check under the throttle: find answers the user,
+// or ErrNotFound for a wrong credential.
+func (s *Users) signIn(ctx context.Context, subject string, find func() (*User, error)) (*User, error) {
+	client := clientOf(ctx)
+	if wait := s.throttle.Wait(subject, client); wait > 0 {
+		return nil, ErrTooManyAttempts(wait)
 	}
-	u, err := s.repo.FindByKey(ctx, "password", hashPassword(password))
-	if errors.Is(err, ErrNotFound) {
+	u, err := find()
+	switch {
+	case errors.Is(err, ErrNotFound):
+		hold(ctx, s.throttle.Failed(subject, client))
 		return nil, ErrIncorrectPassword()
+	case err != nil:
+		return nil, err
 	}
-	return u, err
+	s.throttle.Succeeded(subject, client)
+	return u, nil
 }
 
 // UserCreateArgs are the parameters of POST /vendor/admin/v1/users.

@@ -10,9 +10,11 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"regexp"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"time"
 
@@ -34,13 +36,15 @@ type Config struct {
 	// writes starts with it.
 	SiteURL string
 	Logger  *slog.Logger
-	// AuthLimits throttle wrong credentials (DefaultAuthLimits when zero).
-	AuthLimits AuthLimits
 	// MetricsToken, when set, is the Bearer credential /metrics asks for.
 	MetricsToken string
 	// CacheMaxAge is how long shared caches may keep an anonymous read
 	// (DefaultCacheMaxAge when zero; negative: they must revalidate each time).
 	CacheMaxAge time.Duration
+	// CORSOrigins, when not empty, are the only origins (scheme://host[:port])
+	// browsers may call the API from with credentials; empty, every origin
+	// may, as WordPress allows.
+	CORSOrigins []string
 }
 
 // API is the HTTP face of the service.
@@ -52,7 +56,6 @@ type API struct {
 	// lookup maps a path to its route regardless of method, for OPTIONS.
 	lookup  *http.ServeMux
 	doc     *openAPIDoc
-	limit   *authLimiter
 	metrics *metrics
 }
 
@@ -64,11 +67,7 @@ func New(cfg Config, a *app.App) *API {
 	if cfg.CacheMaxAge == 0 {
 		cfg.CacheMaxAge = DefaultCacheMaxAge
 	}
-	if cfg.AuthLimits == (AuthLimits{}) {
-		cfg.AuthLimits = DefaultAuthLimits
-	}
-	api := &API{cfg: cfg, app: a, lookup: http.NewServeMux(), limit: newAuthLimiter(cfg.AuthLimits),
-		metrics: newMetrics(a)}
+	api := &API{cfg: cfg, app: a, lookup: http.NewServeMux(), metrics: newMetrics(a)}
 	api.server = fuego.NewServer(
 		fuego.WithoutStartupMessages(),
 		fuego.WithLoggingMiddleware(fuego.LoggingConfig{DisableRequest: true, DisableResponse: true}),
@@ -157,23 +156,12 @@ func (api *API) serve(w *answer, r *http.Request) {
 		r.URL.Path = strings.TrimSuffix(r.URL.Path, "/")
 		r.URL.RawPath = strings.TrimSuffix(r.URL.RawPath, "/")
 	}
+	r = r.WithContext(app.WithClient(r.Context(), clientOf(r))) // the throttle counts wrong passwords per address
 	if !isProbe(r.URL.Path) && r.Header.Get("Authorization") != "" {
-		client := clientOf(r)
-		if wait := api.limit.blocked(client); wait > 0 {
-			w.Header().Set("Retry-After", retryAfterSeconds(wait))
-			api.writeError(w, r, errTooManyAttempts())
-			return
-		}
 		actor, err := api.authenticate(r)
 		if err != nil {
-			if e := app.AsError(err); e.Status == http.StatusUnauthorized {
-				time.Sleep(api.limit.failed(client)) // slows guessing down
-			}
 			api.writeError(w, r, err)
 			return
-		}
-		if actor != nil {
-			api.limit.succeeded(client)
 		}
 		info.actor = actor
 	}
@@ -197,14 +185,29 @@ func (api *API) setCommonHeaders(w http.ResponseWriter, r *http.Request) {
 	h.Set("Access-Control-Expose-Headers", "X-WP-Total, X-WP-TotalPages, X-TEC-Total, X-TEC-TotalPages, X-Calendar-Last-Seq, Link, X-Request-ID, ETag, Last-Modified")
 	h.Set("Access-Control-Allow-Headers", "Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type")
 	if origin := r.Header.Get("Origin"); origin != "" {
-		h.Set("Access-Control-Allow-Origin", origin)
-		h.Set("Access-Control-Allow-Methods", "OPTIONS, GET, POST, PUT, PATCH, DELETE")
-		h.Set("Access-Control-Allow-Credentials", "true")
 		h.Add("Vary", "Origin")
+		if api.allowsOrigin(origin) {
+			h.Set("Access-Control-Allow-Origin", origin)
+			h.Set("Access-Control-Allow-Methods", "OPTIONS, GET, POST, PUT, PATCH, DELETE")
+			h.Set("Access-Control-Allow-Credentials", "true")
+		}
 	}
 	if r.Header.Get("Authorization") != "" {
 		h.Set("Cache-Control", "no-cache, must-revalidate, max-age=0, no-store, private")
 	}
+}
+
+// allowsOrigin: every origin, as WordPress, unless CORSOrigins lists some.
+func (api *API) allowsOrigin(origin string) bool {
+	if len(api.cfg.CORSOrigins) == 0 {
+		return true
+	}
+	for _, allowed := range api.cfg.CORSOrigins {
+		if strings.EqualFold(strings.TrimSuffix(allowed, "/"), origin) {
+			return true
+		}
+	}
+	return false
 }
 
 // authenticate resolves the Authorization header: Basic login:password or
@@ -260,8 +263,20 @@ func (api *API) writeError(w http.ResponseWriter, r *http.Request, err error) {
 		api.logger(r).Error("request failed", "method", r.Method, "path", r.URL.Path, "code", e.Code, "error", e.Error())
 	}
 	w.Header().Set("Content-Type", "application/json; charset=UTF-8")
+	if e.RetryAfter > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(int(e.RetryAfter.Seconds())+1))
+	}
 	w.WriteHeader(e.Status)
 	_ = encodeJSON(w, e)
+}
+
+// clientOf is the address a request came from.
+func clientOf(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
 }
 
 // sendError is fuego's error serializer: every error leaves in our shape.

@@ -18,8 +18,10 @@ import (
 const MaxBodyBytes = 1 << 20
 
 // decodeValues merges the parameters of a request, first source wins: JSON body,
-// form body (urlencoded with any charset, or multipart), query string, then the
-// path values. A JSON null counts as absent, as in WordPress.
+// form body (urlencoded with any charset, or multipart), query string; the
+// path's values win over all of them (WordPress lets an id in the query or
+// the body name another item than the path: DELETE /users/11?id=12 would
+// delete user 12). A JSON null counts as absent, as in WordPress.
 func decodeValues(r *http.Request, path map[string]string) (app.Values, error) {
 	body, err := decodeBody(r)
 	if err != nil {
@@ -36,9 +38,7 @@ func decodeValues(r *http.Request, path map[string]string) (app.Values, error) {
 		}
 	}
 	for k, v := range path {
-		if !values.Has(k) {
-			values[k] = v
-		}
+		values[k] = v
 	}
 	return values, nil
 }
@@ -67,10 +67,20 @@ func decodeBody(r *http.Request) (map[string]any, error) {
 func readAll(body io.Reader) ([]byte, error) {
 	raw, err := io.ReadAll(body)
 	var tooLarge *http.MaxBytesError
-	if errors.As(err, &tooLarge) {
+	switch {
+	case errors.As(err, &tooLarge):
 		return nil, app.ErrBodyTooLarge(MaxBodyBytes)
+	case err != nil: // most often a body shorter than its Content-Length
+		return nil, errUnreadableBody(err)
 	}
-	return raw, err
+	return raw, nil
+}
+
+// errUnreadableBody is the answer to a body that could not be read whole.
+func errUnreadableBody(cause error) error {
+	e := app.NewError(http.StatusBadRequest, "rest_invalid_body", "The request body could not be read whole (it may be shorter than its Content-Length).")
+	e.Cause = cause
+	return e
 }
 
 func decodeJSON(body io.Reader) (map[string]any, error) {
@@ -106,7 +116,9 @@ func decodeMultipart(r *http.Request, boundary string) (map[string]any, error) {
 		if errors.As(err, &tooLarge) {
 			return nil, app.ErrBodyTooLarge(MaxBodyBytes)
 		}
-		return nil, app.NewError(http.StatusBadRequest, "rest_invalid_body", "Invalid multipart body passed.")
+		e := app.NewError(http.StatusBadRequest, "rest_invalid_body", "Invalid multipart body passed.")
+		e.Cause = err
+		return nil, e
 	}
 	return phpForm(r.MultipartForm.Value), nil
 }

@@ -144,9 +144,12 @@ func TestEventWriteFieldsAreValidated(t *testing.T) {
 			res.expectError(t, http.StatusBadRequest, c.code)
 		})
 	}
-	t.Run("validation comes before permission", func(t *testing.T) {
-		r.do("POST", eventsPath, jsonBody(ok(map[string]any{"start_date": "nope"}))).expectError(t, 400, "rest_invalid_param")
+	t.Run("declared parameters come before permission, then anonymous writes are refused", func(t *testing.T) {
+		r.do("POST", eventsPath, jsonBody(map[string]any{"title": "t"})).expectError(t, 400, "rest_missing_callback_param")
+		r.do("POST", eventsPath, jsonBody(ok(map[string]any{"featured": "maybe"}))).expectError(t, 400, "rest_invalid_param")
+		r.do("POST", eventsPath, jsonBody(ok(map[string]any{"start_date": "nope"}))).expectError(t, 401, "rest_forbidden")
 		r.do("POST", eventsPath, jsonBody(ok(nil))).expectError(t, 401, "rest_forbidden")
+		r.do("POST", eventsPath, r.creds[app.RoleSubscriber], jsonBody(ok(map[string]any{"start_date": "nope"}))).expectError(t, 400, "rest_invalid_param")
 		r.do("POST", eventsPath, r.creds[app.RoleSubscriber], jsonBody(ok(nil))).expectError(t, 403, "rest_forbidden")
 	})
 	t.Run("organizers keep their order and drop repeats", func(t *testing.T) {

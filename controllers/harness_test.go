@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -29,6 +30,18 @@ type service struct {
 	URL   string
 	store app.Store
 	logs  *lockedBuffer
+	// client sends the requests: from 127.0.0.1 unless from() says otherwise.
+	client *http.Client
+}
+
+// from is the service as a client at another loopback address (127.0.0.2,
+// 127.0.0.3...) reaches it, for what the service counts per address.
+func (s *service) from(ip string) *service {
+	dialer := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(ip)}}
+	other := *s
+	other.client = &http.Client{Transport: &http.Transport{DialContext: dialer.DialContext}}
+	s.t.Cleanup(other.client.CloseIdleConnections)
+	return &other
 }
 
 // lockedBuffer collects the service's log lines from any goroutine.
@@ -136,7 +149,11 @@ func (s *service) do(method, path string, opts ...option) *response {
 	for _, o := range opts {
 		o(req)
 	}
-	res, err := http.DefaultClient.Do(req)
+	client := s.client
+	if client == nil {
+		client = http.DefaultClient
+	}
+	res, err := client.Do(req)
 	if err != nil {
 		s.t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"calendar/app"
+	"calendar/controllers"
 )
 
 // roles is a service with one user of each role; creds[role] signs in as it.
@@ -19,7 +20,12 @@ type roles struct {
 }
 
 func startWithRoles(t *testing.T) *roles {
-	s := startService(t)
+	return startWithRolesSettings(t, func(*app.Settings) {})
+}
+
+// startWithRolesSettings is startWithRoles with changed app settings.
+func startWithRolesSettings(t *testing.T, settings func(*app.Settings)) *roles {
+	s := startServiceSettings(t, settings, func(*controllers.Config) {})
 	r := &roles{service: s, creds: map[app.Role]option{}, ids: map[app.Role]float64{}}
 	for _, role := range app.Roles {
 		if role == app.RoleAdministrator {
@@ -299,7 +305,7 @@ func TestVisibilityOfUnpublishedPosts(t *testing.T) {
 		})
 	}
 	r.create("venue", asAdmin(), "venue", "Open")
-	for role, want := range map[app.Role]float64{"": 1, app.RoleSubscriber: 1, app.RoleContributor: 2, app.RoleAuthor: 2, app.RoleEditor: 2, app.RoleAdministrator: 2} {
+	for role, want := range map[app.Role]float64{"": 1, app.RoleSubscriber: 1, app.RoleContributor: 2, app.RoleAuthor: 1, app.RoleEditor: 2, app.RoleAdministrator: 2} {
 		var opts []option
 		if role != "" {
 			opts = append(opts, r.creds[role])
@@ -475,7 +481,8 @@ func TestTrashThenDeletePermanently(t *testing.T) {
 	if got := s.do("GET", "/vendor/events/v1/venues?status=trash", asAdmin()).object(t)["total"]; got != float64(0) {
 		t.Fatalf("a deleted venue is still in the index: total %v", got)
 	}
-	s.do("DELETE", "/vendor/events/v1/venues/999").expectError(t, http.StatusBadRequest, "rest_invalid_param")
+	s.do("DELETE", "/vendor/events/v1/venues/999").expectError(t, http.StatusUnauthorized, "rest_forbidden") // anonymous: nothing is read
+	s.do("DELETE", "/vendor/events/v1/venues/999", asAdmin()).expectError(t, http.StatusBadRequest, "rest_invalid_param")
 }
 
 func TestUpdatesChangeOnlyWhatTheySend(t *testing.T) {

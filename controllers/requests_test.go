@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"calendar/controllers"
 )
 
 func TestUnknownPathsAndMethodsAreRestNoRoute(t *testing.T) {
@@ -132,6 +134,23 @@ func TestTrailingSlashesAndCORS(t *testing.T) {
 	unknown.expectStatus(t, http.StatusOK)
 	if strings.TrimSpace(string(unknown.Body)) != "[]" {
 		t.Fatalf("OPTIONS on an unknown path = %s, want []", unknown.Body)
+	}
+}
+
+func TestCORSOriginsCanBeAnAllowList(t *testing.T) {
+	s := startServiceWith(t, func(c *controllers.Config) { c.CORSOrigins = []string{"https://front.example"} })
+	for origin, allowed := range map[string]bool{"https://front.example": true, "https://FRONT.example": true, "https://evil.example": false} {
+		for _, method := range []string{"GET", "OPTIONS"} {
+			res := s.do(method, "/vendor/events/v1/events", header("Origin", origin))
+			res.expectStatus(t, http.StatusOK)
+			got := res.Header.Get("Access-Control-Allow-Origin")
+			if (got == origin) != allowed || (!allowed && (got != "" || res.Header.Get("Access-Control-Allow-Credentials") != "")) {
+				t.Errorf("%s from %s: Access-Control-Allow-Origin %q", method, origin, got)
+			}
+			if !strings.Contains(strings.Join(res.Header.Values("Vary"), ","), "Origin") {
+				t.Errorf("%s from %s: no Vary: Origin", method, origin)
+			}
+		}
 	}
 }
 

@@ -25,7 +25,7 @@ func mountTerms(api *API, plural string, svc *app.Terms, listDoc any) {
 	root := func(r *Request) string { return api.apiRoot(r.lang, EventsNamespace) }
 	listArgs := svc.ListArgs()
 	handle(api, EventsNamespace, []string{http.MethodGet}, base, listArgs, func(r *Request) (object, error) {
-		page, err := svc.List(r.Context(), r.Values, root(r))
+		page, err := svc.List(r.Context(), r.Actor, r.Values, root(r))
 		if err != nil {
 			return nil, err
 		}

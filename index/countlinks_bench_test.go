@@ -24,7 +24,7 @@ func BenchmarkCountLinks(b *testing.B) {
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := idx.CountLinks(ctx, app.LinkTerms, []string{app.StatusPublish}, nil); err != nil {
+		if _, err := idx.CountLinks(ctx, app.LinkTerms, app.PostQuery{Statuses: []string{app.StatusPublish}}); err != nil {
 			b.Fatal(err)
 		}
 	}

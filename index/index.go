@@ -17,7 +17,7 @@ import (
 
 // MappingVersion changes whenever the mapping or the indexed document changes;
 // an index built with another version is discarded and rebuilt from the store.
-const MappingVersion = 17
+const MappingVersion = 18
 
 var versionKey = []byte("mapping_version")
 

@@ -3,9 +3,11 @@ package index
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/custom"
@@ -24,6 +26,7 @@ const (
 	fieldKind     = "kind" // "post" or "term"
 	fieldType     = "type"
 	fieldStatus   = "status"
+	fieldAuthor   = "author"
 	fieldTitleKey = "title_key"
 	fieldVenue    = "venue"
 	fieldOrgs     = "organizers"
@@ -62,7 +65,7 @@ func newMapping() mapping.IndexMapping {
 	doc := bleve.NewDocumentStaticMapping()
 	doc.AddSubDocumentMapping("_all", bleve.NewDocumentDisabledMapping()) // nothing searches every field at once
 	doc.AddFieldMappingsAt(fieldGeo, geo)
-	for _, f := range []string{fieldHasGeo, fieldListed, fieldKind, fieldType, fieldStatus, fieldTitleKey, fieldNameKey} {
+	for _, f := range []string{fieldHasGeo, fieldListed, fieldKind, fieldType, fieldStatus, fieldAuthor, fieldTitleKey, fieldNameKey} {
 		doc.AddFieldMappingsAt(f, keywordField)
 	}
 	for _, f := range []string{fieldStartKey, fieldDateKey, fieldVenue, fieldOrgs, fieldCats, fieldTags, fieldFeatured, fieldSlug, fieldNameSort, fieldDescSort} {
@@ -128,6 +131,7 @@ func newPostDoc(p *app.Post) postDoc {
 		fieldKind:    kindPost,
 		fieldType:    p.Type,
 		fieldStatus:  p.Status,
+		fieldAuthor:  docID(p.Author),
 		fieldDateKey: sortKey(p.Date) + idKey(p.ID),
 	}
 	addModified(d, p)
@@ -154,9 +158,12 @@ func newPostDoc(p *app.Post) postDoc {
 		d[fieldFeatured] = strconv.FormatBool(p.Featured)
 		d[fieldListed] = strconv.FormatBool(!p.HideFromListings)
 	}
-	text := map[string]string{"title": p.Title, "content": p.Content, "excerpt": p.Excerpt}
-	for _, m := range app.SearchableMeta[p.Type] {
-		text[m] = p.Meta[m]
+	text := map[string]string{"title": p.Title}
+	if p.Password == "" { // what a password protects is found by no search, by anyone
+		text["content"], text["excerpt"] = p.Content, p.Excerpt
+		for _, m := range app.SearchableMeta[p.Type] {
+			text[m] = p.Meta[m]
+		}
 	}
 	var words []string
 	for _, name := range []string{"title", "content", "excerpt"} {
@@ -171,11 +178,24 @@ func newPostDoc(p *app.Post) postDoc {
 		// An event search matches words; the whole-text terms that substring
 		// searches of venues and organizers need would only weigh on its index.
 		if v != "" && !(p.Type == app.PostTypeEvent && wordSources[name]) {
-			d[textPrefix+name] = strings.ToLower(v)
+			d[textPrefix+name] = capText(strings.ToLower(v))
 		}
 	}
 	addRelevanceFields(d, p)
 	return d
+}
+
+// capText keeps the first app.MaxIndexedTextBytes of a whole-value text field:
+// a substring search reads every such term of its field.
+func capText(s string) string {
+	if len(s) <= app.MaxIndexedTextBytes {
+		return s
+	}
+	cut := app.MaxIndexedTextBytes
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut]
 }
 
 // PutPosts indexes the posts in one batch.
@@ -291,6 +311,9 @@ func filter(q app.PostQuery, near query.Query) query.Query {
 	if len(q.Statuses) > 0 {
 		must = append(must, anyOf(fieldStatus, q.Statuses))
 	}
+	if r := readable(q.Reader, q.Statuses); r != nil {
+		must = append(must, r)
+	}
 	if q.TitleKey != "" {
 		must = append(must, term(fieldTitleKey, q.TitleKey))
 	}
@@ -345,6 +368,31 @@ func filter(q app.PostQuery, near query.Query) query.Query {
 		root = b
 	}
 	return root
+}
+
+// readable is the clause of a read rule: published posts, or the reader's
+// own in the statuses an author reads. None when the rule reads everything,
+// or when the statuses asked for are all public anyway (a visitor's list: the
+// status clause already says it).
+func readable(r app.ReadRule, statuses []string) query.Query {
+	if r.All || (len(statuses) > 0 && allIn(statuses, app.PublicStatuses)) {
+		return nil
+	}
+	public := anyOf(fieldStatus, app.PublicStatuses)
+	if r.Author == 0 {
+		return public
+	}
+	own := bleve.NewConjunctionQuery(term(fieldAuthor, docID(r.Author)), anyOf(fieldStatus, app.OwnStatuses))
+	return bleve.NewDisjunctionQuery(public, own)
+}
+
+func allIn(values, set []string) bool {
+	for _, v := range values {
+		if !slices.Contains(set, v) {
+			return false
+		}
+	}
+	return true
 }
 
 // postIDsQuery matches the posts of ids (none when empty) by document ID: a

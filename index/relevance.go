@@ -56,14 +56,12 @@ func addRelevanceFields(d postDoc, p *app.Post) {
 // when the word is long enough.
 func (i *Index) rankedQuery(filter query.Query, text string) query.Query {
 	analyzer := i.bleve.Mapping().AnalyzerNamed(foldedAnalyzer)
-	seen := map[string]bool{}
-	var all []query.Query
+	var words []string
 	for _, tok := range analyzer.Analyze([]byte(text)) {
-		w := string(tok.Term)
-		if seen[w] {
-			continue
-		}
-		seen[w] = true
+		words = append(words, string(tok.Term))
+	}
+	var all []query.Query
+	for _, w := range app.CapSearchWords(words) {
 		var any []query.Query
 		for _, f := range rankedFields {
 			exact := bleve.NewTermQuery(w)

@@ -6,7 +6,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/search/query"
@@ -150,12 +149,9 @@ var linkFields = map[app.Link][]string{app.LinkTerms: {fieldCats, fieldTags}, ap
 const maxLinkFacet = 1 << 20
 
 // CountLinks counts events per linked ID with one facet per field.
-func (i *Index) CountLinks(ctx context.Context, link app.Link, statuses []string, startAfter *time.Time) (map[int64]int, error) {
-	must := []query.Query{term(fieldType, app.PostTypeEvent), anyOf(fieldStatus, statuses)}
-	if startAfter != nil {
-		must = append(must, timeRange(startTime, &app.Bound{T: *startAfter, Inclusive: true}, nil))
-	}
-	req := bleve.NewSearchRequestOptions(bleve.NewConjunctionQuery(must...), 0, 0, false)
+func (i *Index) CountLinks(ctx context.Context, link app.Link, among app.PostQuery) (map[int64]int, error) {
+	among.Type = app.PostTypeEvent
+	req := bleve.NewSearchRequestOptions(filter(among, nil), 0, 0, false)
 	for _, field := range linkFields[link] {
 		req.AddFacet(field, bleve.NewFacetRequest(field, maxLinkFacet))
 	}

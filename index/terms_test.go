@@ -23,7 +23,7 @@ func TestTermCountsCountPublishedEventsPerTerm(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	counts, err := idx.CountLinks(ctx, app.LinkTerms, []string{app.StatusPublish}, nil)
+	counts, err := idx.CountLinks(ctx, app.LinkTerms, app.PostQuery{Statuses: []string{app.StatusPublish}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,11 +6,13 @@ import (
 
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/registry"
+
+	"calendar/app"
 )
 
-// wordsTokenizer splits text into runs of letters, digits and hyphens: the
-// tokens bleve's regexp tokenizer finds with [\p{L}\p{N}-]+, at a fraction of
-// its cost (it took 5 % of a rebuild's CPU, half of it classifying every
+// wordsTokenizer splits text into runs of letters, digits and hyphens, cut to
+// app.MaxWordBytes: the tokens bleve's regexp tokenizer finds with
+// [\p{L}\p{N}-]+, at a fraction of its cost (it took 5 % of a rebuild's CPU, half of it classifying every
 // token with another regexp and a number parse, for a type nothing here reads).
 const wordsTokenizer = "calendar_words"
 
@@ -38,7 +40,11 @@ func (wordRuns) Tokenize(input []byte) analysis.TokenStream {
 		case inWord && start < 0:
 			start = i
 		case !inWord && start >= 0:
-			out = append(out, &analysis.Token{Term: input[start:i], Start: start, End: i, Position: len(out) + 1, Type: analysis.AlphaNumeric})
+			term := input[start:i]
+			if len(term) > app.MaxWordBytes { // kept as cut, and searched so (app.CapWord)
+				term = []byte(app.CapWord(string(term)))
+			}
+			out = append(out, &analysis.Token{Term: term, Start: start, End: i, Position: len(out) + 1, Type: analysis.AlphaNumeric})
 			start = -1
 		}
 		i += size

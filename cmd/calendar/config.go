@@ -27,6 +27,7 @@ type Config struct {
 	SyncInterval  time.Duration
 	LogFormat     string
 	MetricsToken  string
+	CORSOrigins   []string
 }
 
 // setting is one configuration value: an environment variable and its flag.
@@ -46,6 +47,7 @@ var settings = []setting{
 	{"CALENDAR_SYNC_INTERVAL", "sync-interval", "1s", "how often the index applies changes other replicas made"},
 	{"CALENDAR_LOG_FORMAT", "log-format", "json", "log format: json (one object a line) or text"},
 	{"CALENDAR_METRICS_TOKEN", "metrics-token", "", "when set, /metrics asks for it as a Bearer credential"},
+	{"CALENDAR_CORS_ORIGINS", "cors-origins", "", "comma-separated origins (https://example.org) browsers may call the API from; empty: any, as WordPress"},
 }
 
 // loadConfig reads the environment, then the flags (a flag wins), and checks
@@ -112,6 +114,16 @@ func loadConfig(args []string, getenv func(string) string, usage io.Writer) (Con
 	}
 	if t := c.MetricsToken; t != "" && (len(t) < minMetricsToken || strings.ContainsAny(t, " \t")) {
 		return c, fmt.Errorf("CALENDAR_METRICS_TOKEN: want at least %d characters and no spaces", minMetricsToken)
+	}
+	for _, origin := range strings.Split(get("CALENDAR_CORS_ORIGINS"), ",") {
+		if origin = strings.TrimSpace(origin); origin == "" {
+			continue
+		}
+		u, err := url.Parse(origin)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || strings.TrimSuffix(u.Path, "/") != "" || u.RawQuery != "" {
+			return c, fmt.Errorf("CALENDAR_CORS_ORIGINS: want origins such as https://example.org, got %q", origin)
+		}
+		c.CORSOrigins = append(c.CORSOrigins, strings.TrimSuffix(origin, "/"))
 	}
 	return c, nil
 }

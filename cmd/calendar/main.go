@@ -98,7 +98,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, logOut 
 		return fmt.Errorf("CALENDAR_ADDR: %w", err)
 	}
 	srv := &http.Server{
-		Handler:           controllers.New(controllers.Config{SiteURL: cfg.SiteURL, Logger: logger, MetricsToken: cfg.MetricsToken}, a),
+		Handler:           controllers.New(controllers.Config{SiteURL: cfg.SiteURL, Logger: logger, MetricsToken: cfg.MetricsToken, CORSOrigins: cfg.CORSOrigins}, a),
 		ReadHeaderTimeout: headerTimeout,
 		ReadTimeout:       30 * time.Second,
 		WriteTimeout:      60 * time.Second,

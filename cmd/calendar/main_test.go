@@ -27,6 +27,13 @@ func TestConfigDefaults(t *testing.T) {
 	}
 }
 
+func TestCORSOriginsAreAList(t *testing.T) {
+	c, err := loadConfig(nil, env(map[string]string{"CALENDAR_CORS_ORIGINS": "https://a.example, http://b.example:8080/"}), io.Discard)
+	if err != nil || strings.Join(c.CORSOrigins, " ") != "https://a.example http://b.example:8080" {
+		t.Fatalf("origins %q, %v", c.CORSOrigins, err)
+	}
+}
+
 func TestAFlagWinsOverTheEnvironment(t *testing.T) {
 	c, err := loadConfig([]string{"-per-page", "20", "-site-url", "https://cal.example/"},
 		env(map[string]string{"CALENDAR_PER_PAGE": "30", "CALENDAR_TIMEZONE": "Europe/Paris"}), io.Discard)
@@ -49,6 +56,7 @@ func TestABadSettingStopsStartUpNamingIt(t *testing.T) {
 		"CALENDAR_ADMIN_PASSWORD": "short",
 		"CALENDAR_LOG_FORMAT":     "xml",
 		"CALENDAR_METRICS_TOKEN":  "short",
+		"CALENDAR_CORS_ORIGINS":   "https://ok.example, front.example",
 	}
 	for name, value := range cases {
 		t.Run(name, func(t *testing.T) {

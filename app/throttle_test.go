@@ -1,0 +1,63 @@
+package app
+
+import (
+	"fmt"
+	"testing"
+	"time"
+)
+
+func TestTheThrottleCountsBySubjectAndClientAndForgets(t *testing.T) {
+	now := time.Unix(0, 0)
+	th := NewThrottle(ThrottleLimits{Window: time.Minute, SlowAfter: 1, BlockAfter: 3, Step: time.Second, MaxDelay: 5 * time.Second,
+		ClientBlockAfter: 10, SubjectBlockAfter: 5})
+	th.now = func() time.Time { return now }
+	if d := th.Failed("admin", "a"); d != 0 {
+		t.Fatalf("first failure delayed %v", d)
+	}
+	if d := th.Failed("admin", "a"); d != time.Second {
+		t.Fatalf("second failure delayed %v, want 1s", d)
+	}
+	th.Failed("admin", "a")
+	if th.Wait("admin", "a") != time.Minute || th.Wait("admin", "b") != 0 || th.Wait("editor", "a") != 0 {
+		t.Fatalf("waits: admin@a %v, admin@b %v, editor@a %v", th.Wait("admin", "a"), th.Wait("admin", "b"), th.Wait("editor", "a"))
+	}
+	th.Succeeded("editor", "a")
+	if th.Wait("admin", "a") == 0 {
+		t.Fatal("a success on another subject reset the count")
+	}
+	now = now.Add(30 * time.Second)
+	if th.Wait("admin", "a") != 30*time.Second {
+		t.Fatalf("after 30s a waits %v", th.Wait("admin", "a"))
+	}
+	now = now.Add(31 * time.Second)
+	if th.Wait("admin", "a") != 0 {
+		t.Fatal("still refused after the window")
+	}
+	t.Run("a subject failed from many clients", func(t *testing.T) {
+		for i := 0; i < 5; i++ {
+			th.Failed("post:7", fmt.Sprint("c", i))
+		}
+		if th.Wait("post:7", "c0") == 0 || th.Wait("post:7", "fresh") != 0 {
+			t.Fatalf("c0 waits %v, a fresh client %v", th.Wait("post:7", "c0"), th.Wait("post:7", "fresh"))
+		}
+	})
+	t.Run("a client failing on many subjects", func(t *testing.T) {
+		for i := 0; i < 10; i++ {
+			th.Failed(fmt.Sprint("login:", i), "sprayer")
+		}
+		if th.Wait("anything", "sprayer") == 0 {
+			t.Fatal("the sprayer may go on")
+		}
+	})
+	t.Run("the memory it holds is bounded", func(t *testing.T) {
+		for i := 0; i < maxThrottled+10; i++ {
+			th.Failed("s", fmt.Sprint(i))
+			if i == maxThrottled/4 {
+				now = now.Add(2 * time.Minute) // the first quarter expires
+			}
+		}
+		if len(th.counts) > maxThrottled+3 {
+			t.Fatalf("%d counts kept, bound is %d", len(th.counts), maxThrottled)
+		}
+	})
+}

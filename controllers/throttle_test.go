@@ -1,0 +1,112 @@
+package controllers_test
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+	"testing"
+	"time"
+
+	"calendar/app"
+	"calendar/controllers"
+)
+
+// startThrottled starts the service with small throttle limits.
+func startThrottled(t *testing.T, limits app.ThrottleLimits) *roles {
+	t.Helper()
+	s := startServiceSettings(t, func(set *app.Settings) { set.Throttle = limits }, func(*controllers.Config) {})
+	r := &roles{service: s, creds: map[app.Role]option{app.RoleAdministrator: asAdmin()}, ids: map[app.Role]float64{app.RoleAdministrator: 1}}
+	id, pw := s.createUser("mallory", app.RoleSubscriber)
+	r.creds[app.RoleSubscriber], r.ids[app.RoleSubscriber] = basic("mallory", pw), id
+	return r
+}
+
+var smallLimits = app.ThrottleLimits{Window: 3 * time.Second, SlowAfter: 2, BlockAfter: 5, Step: 80 * time.Millisecond,
+	MaxDelay: 200 * time.Millisecond, ClientBlockAfter: 40, SubjectBlockAfter: 12}
+
+func expectRetryAfter(t *testing.T, res *response) {
+	t.Helper()
+	res.expectError(t, http.StatusTooManyRequests, "too_many_attempts")
+	if secs, err := strconv.Atoi(res.Header.Get("Retry-After")); err != nil || secs < 1 || secs > 4 {
+		t.Fatalf("Retry-After = %q", res.Header.Get("Retry-After"))
+	}
+}
+
+func TestWrongPasswordsAreSlowedThenRefusedForThatAccountFromThatAddress(t *testing.T) {
+	r := startThrottled(t, smallLimits)
+	wrong := basic("admin", "guess")
+	for i := 1; i <= smallLimits.BlockAfter; i++ {
+		start := time.Now()
+		r.do("GET", "/vendor/events/v1", wrong).expectError(t, http.StatusUnauthorized, "incorrect_password")
+		if took := time.Since(start); i > smallLimits.SlowAfter && took < smallLimits.Step {
+			t.Fatalf("failure %d answered in %v, want it slowed by at least %v", i, took, smallLimits.Step)
+		}
+	}
+	expectRetryAfter(t, r.do("GET", "/vendor/events/v1", wrong))
+	expectRetryAfter(t, r.do("GET", "/vendor/events/v1", asAdmin())) // the guesser's address cannot tell
+	r.do("GET", "/vendor/events/v1").expectStatus(t, http.StatusOK)  // no credentials: nothing to throttle
+	t.Run("the owner signs in from elsewhere", func(t *testing.T) {
+		r.service.from("127.0.0.2").do("GET", "/vendor/admin/v1/users", asAdmin()).expectStatus(t, http.StatusOK)
+	})
+	t.Run("another account signs in from the guesser's address", func(t *testing.T) {
+		r.do("GET", "/vendor/events/v1", r.creds[app.RoleSubscriber]).expectStatus(t, http.StatusOK)
+	})
+	t.Run("the window ends", func(t *testing.T) {
+		time.Sleep(smallLimits.Window)
+		r.do("GET", "/vendor/admin/v1/users", asAdmin()).expectStatus(t, http.StatusOK)
+	})
+}
+
+// A success signs in one account from one address: it must not reset the
+// count of another account guessed from there.
+func TestSignInsInterleavedWithGuessesDoNotResetTheCount(t *testing.T) {
+	r := startThrottled(t, smallLimits)
+	for i := 0; i < smallLimits.BlockAfter; i++ {
+		r.do("GET", "/vendor/events/v1", basic("admin", fmt.Sprint("guess ", i))).expectError(t, http.StatusUnauthorized, "incorrect_password")
+		r.do("GET", "/vendor/events/v1", r.creds[app.RoleSubscriber]).expectStatus(t, http.StatusOK)
+	}
+	expectRetryAfter(t, r.do("GET", "/vendor/events/v1", basic("admin", "one more")))
+}
+
+func TestAnAddressGuessingManyAccountsIsRefusedAll(t *testing.T) {
+	r := startThrottled(t, smallLimits)
+	spray := r.service.from("127.0.0.3")
+	for i := 0; i < smallLimits.ClientBlockAfter; i++ {
+		spray.do("GET", "/vendor/events/v1", basic(fmt.Sprint("user", i), "guess")).expectError(t, http.StatusUnauthorized, "incorrect_password")
+	}
+	expectRetryAfter(t, spray.do("GET", "/vendor/events/v1", r.creds[app.RoleSubscriber]))
+	r.do("GET", "/vendor/events/v1", r.creds[app.RoleSubscriber]).expectStatus(t, http.StatusOK)
+}
+
+// Guesses at one account from many addresses refuse it to those addresses,
+// not to an address that never failed on it (the owner's).
+func TestAnAccountGuessedFromManyAddressesStaysOpenToItsOwner(t *testing.T) {
+	r := startThrottled(t, smallLimits)
+	var guessers []*service
+	for i := 0; i < smallLimits.SubjectBlockAfter; i++ {
+		g := r.service.from(fmt.Sprintf("127.0.1.%d", i+1))
+		g.do("GET", "/vendor/events/v1", basic("admin", "guess")).expectError(t, http.StatusUnauthorized, "incorrect_password")
+		guessers = append(guessers, g)
+	}
+	expectRetryAfter(t, guessers[0].do("GET", "/vendor/events/v1", basic("admin", "again")))
+	r.service.from("127.0.2.1").do("GET", "/vendor/admin/v1/users", asAdmin()).expectStatus(t, http.StatusOK)
+}
+
+func TestPostPasswordsAreThrottledLikeSignIns(t *testing.T) {
+	r := startThrottled(t, smallLimits)
+	secret := r.event(map[string]any{"title": "Secret", "start_date": "2031-01-02 10:00:00", "end_date": "2031-01-02 11:00:00",
+		"password": "sesame", "description": "hidden"})
+	path := eventsPath + "/" + idOf(secret)
+	for i := 0; i < smallLimits.BlockAfter; i++ {
+		r.do("GET", path+"?password=guess"+strconv.Itoa(i)).expectError(t, http.StatusForbidden, "event-password-protected")
+	}
+	expectRetryAfter(t, r.do("GET", path+"?password=sesame"))
+	list := r.do("GET", eventsPath+"?start_date=2031-01-01&end_date=2031-01-31&password=sesame").object(t)
+	if e := list["events"].([]any)[0].(map[string]any); e["description"] != "" {
+		t.Fatalf("a refused address unmasked the event through the list: %v", e)
+	}
+	elsewhere := r.service.from("127.0.0.2")
+	if got := elsewhere.do("GET", path+"?password=sesame").object(t)["description"]; got != "<p>hidden</p>" {
+		t.Fatalf("the right password from another address: %v", got)
+	}
+}
