@@ -50,11 +50,11 @@ func (b *budgetedIndex) CountLinks(ctx context.Context, link Link, among PostQue
 func withinBudget[T any](ctx context.Context, b *budgetedIndex, heavy bool, search func(context.Context) (T, error)) (T, error) {
 	var zero T
 	ctx, cancel := context.WithTimeout(ctx, b.budget)
+	defer cancel() // a search still running then sees its context end
 	if heavy {
 		select {
 		case b.slots <- struct{}{}:
 		case <-ctx.Done():
-			cancel()
 			return zero, budgetError(ctx)
 		}
 	}
@@ -64,7 +64,6 @@ func withinBudget[T any](ctx context.Context, b *budgetedIndex, heavy bool, sear
 	}
 	done := make(chan answer, 1)
 	go func() {
-		defer cancel()
 		if heavy {
 			defer func() { <-b.slots }()
 		}

@@ -13,6 +13,7 @@ var fuzzTargets = []struct{ pkg, name string }{
 	{"calendar/app", "FuzzParseDate"},
 	{"calendar/app", "FuzzCheckArgs"},
 	{"calendar/app", "FuzzSanitizeTitle"},
+	{"calendar/app", "FuzzWritesByEveryRole"},
 	{"calendar/controllers", "FuzzDecodeValues"},
 }
 

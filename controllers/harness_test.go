@@ -73,6 +73,9 @@ func startServiceWith(t *testing.T, configure func(*controllers.Config)) *servic
 	return startServiceSettings(t, func(*app.Settings) {}, configure)
 }
 
+// noConfig keeps the HTTP configuration of startService.
+func noConfig(*controllers.Config) {}
+
 // startServiceSettings starts the service with changed app settings too.
 func startServiceSettings(t *testing.T, settings func(*app.Settings), configure func(*controllers.Config)) *service {
 	t.Helper()
@@ -102,6 +105,13 @@ func startServiceSettings(t *testing.T, settings func(*app.Settings), configure 
 		srv.Close()
 		idx.Close()
 		store.Close(context.Background())
+		if t.Failed() { // what the service logged as errors tells why a 5xx came
+			for _, line := range strings.Split(logs.String(), "\n") {
+				if strings.Contains(line, "level=ERROR") {
+					t.Log(line)
+				}
+			}
+		}
 	})
 	return &service{t: t, URL: url, store: store, logs: logs}
 }

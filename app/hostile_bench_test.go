@@ -1,0 +1,109 @@
+package app_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"calendar/app"
+	"calendar/index"
+	"calendar/repository"
+)
+
+// BenchmarkHostileSearch measures the plugin's search (and the relevance
+// search) over 2,000 ordinary events, then again after a contributor planted
+// the worst content the service accepts: a 1 MB one-word title when it is
+// taken, else the longest title and description it takes, each one word, in
+// 50 events. A search of a hundred one-letter words is measured against a
+// one-word search. No cache answers: every iteration searches the index.
+//
+//	go test ./app -run '^$' -bench BenchmarkHostileSearch -benchtime 20x
+func BenchmarkHostileSearch(b *testing.B) {
+	ctx := context.Background()
+	dir := b.TempDir()
+	store, err := repository.OpenBolt(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer store.Close(ctx)
+	idx, err := index.Open(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer idx.Close()
+	a := app.New(store, idx, app.Settings{SiteURL: "http://x", ResultCacheSize: -1})
+	if _, err := a.Users.EnsureAdmin(ctx, "a long enough password"); err != nil {
+		b.Fatal(err)
+	}
+	admin, _ := a.Users.Authenticate(ctx, "admin", "a long enough password")
+	created, err := a.Users.Create(ctx, admin, app.Values{"login": "planter", "role": "contributor"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	contributor, _ := a.Users.AuthenticateToken(ctx, created.ApplicationPassword)
+	rng := rand.New(rand.NewPCG(1, 2))
+	vocabulary := strings.Fields("jazz rock night open air festival concert theatre dance film market talk workshop family kids food wine beer")
+	sentence := func(n int) string {
+		words := make([]string, n)
+		for i := range words {
+			words[i] = vocabulary[rng.IntN(len(vocabulary))] + fmt.Sprint(rng.IntN(500))
+		}
+		return strings.Join(words, " ")
+	}
+	for i := 0; i < 2000; i++ {
+		day := 1 + i%28
+		if _, err := a.Events.Create(ctx, admin, app.Values{"title": sentence(4), "description": sentence(60),
+			"start_date": fmt.Sprintf("2031-01-%02d 10:00", day), "end_date": fmt.Sprintf("2031-01-%02d 11:00", day)}, "/"); err != nil {
+			b.Fatal(err)
+		}
+	}
+	var letters []string
+	for i := 0; i < 100; i++ {
+		letters = append(letters, string(rune('a'+i%26)))
+	}
+	searches := []struct{ name, search, order string }{
+		{"one word", "jazz", ""}, {"a hundred one-letter words", strings.Join(letters, " "), ""},
+		{"one word by relevance", "festival", "relevance"},
+	}
+	run := func(phase string) {
+		for _, s := range searches {
+			b.Run(phase+"/"+s.name, func(b *testing.B) {
+				v := app.Values{"search": s.search, "start_date": "2031-01-01", "end_date": "2031-01-31"}
+				if s.order != "" {
+					v["orderby"] = s.order
+				}
+				for i := 0; i < b.N; i++ {
+					if _, err := a.Events.List(ctx, nil, v, "/"); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+	run("clean")
+	giant := func(n int) string { // one word of n bytes, a different one each time
+		return strings.Repeat(string(rune('a'+rng.IntN(26))), n)
+	}
+	var plantedIDs []int64
+	for i := 0; i < 50; i++ {
+		v := app.Values{"title": giant(1 << 20), "start_date": "2031-01-05 10:00", "end_date": "2031-01-05 11:00"}
+		e, err := a.Events.Create(ctx, contributor, v, "/")
+		if err != nil {
+			v["title"], v["description"] = giant(app.MaxTitleBytes), giant(app.MaxDescriptionBytes)
+			if e, err = a.Events.Create(ctx, contributor, v, "/"); err != nil {
+				b.Fatal(err)
+			}
+		}
+		plantedIDs = append(plantedIDs, e.ID)
+	}
+	b.Logf("planted %d events of giant words", len(plantedIDs))
+	run("planted")
+	for _, id := range plantedIDs {
+		if _, err := a.Events.Delete(ctx, contributor, app.PostRef{ID: id}, app.Values{"force": true}, "/"); err != nil {
+			b.Fatal(err)
+		}
+	}
+	run("deleted")
+}

@@ -1,0 +1,149 @@
+package controllers_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"testing"
+
+	"calendar/app"
+)
+
+// everyField is a write of every field of a kind, with values any caller who
+// may write at all may send.
+func everyField(kind string, n int) map[string]any {
+	name := fmt.Sprintf("every field %d", n)
+	common := map[string]any{"description": "d", "excerpt": "e", "password": "", "image": "https://img.example/a.png",
+		"date": "2027-01-01 10:00", "status": "draft"}
+	switch kind {
+	case "events":
+		common["title"], common["start_date"], common["end_date"], common["timezone"] = name, "2031-01-01 10:00", "2031-01-01 11:00", "Europe/Paris"
+		common["all_day"], common["cost"], common["website"], common["show_map"], common["show_map_link"] = false, "10€", "https://ev.example", true, true
+		common["hide_from_listings"], common["featured"], common["slug"] = false, true, fmt.Sprintf("every-%d", n)
+		common["venue"] = map[string]any{"venue": name, "city": "Lyon"}
+		common["organizer"] = []any{map[string]any{"organizer": name, "email": "o@example.org"}}
+		common["categories"], common["tags"] = []any{}, []any{}
+	case "venues":
+		common["venue"] = name
+		for _, f := range []string{"address", "city", "country", "province", "state", "zip", "phone", "stateprovince"} {
+			common[f] = "x"
+		}
+		common["website"], common["show_map"], common["geo_lat"], common["geo_lng"] = "https://v.example", true, 45.7, 4.8
+	case "organizers":
+		common["organizer"], common["phone"], common["website"], common["email"] = name, "1", "https://o.example", "o@example.org"
+	}
+	return common
+}
+
+// TestWritesByEveryCallerWithEveryField sends creates and updates of every
+// field, and the fields only some may send (another author, statuses that
+// publish, sticky, a post the caller may not read), as every caller, on its
+// own posts and others', and checks each status code against WordPress'
+// rules; a refused write changes nothing.
+func TestWritesByEveryCallerWithEveryField(t *testing.T) {
+	r := startWithRolesSettings(t, func(s *app.Settings) {
+		s.Throttle = app.DefaultThrottleLimits
+		s.Throttle.SlowAfter, s.Throttle.BlockAfter, s.Throttle.ClientBlockAfter = 1<<30, 1<<30, 1<<30
+	})
+	hidden := map[string]map[string]any{
+		"venue":     r.create("venue", asAdmin(), "venue", "Admin's private hall", "status", "private"),
+		"organizer": r.create("organizer", asAdmin(), "organizer", "Admin's private org", "status", "private"),
+	}
+	type variant struct {
+		name   string
+		extra  func(kind string) map[string]any
+		refuse func(role app.Role, kind string) (int, string) // 0 when allowed
+	}
+	none := func(app.Role, string) (int, string) { return 0, "" }
+	variants := []variant{
+		{"every field", func(string) map[string]any { return nil }, none},
+		{"another author", func(string) map[string]any { return map[string]any{"author": r.ids[app.RoleAdministrator]} },
+			func(role app.Role, _ string) (int, string) {
+				if !role.Has(app.CapEditOthersPosts) {
+					return 403, "rest_forbidden"
+				}
+				return 0, ""
+			}},
+		{"status private", func(string) map[string]any { return map[string]any{"status": "private"} }, cannotPublish},
+		{"status future", func(string) map[string]any { return map[string]any{"status": "future"} }, cannotPublish},
+		{"sticky", func(string) map[string]any { return map[string]any{"sticky": true} },
+			func(role app.Role, kind string) (int, string) {
+				if kind == "events" && !role.Has(app.CapPublishPosts) && !role.Has(app.CapEditOthersPosts) {
+					return 403, "rest_cannot_assign_sticky"
+				}
+				return 0, ""
+			}},
+		{"a private venue and organizer", func(kind string) map[string]any {
+			if kind != "events" {
+				return nil
+			}
+			return map[string]any{"venue": hidden["venue"]["id"], "organizer": []any{hidden["organizer"]["id"]}}
+		}, func(role app.Role, kind string) (int, string) {
+			if kind == "events" && !role.Has(app.CapReadPrivatePosts) {
+				return 400, "rest_invalid_param"
+			}
+			return 0, ""
+		}},
+	}
+	n := 0
+	for _, kind := range []string{"events", "venues", "organizers"} {
+		for _, role := range matrixCallers {
+			for _, v := range variants {
+				for _, target := range []string{"new", "own", "other's"} {
+					if target == "own" && !role.Has(app.CapEditPosts) {
+						continue
+					}
+					n++
+					t.Run(fmt.Sprintf("%s %s %q %s", kind, target, role, v.name), func(t *testing.T) {
+						fields := everyField(kind, n)
+						for k, x := range v.extra(kind) {
+							fields[k] = x
+						}
+						method, path, ok := "POST", "/vendor/events/v1/"+kind, http.StatusCreated
+						if target != "new" {
+							owner := app.RoleEditor
+							if target == "own" {
+								owner = role
+							}
+							item := r.item(t, kind, owner, "draft", n)
+							method, path, ok = "PATCH", path+"/"+idOf(item), http.StatusOK
+						}
+						want, code := ok, ""
+						switch {
+						case role == "" || role == "wrong":
+							want, code = 401, "rest_forbidden"
+							if role == "wrong" {
+								code = "incorrect_password"
+							}
+						case !role.Has(app.CapEditPosts) || (target == "other's" && !role.Has(app.CapEditOthersPosts)):
+							want, code = 403, "rest_forbidden"
+						default:
+							if status, c := v.refuse(role, kind); status != 0 {
+								want, code = status, c
+							}
+						}
+						before, _ := r.store.LastSeq(context.Background())
+						res := r.do(method, path, append(r.caller(role), jsonBody(fields))...)
+						if want == ok {
+							res.expectStatus(t, want)
+							return
+						}
+						res.expectError(t, want, code)
+						if after, _ := r.store.LastSeq(context.Background()); after != before {
+							t.Fatalf("a refused write wrote %d changes", after-before)
+						}
+					})
+				}
+			}
+		}
+	}
+}
+
+// cannotPublish: WordPress refuses private and scheduled posts to those who
+// may not publish.
+func cannotPublish(role app.Role, _ string) (int, string) {
+	if !role.Has(app.CapPublishPosts) {
+		return 403, "rest_cannot_publish"
+	}
+	return 0, ""
+}
