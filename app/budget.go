@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 	"runtime"
 	"time"
 )
@@ -50,7 +49,10 @@ func (b *budgetedIndex) CountLinks(ctx context.Context, link Link, among PostQue
 func withinBudget[T any](ctx context.Context, b *budgetedIndex, heavy bool, search func(context.Context) (T, error)) (T, error) {
 	var zero T
 	ctx, cancel := context.WithTimeout(ctx, b.budget)
-	defer cancel() // a search still running then sees its context end
+	defer cancel()        // a search still running then sees its context end
+	if ctx.Err() != nil { // the request went away before
+		return zero, budgetError(ctx)
+	}
 	if heavy {
 		select {
 		case b.slots <- struct{}{}:
@@ -92,6 +94,6 @@ func budgetError(ctx context.Context) error {
 // ErrSearchTimeout is the answer to a search that ran out of its budget. It
 // unwraps to context.DeadlineExceeded.
 func ErrSearchTimeout(cause error) *Error {
-	return &Error{Code: "search_timeout", Status: http.StatusServiceUnavailable, Cause: fmt.Errorf("index search: %w", cause),
+	return &Error{Kind: KindUnavailable, Code: "search_timeout", Cause: fmt.Errorf("index search: %w", cause),
 		Message: "The search took longer than the service allows; narrow it down (fewer or longer words) or try again shortly."}
 }

@@ -1,25 +1,40 @@
 package app
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
 	"strings"
 	"time"
 )
 
+// Kind is what went wrong, as the domain says it; the HTTP layer gives each
+// kind its status.
+type Kind int
+
+const (
+	KindInternal     Kind = iota // a bug or a failure of the service itself
+	KindInvalid                  // a parameter, or the request, is wrong
+	KindUnauthorized             // no caller, or a wrong credential
+	KindForbidden                // the caller may not
+	KindNotFound                 // no such thing
+	KindConflict                 // another write changed the same thing meanwhile
+	KindGone                     // already gone (in the trash)
+	KindTooLarge                 // more than the service takes
+	KindThrottled                // too many attempts: wait
+	KindUnavailable              // not now: the store, the index, a search's time budget
+)
+
 // Error is the one error type of the service. It carries the WordPress REST error
-// shape: a machine code, a human message, the HTTP status and optional extra data
+// shape: a machine code, a human message, its kind, and optional extra data
 // (params, details, term_id...) that clients read under "data".
 type Error struct {
+	Kind    Kind
 	Code    string
 	Message string
-	Status  int
 	Data    map[string]any
 	// Cause is kept for logs only; it never reaches a client.
 	Cause error
-	// RetryAfter, when set, is sent as the Retry-After header.
+	// RetryAfter, when set, is how long the caller should wait before trying again.
 	RetryAfter time.Duration
 }
 
@@ -32,26 +47,9 @@ func (e *Error) Error() string {
 
 func (e *Error) Unwrap() error { return e.Cause }
 
-// StatusCode lets the HTTP framework read the status without knowing our type.
-func (e *Error) StatusCode() int { return e.Status }
-
-// MarshalJSON writes {"code","message","data":{"status",...}}.
-func (e *Error) MarshalJSON() ([]byte, error) {
-	data := make(map[string]any, len(e.Data)+1)
-	for k, v := range e.Data {
-		data[k] = v
-	}
-	data["status"] = e.Status
-	return json.Marshal(struct {
-		Code    string         `json:"code"`
-		Message string         `json:"message"`
-		Data    map[string]any `json:"data"`
-	}{e.Code, e.Message, data})
-}
-
-// NewError builds an error with the given status, code and message.
-func NewError(status int, code, message string) *Error {
-	return &Error{Code: code, Message: message, Status: status}
+// NewError builds an error of the kind with its code and message.
+func NewError(kind Kind, code, message string) *Error {
+	return &Error{Kind: kind, Code: code, Message: message}
 }
 
 // With returns a copy of the error carrying one more data key.
@@ -73,12 +71,12 @@ func AsError(err error) *Error {
 		return e
 	}
 	if errors.Is(err, ErrConflict) { // another writer took a unique value meanwhile
-		return &Error{Code: "rest_conflict", Message: "Another request changed the same item meanwhile; try again.", Status: http.StatusConflict, Cause: err}
+		return &Error{Kind: KindConflict, Code: "rest_conflict", Message: "Another request changed the same item meanwhile; try again.", Cause: err}
 	}
 	if errors.Is(err, ErrUnavailable) {
-		return &Error{Code: "store_unavailable", Message: "The data store is not reachable; try again shortly.", Status: http.StatusServiceUnavailable, Cause: err}
+		return &Error{Kind: KindUnavailable, Code: "store_unavailable", Message: "The data store is not reachable; try again shortly.", Cause: err}
 	}
-	return &Error{Code: "internal_error", Message: "The server could not complete the request.", Status: http.StatusInternalServerError, Cause: err}
+	return &Error{Kind: KindInternal, Code: "internal_error", Message: "The server could not complete the request.", Cause: err}
 }
 
 // Storage outcomes the backends report; app turns them into client errors.
@@ -88,41 +86,23 @@ var (
 	ErrUnavailable = errors.New("store unavailable")
 )
 
-// ErrNoRoute is WordPress' answer to an unknown path or method.
-func ErrNoRoute() *Error {
-	return NewError(http.StatusNotFound, "rest_no_route", "No route was found matching the URL and request method.")
-}
-
 // ErrForbidden is WordPress' permission failure: 401 for anonymous callers, 403 otherwise.
 func ErrForbidden(actor *User) *Error {
-	status := http.StatusForbidden
+	kind := KindForbidden
 	if actor == nil {
-		status = http.StatusUnauthorized
+		kind = KindUnauthorized
 	}
-	return NewError(status, "rest_forbidden", "Sorry, you are not allowed to do that.")
+	return NewError(kind, "rest_forbidden", "Sorry, you are not allowed to do that.")
 }
 
 // ErrIncorrectPassword is the answer to a malformed or wrong credential, on any route.
 func ErrIncorrectPassword() *Error {
-	return NewError(http.StatusUnauthorized, "incorrect_password", "The provided password is an invalid application password.")
-}
-
-// ErrInvalidJSON is the answer to a JSON body that does not parse.
-func ErrInvalidJSON(cause error) *Error {
-	return NewError(http.StatusBadRequest, "rest_invalid_json", "Invalid JSON body passed.").
-		With("json_error_code", 4).With("json_error_message", "Syntax error").
-		withCause(cause)
-}
-
-// ErrBodyTooLarge is the answer to a body over the size limit.
-func ErrBodyTooLarge(limit int64) *Error {
-	return NewError(http.StatusRequestEntityTooLarge, "rest_body_too_large",
-		fmt.Sprintf("The request body is larger than the limit of %d bytes.", limit))
+	return NewError(KindUnauthorized, "incorrect_password", "The provided password is an invalid application password.")
 }
 
 // ErrMissingParams lists required parameters that were not sent.
 func ErrMissingParams(names []string) *Error {
-	return NewError(http.StatusBadRequest, "rest_missing_callback_param",
+	return NewError(KindInvalid, "rest_missing_callback_param",
 		"Missing parameter(s): "+strings.Join(names, ", ")).With("params", names)
 }
 
@@ -158,7 +138,7 @@ func (p *InvalidParams) Err() error {
 	if len(p.details) == 0 {
 		details = []any{} // WordPress sends an empty array here
 	}
-	return NewError(http.StatusBadRequest, "rest_invalid_param",
+	return NewError(KindInvalid, "rest_invalid_param",
 		"Invalid parameter(s): "+strings.Join(p.names, ", ")).
 		With("params", p.reasons).With("details", details)
 }
@@ -168,9 +148,4 @@ func ErrInvalidParam(name, reason string) error {
 	var p InvalidParams
 	p.Add(name, reason, nil)
 	return p.Err()
-}
-
-func (e *Error) withCause(cause error) *Error {
-	e.Cause = cause
-	return e
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 	"strings"
 	"time"
 )
@@ -56,11 +55,11 @@ func (s *Events) loadEvent(ctx context.Context, ref PostRef) (*Post, error) {
 	p, err := s.store.Posts().Get(ctx, ref.ID)
 	switch {
 	case errors.Is(err, ErrNotFound):
-		return nil, NewError(http.StatusNotFound, "rest-event-not-found", fmt.Sprintf("Event with ID %d does not exist.", ref.ID))
+		return nil, NewError(KindNotFound, "rest-event-not-found", fmt.Sprintf("Event with ID %d does not exist.", ref.ID))
 	case err != nil:
 		return nil, err
 	case p.Type != PostTypeEvent:
-		return nil, NewError(http.StatusBadRequest, "rest-invalid-event-id", "The specified ID is not a valid event.")
+		return nil, NewError(KindInvalid, "rest-invalid-event-id", "The specified ID is not a valid event.")
 	}
 	return p, nil
 }
@@ -73,14 +72,14 @@ func (s *Events) Get(ctx context.Context, actor *User, ref PostRef, v Values, ro
 	}
 	switch {
 	case p.Status == StatusTrash && !actor.Can(CapEditOthersPosts):
-		return nil, NewError(http.StatusForbidden, "event-no-longer-available", "This event is no longer available")
+		return nil, NewError(KindForbidden, "event-no-longer-available", "This event is no longer available")
 	case !canRead(actor, p):
-		return nil, NewError(http.StatusForbidden, "event-not-accessible", "The requested event is not accessible")
+		return nil, NewError(KindForbidden, "event-not-accessible", "The requested event is not accessible")
 	}
 	if ok, err := s.unlocked(ctx, actor, p, v); err != nil {
 		return nil, err
 	} else if !ok {
-		return nil, NewError(http.StatusForbidden, "event-password-protected", "The requested event is not accessible without a password")
+		return nil, NewError(KindForbidden, "event-password-protected", "The requested event is not accessible without a password")
 	}
 	views, err := s.render(ctx, []*Post{p}, actor, v, true, root)
 	if err != nil {
@@ -164,7 +163,7 @@ func (s *Events) loadForWrite(ctx context.Context, actor *User, ref PostRef) (*P
 	}
 	p, err := s.loadEvent(ctx, ref)
 	var e *Error
-	if errors.As(err, &e) && e.Status == http.StatusNotFound && !actor.Can(CapEditPosts) {
+	if errors.As(err, &e) && e.Kind == KindNotFound && !actor.Can(CapEditPosts) {
 		return nil, ErrForbidden(actor)
 	}
 	return p, err

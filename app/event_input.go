@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
 	"regexp"
 	"sort"
 	"strconv"
@@ -135,7 +134,7 @@ func (s *Events) readEventInput(ctx context.Context, actor *User, v Values, exis
 // those who may publish or edit others' events make one sticky.
 func (in *eventInput) permit(actor *User, creating bool) (string, error) {
 	if in.flags["sticky"] && !actor.Can(CapPublishPosts) && !actor.Can(CapEditOthersPosts) {
-		return "", NewError(http.StatusForbidden, "rest_cannot_assign_sticky", "Sorry, you are not allowed to make posts sticky.")
+		return "", NewError(KindForbidden, "rest_cannot_assign_sticky", "Sorry, you are not allowed to make posts sticky.")
 	}
 	return in.postFields.permit(actor, creating)
 }
@@ -262,7 +261,7 @@ func resolveLink[V any](ctx context.Context, actor *User, svc *LinkedPosts[V], r
 			return 0, err
 		}
 		if ref.fromData {
-			return 0, NewError(http.StatusBadRequest, "invalid-linked-post-id", "The provided linked post ID is not valid")
+			return 0, NewError(KindInvalid, "invalid-linked-post-id", "The provided linked post ID is not valid")
 		}
 		return 0, ErrInvalidParam(param, param+" must name an existing "+svc.kind.postType+".")
 	}

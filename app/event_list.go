@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"net/http"
 	"strings"
 	"time"
 )
@@ -67,7 +66,7 @@ func (s *Events) List(ctx context.Context, actor *User, v Values, root string) (
 		return nil, err
 	}
 	if len(found.IDs) == 0 && page > 1 {
-		return nil, NewError(http.StatusNotFound, "event-archive-page-not-found", "The requested event archive page does not exist")
+		return nil, NewError(KindNotFound, "event-archive-page-not-found", "The requested event archive page does not exist")
 	}
 	events, err := s.store.Posts().GetMany(ctx, found.IDs)
 	if err != nil {

@@ -52,7 +52,7 @@ func FuzzCheckArgs(f *testing.F) {
 		}
 		if err := CheckArgs(values, args); err != nil {
 			var e *Error
-			if !errors.As(err, &e) || e.Status != 400 {
+			if !errors.As(err, &e) || e.Kind != KindInvalid {
 				t.Fatalf("CheckArgs(%q) = %v, want a 400", raw, err)
 			}
 		}

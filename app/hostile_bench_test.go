@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
+	"sync"
 	"testing"
 
 	"calendar/app"
@@ -100,6 +101,34 @@ func BenchmarkHostileSearch(b *testing.B) {
 	}
 	b.Logf("planted %d events of giant words", len(plantedIDs))
 	run("planted")
+	b.Run("planted/a list while 16 clients search a hundred words", func(b *testing.B) {
+		stop := make(chan struct{})
+		var hostile sync.WaitGroup
+		for c := 0; c < 16; c++ {
+			hostile.Add(1)
+			go func() {
+				defer hostile.Done()
+				for {
+					select {
+					case <-stop:
+						return
+					default:
+						_, _ = a.Events.List(ctx, nil, app.Values{"search": strings.Join(letters, " ")}, "/")
+					}
+				}
+			}()
+		}
+		v := app.Values{"start_date": "2031-01-01", "end_date": "2031-01-31", "page": int64(2)}
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			if _, err := a.Events.List(ctx, nil, v, "/"); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.StopTimer()
+		close(stop)
+		hostile.Wait()
+	})
 	for _, id := range plantedIDs {
 		if _, err := a.Events.Delete(ctx, contributor, app.PostRef{ID: id}, app.Values{"force": true}, "/"); err != nil {
 			b.Fatal(err)

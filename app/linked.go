@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"regexp"
 	"sort"
 	"strings"
@@ -136,7 +135,7 @@ func (s *LinkedPosts[V]) List(ctx context.Context, actor *User, v Values) (*Page
 		return nil, err
 	}
 	if len(found.IDs) == 0 && page > 1 {
-		return nil, NewError(http.StatusNotFound, s.kind.postType+"-archive-page-not-found",
+		return nil, NewError(KindNotFound, s.kind.postType+"-archive-page-not-found",
 			"The requested "+s.kind.postType+" archive page does not exist")
 	}
 	posts, err := s.store.Posts().GetMany(ctx, found.IDs)

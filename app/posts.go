@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"errors"
-	"net/http"
 	"net/url"
 	"strings"
 	"time"
@@ -174,7 +173,7 @@ func (s *postService) permalink(p *Post) string {
 
 // errInTrash is the plugin's 410 for deleting what is already in the trash.
 func errInTrash(kind string) *Error {
-	return NewError(http.StatusGone, kind+"-is-in-trash", "The "+kind+" is already trashed")
+	return NewError(KindGone, kind+"-is-in-trash", "The "+kind+" is already trashed")
 }
 
 // Deleted is the answer to a permanent delete.

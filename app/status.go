@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"crypto/subtle"
-	"net/http"
 )
 
 // Post statuses a client may ask for or set.
@@ -44,9 +43,9 @@ func statusFor(actor *User, requested string) (string, error) {
 	case StatusPublish:
 		return StatusPending, nil
 	case StatusFuture:
-		return "", NewError(http.StatusForbidden, "rest_cannot_publish", "Sorry, you are not allowed to publish posts in this post type.")
+		return "", NewError(KindForbidden, "rest_cannot_publish", "Sorry, you are not allowed to publish posts in this post type.")
 	case StatusPrivate:
-		return "", NewError(http.StatusForbidden, "rest_cannot_publish", "Sorry, you are not allowed to create private posts in this post type.")
+		return "", NewError(KindForbidden, "rest_cannot_publish", "Sorry, you are not allowed to create private posts in this post type.")
 	}
 	return requested, nil
 }
@@ -140,5 +139,5 @@ func (s *postService) shown(ctx context.Context, actor *User, p *Post, v Values)
 
 // errNotAccessible is the plugin's 403 for a post the caller may not read.
 func errNotAccessible(kind string) *Error {
-	return NewError(http.StatusForbidden, kind+"-not-accessible", "The requested "+kind+" is not accessible")
+	return NewError(KindForbidden, kind+"-not-accessible", "The requested "+kind+" is not accessible")
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 	"strings"
 )
 
@@ -173,7 +172,7 @@ func (s *Terms) readInput(ctx context.Context, v Values, self int64) (*termInput
 	if v.Has("parent") {
 		parent, ok := v.Int("parent")
 		if !s.kind.hierarchical {
-			return nil, NewError(http.StatusBadRequest, "rest_taxonomy_not_hierarchical", "Cannot set parent term, taxonomy is not hierarchical.")
+			return nil, NewError(KindInvalid, "rest_taxonomy_not_hierarchical", "Cannot set parent term, taxonomy is not hierarchical.")
 		}
 		if ok && parent != 0 && (!s.exists(ctx, parent) || s.isDescendant(ctx, parent, self)) {
 			bad.Add("parent", "parent must be an existing category that is not this one or below it.", nil)
@@ -251,7 +250,7 @@ func (s *Terms) checkNameFree(ctx context.Context, t *Term, slug *string) error 
 		if slug != nil && !s.slugTaken(ctx, SanitizeTitle(*slug), 0) {
 			continue
 		}
-		return NewError(http.StatusBadRequest, "term_exists", "A term with the name provided already exists "+s.kind.existsWhere).
+		return NewError(KindInvalid, "term_exists", "A term with the name provided already exists "+s.kind.existsWhere).
 			With("term_id", other.ID)
 	}
 	return nil
@@ -318,13 +317,13 @@ func (s *Terms) Update(ctx context.Context, actor *User, id int64, v Values, roo
 	if in.slug != nil {
 		slug := SanitizeTitle(*in.slug)
 		if s.slugTaken(ctx, slug, t.ID) {
-			return nil, NewError(http.StatusBadRequest, "duplicate_term_slug", "The slug “"+slug+"” is already in use by another term.")
+			return nil, NewError(KindInvalid, "duplicate_term_slug", "The slug “"+slug+"” is already in use by another term.")
 		}
 		t.Slug = slug
 	}
 	if err := s.saveTerm(ctx, t); err != nil {
 		if errors.Is(err, ErrConflict) {
-			return nil, NewError(http.StatusBadRequest, "duplicate_term_slug", "The slug “"+t.Slug+"” is already in use by another term.")
+			return nil, NewError(KindInvalid, "duplicate_term_slug", "The slug “"+t.Slug+"” is already in use by another term.")
 		}
 		return nil, err
 	}

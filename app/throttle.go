@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"net/http"
 	"strconv"
 	"sync"
 	"time"
@@ -142,7 +141,7 @@ func (t *Throttle) forgetExpired() {
 
 // ErrTooManyAttempts is the answer to a client refused by the throttle.
 func ErrTooManyAttempts(wait time.Duration) *Error {
-	e := NewError(http.StatusTooManyRequests, "too_many_attempts", "Too many wrong passwords from this address; try again later.")
+	e := NewError(KindThrottled, "too_many_attempts", "Too many wrong passwords from this address; try again later.")
 	e.RetryAfter = wait
 	return e
 }

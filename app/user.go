@@ -7,7 +7,6 @@ import (
 	"crypto/subtle"
 	"encoding/hex"
 	"errors"
-	"net/http"
 	"regexp"
 	"strings"
 	"time"
@@ -170,7 +169,7 @@ func (s *Users) Create(ctx context.Context, actor *User, v Values) (*CreatedUser
 	u := &User{Login: login, Role: Role(role), Created: s.now().UTC(), PasswordHash: hashPassword(password)}
 	if err := s.repo.Insert(ctx, u); err != nil {
 		if errors.Is(err, ErrConflict) {
-			return nil, NewError(http.StatusBadRequest, "existing_user_login", "Sorry, that username already exists!")
+			return nil, NewError(KindInvalid, "existing_user_login", "Sorry, that username already exists!")
 		}
 		return nil, err
 	}
@@ -204,13 +203,13 @@ func (s *Users) Delete(ctx context.Context, actor *User, id int64) (*DeletedUser
 	}
 	u, err := s.repo.Get(ctx, id)
 	if errors.Is(err, ErrNotFound) {
-		return nil, NewError(http.StatusNotFound, "rest_user_invalid_id", "Invalid user ID.")
+		return nil, NewError(KindNotFound, "rest_user_invalid_id", "Invalid user ID.")
 	}
 	if err != nil {
 		return nil, err
 	}
 	if u.ID == actor.ID {
-		return nil, NewError(http.StatusBadRequest, "rest_user_cannot_delete_self", "You cannot delete your own user.")
+		return nil, NewError(KindInvalid, "rest_user_cannot_delete_self", "You cannot delete your own user.")
 	}
 	if err := s.repo.Delete(ctx, id); err != nil && !errors.Is(err, ErrNotFound) {
 		return nil, err

@@ -75,7 +75,7 @@ func TestCheckArgs(t *testing.T) {
 	t.Run("missing required parameters come first", func(t *testing.T) {
 		err := CheckArgs(Values{"page": "x"}, args)
 		var e *Error
-		if !errors.As(err, &e) || e.Code != "rest_missing_callback_param" || e.Status != 400 {
+		if !errors.As(err, &e) || e.Code != "rest_missing_callback_param" || e.Kind != KindInvalid {
 			t.Fatalf("err = %v", err)
 		}
 	})

@@ -7,7 +7,6 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
-	"errors"
 	"io"
 	"log/slog"
 	"net"
@@ -141,7 +140,7 @@ func (api *API) serve(w *answer, r *http.Request) {
 	defer api.recoverPanic(w, r)
 	api.setCommonHeaders(w, r)
 	if r.ContentLength > MaxBodyBytes {
-		api.writeError(w, r, app.ErrBodyTooLarge(MaxBodyBytes))
+		api.writeError(w, r, errBodyTooLarge(MaxBodyBytes))
 		return
 	}
 	overrideMethod(r)
@@ -171,7 +170,7 @@ func (api *API) serve(w *answer, r *http.Request) {
 		return
 	}
 	if _, pattern := api.server.Mux.Handler(r); pattern == "" {
-		api.writeError(w, r, app.ErrNoRoute())
+		api.writeError(w, r, errNoRoute())
 		return
 	}
 	api.server.Mux.ServeHTTP(w, r)
@@ -249,25 +248,31 @@ func (api *API) recoverPanic(w http.ResponseWriter, r *http.Request) {
 	}
 	api.logger(r).Error("panic serving request", "method", r.Method, "path", r.URL.Path,
 		"panic", p, "stack", string(debug.Stack()))
-	api.writeError(w, r, app.NewError(http.StatusInternalServerError, "internal_error",
-		"The server could not complete the request."))
+	api.writeError(w, r, app.NewError(app.KindInternal, "internal_error", "The server could not complete the request."))
 }
 
 // writeError answers with the WordPress error shape; 5xx causes are logged.
 func (api *API) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	e := app.AsError(err)
+	status := statusOf(e)
 	switch {
-	case e.Status == http.StatusServiceUnavailable: // an expected state, such as an index rebuild
+	case status == http.StatusServiceUnavailable: // an expected state, such as an index rebuild
 		api.logger(r).Warn("request refused", "method", r.Method, "path", r.URL.Path, "code", e.Code, "error", e.Error())
-	case e.Status >= 500:
+	case status >= 500:
 		api.logger(r).Error("request failed", "method", r.Method, "path", r.URL.Path, "code", e.Code, "error", e.Error())
 	}
 	w.Header().Set("Content-Type", "application/json; charset=UTF-8")
 	if e.RetryAfter > 0 {
 		w.Header().Set("Retry-After", strconv.Itoa(int(e.RetryAfter.Seconds())+1))
 	}
-	w.WriteHeader(e.Status)
-	_ = encodeJSON(w, e)
+	w.WriteHeader(status)
+	raw, _ := errorJSON(e)
+	_, _ = w.Write(append(raw, '\n'))
+}
+
+// sendError is fuego's error serializer: every error leaves in our shape.
+func (api *API) sendError(w http.ResponseWriter, r *http.Request, err error) {
+	api.writeError(w, r, errFromFramework(err))
 }
 
 // clientOf is the address a request came from.
@@ -277,15 +282,6 @@ func clientOf(r *http.Request) string {
 		return r.RemoteAddr
 	}
 	return host
-}
-
-// sendError is fuego's error serializer: every error leaves in our shape.
-func (api *API) sendError(w http.ResponseWriter, r *http.Request, err error) {
-	var withStatus fuego.ErrorWithStatus
-	if _, ours := err.(*app.Error); !ours && errors.As(err, &withStatus) && withStatus.StatusCode() < 500 {
-		err = app.NewError(withStatus.StatusCode(), "rest_invalid_request", err.Error())
-	}
-	api.writeError(w, r, err)
 }
 
 // sendJSON is fuego's serializer: UTF-8 JSON without escaping "/" or non-ASCII,

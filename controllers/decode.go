@@ -69,7 +69,7 @@ func readAll(body io.Reader) ([]byte, error) {
 	var tooLarge *http.MaxBytesError
 	switch {
 	case errors.As(err, &tooLarge):
-		return nil, app.ErrBodyTooLarge(MaxBodyBytes)
+		return nil, errBodyTooLarge(MaxBodyBytes)
 	case err != nil: // most often a body shorter than its Content-Length
 		return nil, errUnreadableBody(err)
 	}
@@ -78,7 +78,7 @@ func readAll(body io.Reader) ([]byte, error) {
 
 // errUnreadableBody is the answer to a body that could not be read whole.
 func errUnreadableBody(cause error) error {
-	e := app.NewError(http.StatusBadRequest, "rest_invalid_body", "The request body could not be read whole (it may be shorter than its Content-Length).")
+	e := app.NewError(app.KindInvalid, "rest_invalid_body", "The request body could not be read whole (it may be shorter than its Content-Length).")
 	e.Cause = cause
 	return e
 }
@@ -95,28 +95,28 @@ func decodeJSON(body io.Reader) (map[string]any, error) {
 	dec.UseNumber()
 	var doc any
 	if err := dec.Decode(&doc); err != nil {
-		return nil, app.ErrInvalidJSON(err)
+		return nil, errInvalidJSON(err)
 	}
 	if dec.More() {
-		return nil, app.ErrInvalidJSON(errors.New("data after the JSON value"))
+		return nil, errInvalidJSON(errors.New("data after the JSON value"))
 	}
 	obj, ok := doc.(map[string]any)
 	if !ok {
-		return nil, app.ErrInvalidJSON(errors.New("the JSON body is not an object"))
+		return nil, errInvalidJSON(errors.New("the JSON body is not an object"))
 	}
 	return obj, nil
 }
 
 func decodeMultipart(r *http.Request, boundary string) (map[string]any, error) {
 	if boundary == "" {
-		return nil, app.NewError(http.StatusBadRequest, "rest_invalid_body", "Invalid multipart body passed: no boundary.")
+		return nil, app.NewError(app.KindInvalid, "rest_invalid_body", "Invalid multipart body passed: no boundary.")
 	}
 	if err := r.ParseMultipartForm(MaxBodyBytes); err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
-			return nil, app.ErrBodyTooLarge(MaxBodyBytes)
+			return nil, errBodyTooLarge(MaxBodyBytes)
 		}
-		e := app.NewError(http.StatusBadRequest, "rest_invalid_body", "Invalid multipart body passed.")
+		e := app.NewError(app.KindInvalid, "rest_invalid_body", "Invalid multipart body passed.")
 		e.Cause = err
 		return nil, e
 	}

@@ -42,7 +42,7 @@ func FuzzDecodeValues(f *testing.F) {
 			return
 		}
 		var e *app.Error
-		if !errors.As(err, &e) || (e.Status != 400 && e.Status != 413) || e.Code == "" {
+		if !errors.As(err, &e) || (e.Kind != app.KindInvalid && e.Kind != app.KindTooLarge) || e.Code == "" {
 			t.Fatalf("decode error %v is not a 400 or 413 in the error shape", err)
 		}
 	})

@@ -1,8 +1,6 @@
 package controllers
 
 import (
-	"net/http"
-
 	"github.com/go-fuego/fuego"
 
 	"calendar/app"
@@ -26,7 +24,7 @@ func (api *API) mountHealth() {
 	fuego.Get(api.server, "/readyz", func(c fuego.ContextNoBody) (Status, error) {
 		if err := api.app.Ready(c.Request().Context()); err != nil {
 			api.logger(c.Request()).Warn("not ready", "error", err)
-			return Status{}, app.NewError(http.StatusServiceUnavailable, "not_ready", "The service is not ready: "+err.Error())
+			return Status{}, app.NewError(app.KindUnavailable, "not_ready", "The service is not ready: "+err.Error())
 		}
 		return Status{"ready"}, nil
 	}, fuego.OptionHide())

@@ -71,7 +71,7 @@ func (api *API) mountMetrics() {
 	fuego.GetStd(api.server, metricsPath, func(w http.ResponseWriter, r *http.Request) {
 		if !api.metricsAllowed(r) {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="metrics"`)
-			api.writeError(w, r, app.NewError(http.StatusUnauthorized, "metrics_unauthorized",
+			api.writeError(w, r, app.NewError(app.KindUnauthorized, "metrics_unauthorized",
 				"The metrics need the metrics token as a Bearer credential."))
 			return
 		}

@@ -33,7 +33,7 @@ func (api *API) mountRoot(namespace string) {
 			asked = strings.Trim(v, "/")
 		}
 		if !api.hasNamespace(asked) {
-			return nil, app.NewError(http.StatusNotFound, "rest_invalid_namespace", "The specified namespace could not be found.")
+			return nil, app.NewError(app.KindNotFound, "rest_invalid_namespace", "The specified namespace could not be found.")
 		}
 		return api.namespaceIndex(asked, r.lang), nil
 	},

@@ -89,7 +89,7 @@ func handle[T any](api *API, namespace string, methods []string, path string, ar
 		for _, name := range names {
 			v := r.PathValue(name)
 			if name == "id" && !digitsOnly.MatchString(v) {
-				return zero, app.ErrNoRoute()
+				return zero, errNoRoute()
 			}
 			pathValues[name] = v
 		}

@@ -7,8 +7,6 @@ import (
 	"strings"
 
 	"github.com/go-fuego/fuego"
-
-	"calendar/app"
 )
 
 // The UI's files are served from the binary: no CDN, nothing fetched at run time.
@@ -46,7 +44,7 @@ func (api *API) mountSwaggerUI() {
 		name := r.PathValue("file")
 		contentType, ok := swaggerUIAssets[name]
 		if !ok {
-			api.writeError(w, r, app.ErrNoRoute())
+			api.writeError(w, r, errNoRoute())
 			return
 		}
 		serveSwaggerUIFile(w, name, contentType, "public, max-age=86400")
