@@ -2,12 +2,6 @@ package app
 
 import "context"
 
-// ChangesArgs are the parameters of GET /changes.
-var ChangesArgs = []Arg{
-	{Name: "since", Type: TypeInteger, Default: 0, Description: "The last_seq of the previous page; 0 to start from the beginning."},
-	{Name: "per_page", Type: TypeInteger, Default: defaultChangesPerPage, Description: "Changes per page, 1 to 1000."},
-}
-
 const (
 	defaultChangesPerPage = 100
 	maxChangesPerPage     = 1000
@@ -49,17 +43,17 @@ type ChangesPage struct {
 //     (unpublished, made private, trashed for a visitor). Removing it keeps a
 //     mirror equal to what the caller can list; the price is that the caller
 //     learns that an item it cannot read changed.
-func (a *App) Changes(ctx context.Context, actor *User, v Values) (*ChangesPage, error) {
-	since, _ := v.Int("since")
+func (a *App) Changes(ctx context.Context, caller Caller, req ChangesRequest) (*ChangesPage, error) {
+	actor, since := caller.User, req.Since
 	if since < 0 {
 		return nil, ErrInvalidParam("since", "since must be an integer of 0 or more.")
 	}
 	perPage := int64(defaultChangesPerPage)
-	if n, ok := v.Int("per_page"); ok {
-		if n < 1 || n > maxChangesPerPage {
+	if req.PerPage != nil {
+		if *req.PerPage < 1 || *req.PerPage > maxChangesPerPage {
 			return nil, ErrInvalidParam("per_page", "per_page must be between 1 and 1000.")
 		}
-		perPage = n
+		perPage = *req.PerPage
 	}
 	storeSeq, err := a.store.LastSeq(ctx)
 	if err != nil {

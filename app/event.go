@@ -17,35 +17,6 @@ type Events struct {
 	tags       *Terms
 }
 
-// EventWriteArgs are the parameters of a create (title and dates required) or an update.
-func EventWriteArgs(create bool) []Arg {
-	args := []Arg{
-		{Name: "author", Type: TypeInteger, Description: "ID of the author; only editors may name someone else."},
-		{Name: "date", Type: TypeString, Description: "Publication date, in the event's zone."},
-		{Name: "date_utc", Type: TypeString, Description: "Publication date in UTC."},
-		{Name: "title", Type: TypeString, Required: create},
-		{Name: "description", Type: TypeString},
-		{Name: "slug", Type: TypeString},
-		{Name: "excerpt", Type: TypeString},
-		{Name: "status", Type: TypeString, Enum: PostStatuses},
-		{Name: "password", Type: TypeString, Description: "Protects the event's details; empty to remove."},
-		{Name: "timezone", Type: TypeString, Description: "IANA zone name, UTC, or UTC+N / UTC-N; the site's zone by default."},
-		{Name: "all_day", Type: TypeBoolean},
-		{Name: "start_date", Type: TypeString, Required: create, Description: "A date PHP's strtotime accepts (2018-01-01 16:00, tomorrow 9am, next wednesday 4pm, +1 week), or a Unix timestamp."},
-		{Name: "end_date", Type: TypeString, Required: create, Description: "As start_date; not before it."},
-		{Name: "image", Type: TypeString, Description: "Absolute http(s) URL of the image."},
-		{Name: "cost", Type: TypeMixed, Description: "A cost, a number, or a list of them (20$, [\"0$\", \"30$\"])."},
-		{Name: "website", Type: TypeString, Description: "URL with a scheme; the event's own page when absent."},
-		{Name: "show_map", Type: TypeBoolean}, {Name: "show_map_link", Type: TypeBoolean},
-		{Name: "hide_from_listings", Type: TypeBoolean}, {Name: "sticky", Type: TypeBoolean}, {Name: "featured", Type: TypeBoolean},
-		{Name: "categories", Type: TypeArray, Items: TypeString, Description: "IDs, slugs or names; unknown names are created for those who may manage categories."},
-		{Name: "tags", Type: TypeArray, Items: TypeString, Description: "IDs, slugs or names, as categories."},
-		{Name: "venue", Type: TypeMixed, Description: "A venue ID, an object of venue fields (or {id}), or a list of one of them; empty to unlink."},
-		{Name: "organizer", Type: TypeMixed, Description: "Organizer IDs or objects of organizer fields (or {id}), in order."},
-	}
-	return args
-}
-
 // loadEvent finds an event by ID (404 when there is no such post, 400 when it
 // is not an event) or by slug (400 when none).
 func (s *Events) loadEvent(ctx context.Context, ref PostRef) (*Post, error) {
@@ -64,8 +35,10 @@ func (s *Events) loadEvent(ctx context.Context, ref PostRef) (*Post, error) {
 	return p, nil
 }
 
-// Get answers a single event with its json_ld.
-func (s *Events) Get(ctx context.Context, actor *User, ref PostRef, v Values, root string) (*EventView, error) {
+// Get answers a single event with its json_ld; password is the one the
+// caller sent ("" when none).
+func (s *Events) Get(ctx context.Context, caller Caller, ref PostRef, password string) (*EventView, error) {
+	actor := caller.User
 	p, err := s.loadEvent(ctx, ref)
 	if err != nil {
 		return nil, err
@@ -76,12 +49,12 @@ func (s *Events) Get(ctx context.Context, actor *User, ref PostRef, v Values, ro
 	case !canRead(actor, p):
 		return nil, NewError(KindForbidden, "event-not-accessible", "The requested event is not accessible")
 	}
-	if ok, err := s.unlocked(ctx, actor, p, v); err != nil {
+	if ok, err := s.unlocked(caller, p, password); err != nil {
 		return nil, err
 	} else if !ok {
 		return nil, NewError(KindForbidden, "event-password-protected", "The requested event is not accessible without a password")
 	}
-	views, err := s.render(ctx, []*Post{p}, actor, v, true, root)
+	views, err := s.render(ctx, caller, []*Post{p}, password, true)
 	if err != nil {
 		return nil, err
 	}
@@ -89,11 +62,12 @@ func (s *Events) Get(ctx context.Context, actor *User, ref PostRef, v Values, ro
 }
 
 // Create stores a new event and links or creates its venue, organizers and terms.
-func (s *Events) Create(ctx context.Context, actor *User, v Values, root string) (*EventView, error) {
+func (s *Events) Create(ctx context.Context, caller Caller, raw EventInput) (*EventView, error) {
+	actor := caller.User
 	if actor == nil {
 		return nil, ErrForbidden(nil)
 	}
-	in, err := s.readEventInput(ctx, actor, v, nil)
+	in, err := s.checkEventInput(ctx, raw, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -106,7 +80,7 @@ func (s *Events) Create(ctx context.Context, actor *User, v Values, root string)
 	}
 	now := s.now().UTC().Truncate(time.Second)
 	p := &Post{Type: PostTypeEvent, Author: actor.ID, Date: now, Modified: now, TimeZone: s.settings.TimeZone.String()}
-	if err := s.apply(ctx, actor, p, in); err != nil {
+	if err := s.apply(ctx, caller, p, in); err != nil {
 		return nil, err
 	}
 	p.Status = status
@@ -117,17 +91,18 @@ func (s *Events) Create(ctx context.Context, actor *User, v Values, root string)
 	if err := s.insert(ctx, p, base); err != nil {
 		return nil, err
 	}
-	return s.one(ctx, p, actor, root)
+	return s.one(ctx, caller, p)
 }
 
 // Update changes only the fields sent. A missing event is a 404 for those who
 // may edit events, a 401/403 for the others.
-func (s *Events) Update(ctx context.Context, actor *User, ref PostRef, v Values, root string) (*EventView, error) {
+func (s *Events) Update(ctx context.Context, caller Caller, ref PostRef, raw EventInput) (*EventView, error) {
+	actor := caller.User
 	p, err := s.loadForWrite(ctx, actor, ref)
 	if err != nil {
 		return nil, err
 	}
-	in, err := s.readEventInput(ctx, actor, v, p)
+	in, err := s.checkEventInput(ctx, raw, p)
 	if err != nil {
 		return nil, err
 	}
@@ -138,7 +113,7 @@ func (s *Events) Update(ctx context.Context, actor *User, ref PostRef, v Values,
 	if err != nil {
 		return nil, err
 	}
-	if err := s.apply(ctx, actor, p, in); err != nil {
+	if err := s.apply(ctx, caller, p, in); err != nil {
 		return nil, err
 	}
 	if status != "" {
@@ -152,7 +127,7 @@ func (s *Events) Update(ctx context.Context, actor *User, ref PostRef, v Values,
 	if err := s.save(ctx, p); err != nil {
 		return nil, err
 	}
-	return s.one(ctx, p, actor, root)
+	return s.one(ctx, caller, p)
 }
 
 // loadForWrite loads the event an update or a delete names. Anonymous
@@ -183,8 +158,9 @@ func (s *Events) reslug(ctx context.Context, p *Post, base string) error {
 }
 
 // Delete moves an event to the trash (410 when already there), or deletes it
-// for good with force=true.
-func (s *Events) Delete(ctx context.Context, actor *User, ref PostRef, v Values, root string) (any, error) {
+// for good when force.
+func (s *Events) Delete(ctx context.Context, caller Caller, ref PostRef, force bool) (any, error) {
+	actor := caller.User
 	p, err := s.loadForWrite(ctx, actor, ref)
 	if err != nil {
 		return nil, err
@@ -192,8 +168,8 @@ func (s *Events) Delete(ctx context.Context, actor *User, ref PostRef, v Values,
 	if !canDelete(actor, p) {
 		return nil, ErrForbidden(actor)
 	}
-	if force, _ := v.Bool("force"); force {
-		previous, err := s.one(ctx, p, actor, root)
+	if force {
+		previous, err := s.one(ctx, caller, p)
 		if err != nil {
 			return nil, err
 		}
@@ -209,11 +185,11 @@ func (s *Events) Delete(ctx context.Context, actor *User, ref PostRef, v Values,
 	if err := s.save(ctx, p); err != nil {
 		return nil, err
 	}
-	return s.one(ctx, p, actor, root)
+	return s.one(ctx, caller, p)
 }
 
-func (s *Events) one(ctx context.Context, p *Post, actor *User, root string) (*EventView, error) {
-	views, err := s.render(ctx, []*Post{p}, actor, nil, false, root)
+func (s *Events) one(ctx context.Context, caller Caller, p *Post) (*EventView, error) {
+	views, err := s.render(ctx, caller, []*Post{p}, "", false)
 	if err != nil {
 		return nil, err
 	}
@@ -222,7 +198,8 @@ func (s *Events) one(ctx context.Context, p *Post, actor *User, root string) (*E
 
 // apply writes the sent fields onto the event: linked posts and terms are
 // resolved (created when sent as fields), dates derived in the event's zone.
-func (s *Events) apply(ctx context.Context, actor *User, p *Post, in *eventInput) error {
+func (s *Events) apply(ctx context.Context, caller Caller, p *Post, in *eventInput) error {
+	actor := caller.User
 	if err := s.checkCreates(ctx, in); err != nil {
 		return err
 	}
@@ -254,8 +231,8 @@ func (s *Events) apply(ctx context.Context, actor *User, p *Post, in *eventInput
 	}
 	if in.venue != nil {
 		p.Venue, p.VenueGeo = 0, nil
-		if in.venue.id != 0 || in.venue.data != nil {
-			id, err := resolveLink(ctx, actor, s.venues, *in.venue, "venue")
+		if in.venue.ID != 0 || in.venue.New != nil {
+			id, err := resolveLink(ctx, caller, s.venues, *in.venue, "venue")
 			if err != nil {
 				return err
 			}
@@ -269,7 +246,7 @@ func (s *Events) apply(ctx context.Context, actor *User, p *Post, in *eventInput
 	if in.organizers != nil {
 		p.Organizers = []int64{}
 		for _, ref := range *in.organizers {
-			id, err := resolveLink(ctx, actor, s.organizers, ref, "organizer")
+			id, err := resolveLink(ctx, caller, s.organizers, ref, "organizer")
 			if err != nil {
 				return err
 			}
@@ -336,12 +313,12 @@ func (s *Events) applySchedule(p *Post, in *eventInput) error {
 // or as names no term has yet).
 func (s *Events) checkCreates(ctx context.Context, in *eventInput) error {
 	creating := map[string]int{}
-	if in.venue != nil && in.venue.data != nil {
+	if in.venue != nil && in.venue.New != nil {
 		creating["venue"]++
 	}
 	if in.organizers != nil {
 		for _, ref := range *in.organizers {
-			if ref.data != nil {
+			if ref.New != nil {
 				creating["organizer"]++
 			}
 		}

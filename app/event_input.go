@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"regexp"
@@ -22,43 +21,31 @@ type eventInput struct {
 	start, end       *time.Time
 	cost             *[]string
 	flags            map[string]bool
-	venue            *linkRef // ID 0: unlink
-	organizers       *[]linkRef
+	venue            *LinkRef // ID 0 and no New: unlink
+	organizers       *[]LinkRef
 	categories, tags *[]string
 }
 
-// linkRef names a venue or organizer: an existing ID, or the fields of a new one.
-type linkRef struct {
-	id       int64
-	fromData bool // {id: N}: a wrong type is invalid-linked-post-id
-	data     Values
-}
+// EventFlags are the flags an event write takes, by their API names.
+var EventFlags = []string{"show_map", "show_map_link", "hide_from_listings", "sticky", "featured"}
 
-var eventFlags = []string{"show_map", "show_map_link", "hide_from_listings", "sticky", "featured"}
-
-// readEventInput checks every sent field; existing is nil on create.
-func (s *Events) readEventInput(ctx context.Context, actor *User, v Values, existing *Post) (*eventInput, error) {
-	in := &eventInput{flags: map[string]bool{}}
+// checkEventInput checks every sent field; existing is nil on create.
+func (s *Events) checkEventInput(ctx context.Context, raw EventInput, existing *Post) (*eventInput, error) {
+	in := &eventInput{slug: raw.Slug, website: raw.Website, allDay: raw.AllDay, cost: raw.Cost, flags: map[string]bool{},
+		venue: raw.Venue, categories: raw.Categories, tags: raw.Tags}
 	var bad InvalidParams
-	str := func(name string) *string {
-		if x, ok := v.String(name); ok {
-			return &x
-		}
-		return nil
-	}
-	if in.slug = str("slug"); in.slug != nil && SanitizeTitle(*in.slug) == "" {
+	checkLengths(&bad, map[string]*string{"slug": raw.Slug, "website": raw.Website, "timezone": raw.Timezone,
+		"start_date": raw.StartDate, "end_date": raw.EndDate})
+	if in.slug != nil && SanitizeTitle(*in.slug) == "" {
 		bad.Add("slug", "slug has no usable character.", nil)
 	}
-	if in.website = str("website"); in.website != nil && *in.website != "" && !isURL(*in.website) {
+	if in.website != nil && *in.website != "" && !isURL(*in.website) {
 		bad.Add("website", "website must be a URL with a scheme.", nil)
 	}
-	for _, f := range eventFlags {
-		if b, ok := v.Bool(f); ok {
+	for _, f := range EventFlags {
+		if b, ok := raw.Flags[f]; ok {
 			in.flags[f] = b
 		}
-	}
-	if b, ok := v.Bool("all_day"); ok {
-		in.allDay = &b
 	}
 
 	zone := s.settings.TimeZone
@@ -67,7 +54,7 @@ func (s *Events) readEventInput(ctx context.Context, actor *User, v Values, exis
 			zone = z
 		}
 	}
-	if name := str("timezone"); name != nil {
+	if name := raw.Timezone; name != nil {
 		if *name == "" {
 			zone = s.settings.TimeZone
 			siteName := zone.String()
@@ -82,52 +69,49 @@ func (s *Events) readEventInput(ctx context.Context, actor *User, v Values, exis
 	now := s.now()
 	for _, d := range []struct {
 		name string
+		raw  *string
 		dst  **time.Time
-	}{{"start_date", &in.start}, {"end_date", &in.end}} {
-		name, dst := d.name, d.dst
-		if raw := str(name); raw != nil {
-			t, err := ParseDate(*raw, now, zone)
+	}{{"start_date", raw.StartDate, &in.start}, {"end_date", raw.EndDate, &in.end}} {
+		if d.raw != nil {
+			t, err := ParseDate(*d.raw, now, zone)
 			if err != nil {
-				bad.Add(name, name+" is not a date.", nil)
+				bad.Add(d.name, d.name+" is not a date.", nil)
 				continue
 			}
-			*dst = &t
+			*d.dst = &t
 		}
 	}
-	in.postFields = s.readPostFields(ctx, v, "title", zone, &bad)
-	if v.Has("cost") {
-		cost, ok := costValues(v["cost"])
-		switch {
-		case !ok:
-			bad.Add("cost", "cost must be a string, a number or a list of them.", nil)
-		case len(strings.Join(cost, "")) > MaxCostBytes:
-			bad.Add("cost", fmt.Sprintf("cost must not be longer than %d bytes.", MaxCostBytes), nil)
-		}
-		in.cost = &cost
+	in.postFields = s.checkPostFields(ctx, raw.PostFields, "title", zone, &bad)
+	if in.cost != nil && len(strings.Join(*in.cost, "")) > MaxCostBytes {
+		bad.Add("cost", fmt.Sprintf("cost must not be longer than %d bytes.", MaxCostBytes), nil)
 	}
-	if v.Has("venue") {
-		ref, err := readVenueRef(v["venue"])
-		if err != nil {
-			bad.Add("venue", err.Error(), nil)
+	if raw.Organizers != nil {
+		organizers := distinctRefs(*raw.Organizers)
+		if len(organizers) > MaxOrganizers {
+			bad.Add("organizer", fmt.Sprintf("an event has at most %d organizers", MaxOrganizers), nil)
 		}
-		in.venue = ref
+		in.organizers = &organizers
 	}
-	if v.Has("organizer") {
-		refs, err := readOrganizerRefs(v["organizer"])
-		if err != nil {
-			bad.Add("organizer", err.Error(), nil)
-		}
-		in.organizers = &refs
-	}
-	for name, dst := range map[string]**[]string{"categories": &in.categories, "tags": &in.tags} {
-		if list, ok := v.Strings(name); ok {
-			if len(list) > MaxEventTerms {
-				bad.Add(name, fmt.Sprintf("an event has at most %d %s.", MaxEventTerms, name), nil)
-			}
-			*dst = &list
+	for name, list := range map[string]*[]string{"categories": raw.Categories, "tags": raw.Tags} {
+		if list != nil && len(*list) > MaxEventTerms {
+			bad.Add(name, fmt.Sprintf("an event has at most %d %s.", MaxEventTerms, name), nil)
 		}
 	}
 	return in, bad.Err()
+}
+
+// distinctRefs keeps the order of the refs and drops repeated IDs.
+func distinctRefs(refs []LinkRef) []LinkRef {
+	out := []LinkRef{}
+	seen := map[int64]bool{}
+	for _, ref := range refs {
+		if ref.ID != 0 && seen[ref.ID] {
+			continue
+		}
+		seen[ref.ID] = ref.ID != 0
+		out = append(out, ref)
+	}
+	return out
 }
 
 // permit is postFields.permit, and WordPress' rule for sticky events: only
@@ -139,140 +123,26 @@ func (in *eventInput) permit(actor *User, creating bool) (string, error) {
 	return in.postFields.permit(actor, creating)
 }
 
-// costValues reads a cost sent as a string, a number or a list of them.
-func costValues(raw any) ([]string, bool) {
-	switch x := raw.(type) {
-	case string:
-		if strings.TrimSpace(x) == "" {
-			return []string{}, true
-		}
-		return []string{strings.TrimSpace(x)}, true
-	case json.Number:
-		return []string{x.String()}, true
-	case []any:
-		out := []string{}
-		for _, item := range x {
-			one, ok := costValues(item)
-			if !ok || len(x) > MaxListLength {
-				return nil, false
-			}
-			out = append(out, one...)
-		}
-		return out, true
-	case map[string]any: // cost[0]=..&cost[1]=.. in a form
-		list, ok := ToList(x)
-		if !ok {
-			return nil, false
-		}
-		return costValues(list)
-	}
-	return nil, false
-}
-
-var errLinkShape = errors.New("must be an ID, an object of fields, or a list of one of them")
-
-// readVenueRef reads a venue as an ID, an object (fields or {id}), or a list
-// of one of them; empty means no venue.
-func readVenueRef(raw any) (*linkRef, error) {
-	if list, ok := raw.([]any); ok {
-		switch len(list) {
-		case 0:
-			return &linkRef{}, nil
-		case 1:
-			return readVenueRef(list[0])
-		}
-		return nil, errors.New("an event has one venue")
-	}
-	if s, ok := raw.(string); ok && (strings.TrimSpace(s) == "" || s == "0") {
-		return &linkRef{}, nil
-	}
-	ref, err := readLinkRef(raw)
-	return &ref, err
-}
-
-// readOrganizerRefs reads organizers as an ID, "5,6", an object, or a list of
-// IDs and objects; order kept, repeats dropped.
-func readOrganizerRefs(raw any) ([]linkRef, error) {
-	var items []any
-	switch x := raw.(type) {
-	case []any:
-		items = x
-	case map[string]any:
-		if list, ok := ToList(x); ok && len(x) > 0 {
-			items = list
-		} else {
-			items = []any{x}
-		}
-	default:
-		list, ok := ToList(raw)
-		if !ok {
-			return nil, errLinkShape
-		}
-		items = list
-	}
-	if len(items) > MaxOrganizers {
-		return nil, fmt.Errorf("an event has at most %d organizers", MaxOrganizers)
-	}
-	refs := []linkRef{}
-	seen := map[int64]bool{}
-	for _, item := range items {
-		ref, err := readLinkRef(item)
-		if err != nil {
-			return nil, err
-		}
-		if ref.id != 0 && seen[ref.id] {
-			continue
-		}
-		seen[ref.id] = ref.id != 0
-		refs = append(refs, ref)
-	}
-	return refs, nil
-}
-
-func readLinkRef(raw any) (linkRef, error) {
-	if m, ok := raw.(map[string]any); ok {
-		if idRaw, has := m["id"]; has && idRaw != nil {
-			id, ok := ToInt(idRaw)
-			if !ok || id <= 0 {
-				return linkRef{}, errors.New("id must be a positive integer")
-			}
-			return linkRef{id: id, fromData: true}, nil
-		}
-		return linkRef{data: Values(m)}, nil
-	}
-	id, ok := ToInt(raw)
-	if !ok || id <= 0 {
-		return linkRef{}, errLinkShape
-	}
-	return linkRef{id: id}, nil
-}
-
-// resolveLink returns the ID of an existing venue or organizer, or creates one
-// from the sent fields (an identical existing one is reused).
-func resolveLink[V any](ctx context.Context, actor *User, svc *LinkedPosts[V], ref linkRef, param string) (int64, error) {
-	if ref.data == nil {
+// resolveLink returns the ID of an existing venue or organizer the caller may
+// read, or creates one from the sent fields (an identical existing one is
+// reused).
+func resolveLink[V any](ctx context.Context, caller Caller, svc *LinkedPosts[V], ref LinkRef, param string) (int64, error) {
+	if ref.New == nil {
 		// One the caller may not read is refused as a missing one: linking it
 		// would show it inside the event.
-		p, err := svc.store.Posts().Get(ctx, ref.id)
-		if err == nil && p.Type == svc.kind.postType && canRead(actor, p) {
+		p, err := svc.store.Posts().Get(ctx, ref.ID)
+		if err == nil && p.Type == svc.kind.postType && canRead(caller.User, p) {
 			return p.ID, nil
 		}
 		if err != nil && !errors.Is(err, ErrNotFound) {
 			return 0, err
 		}
-		if ref.fromData {
+		if ref.FromObject {
 			return 0, NewError(KindInvalid, "invalid-linked-post-id", "The provided linked post ID is not valid")
 		}
 		return 0, ErrInvalidParam(param, param+" must name an existing "+svc.kind.postType+".")
 	}
-	data := Values{}
-	for k, v := range ref.data {
-		data[k] = v
-	}
-	if err := CheckArgs(data, svc.WriteArgs(true)); err != nil {
-		return 0, err
-	}
-	p, err := svc.create(ctx, actor, data)
+	p, err := svc.create(ctx, caller, *ref.New)
 	if err != nil {
 		return 0, err
 	}
@@ -288,15 +158,13 @@ func (s *Events) resolveTerms(ctx context.Context, actor *User, terms *Terms, re
 		ref = strings.TrimSpace(ref)
 		t, err := terms.find(ctx, ref)
 		if errors.Is(err, errUnknownTerm) {
-			if _, numeric := ToInt(ref); numeric || terms.mayManage(actor) != nil {
+			if _, numeric := WholeNumber(ref); numeric || terms.mayManage(actor) != nil {
 				return nil, ErrInvalidParam(param, "unknown term "+strconv.Quote(ref)+"; only those who manage terms may create them.")
 			}
-			created, cerr := terms.Create(ctx, actor, Values{"name": ref}, "")
-			if cerr != nil {
-				return nil, cerr
+			var in TermInput
+			if in, err = terms.checkTermInput(ctx, TermInput{Name: &ref}, 0); err == nil {
+				t, err = terms.create(ctx, in)
 			}
-			t = &Term{ID: created.ID}
-			err = nil
 		}
 		if err != nil {
 			return nil, err

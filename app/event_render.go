@@ -50,7 +50,8 @@ type EventView struct {
 	CustomFields        []any           `json:"custom_fields"`
 	JSONLD              json.RawMessage `json:"json_ld,omitempty"`
 	// Distance from the point of a "near me" list, in its unit.
-	Distance *float64 `json:"distance,omitempty"`
+	Distance   *float64 `json:"distance,omitempty"`
+	modifiedAt time.Time
 }
 
 // DateDetails are a date's parts as zero-padded strings.
@@ -93,8 +94,10 @@ func details(t time.Time) DateDetails {
 
 // render turns a page of events into objects, loading their venues and
 // organizers in one store query and their terms in another. single adds
-// json_ld; v carries the password that unmasks protected events.
-func (s *Events) render(ctx context.Context, events []*Post, actor *User, v Values, single bool, root string) ([]EventView, error) {
+// json_ld; password is the one the caller sent, which unmasks the posts it
+// protects.
+func (s *Events) render(ctx context.Context, caller Caller, events []*Post, password string, single bool) ([]EventView, error) {
+	root := caller.Root
 	gen := s.index.Generation() // before reading what the views embed
 	out := make([]EventView, len(events))
 	var missing []int
@@ -109,7 +112,7 @@ func (s *Events) render(ctx context.Context, events []*Post, actor *User, v Valu
 		return nil, err
 	}
 	for i, e := range events {
-		s.showTo(ctx, &out[i], e, actor, v)
+		s.showTo(caller, &out[i], e, password)
 	}
 	return out, nil
 }
@@ -118,18 +121,18 @@ func (s *Events) render(ctx context.Context, events []*Post, actor *User, v Valu
 // passwords ask: without its password, a protected event is masked; a venue
 // or an organizer the caller may not read is left out, and a protected one
 // masked. Kept views are shared, so what changes is copied first.
-func (s *Events) showTo(ctx context.Context, view *EventView, e *Post, actor *User, v Values) {
-	if !s.shown(ctx, actor, e, v) {
+func (s *Events) showTo(caller Caller, view *EventView, e *Post, password string) {
+	if !s.shown(caller, e, password) {
 		mask(view)
 		return
 	}
-	rule := readRuleOf(actor)
+	rule := readRuleOf(caller.User)
 	changed := false
 	if venue, ok := view.Venue.(VenueView); ok {
 		switch a := venue.access; {
 		case !rule.Allows(a.Status, a.Author):
 			view.Venue, changed = []any{}, true
-		case !s.shown(ctx, actor, a, v):
+		case !s.shown(caller, a, password):
 			view.Venue, changed = maskVenue(venue), true
 		}
 	}
@@ -138,7 +141,7 @@ func (s *Events) showTo(ctx context.Context, view *EventView, e *Post, actor *Us
 		switch a := o.access; {
 		case !rule.Allows(a.Status, a.Author):
 			changed = true
-		case !s.shown(ctx, actor, a, v):
+		case !s.shown(caller, a, password):
 			organizers, changed = append(organizers, maskOrganizer(o)), true
 		default:
 			organizers = append(organizers, o)
@@ -225,7 +228,7 @@ func (s *Events) renderEvent(e *Post, posts map[int64]*Post, terms map[int64]*Te
 		Website:     website, ShowMap: boolPtr(e.ShowMap == nil || *e.ShowMap), ShowMapLink: boolPtr(e.ShowMapLink == nil || *e.ShowMapLink),
 		HideFromListings: boolPtr(e.HideFromListings), Sticky: boolPtr(e.Sticky), Featured: boolPtr(e.Featured),
 		Categories: eventTerms(e.Categories, terms, counts, s.categories, root), Tags: eventTerms(e.Tags, terms, counts, s.tags, root),
-		Venue: []any{}, Organizer: []OrganizerView{}, CustomFields: []any{},
+		Venue: []any{}, Organizer: []OrganizerView{}, CustomFields: []any{}, modifiedAt: e.Modified,
 	}
 	if c.image != nil {
 		v.Image = c.image

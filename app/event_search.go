@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"slices"
 	"sort"
 	"strconv"
 )
@@ -15,7 +16,8 @@ const (
 	FacetFeatured   = "featured"
 )
 
-var facetNames = []string{FacetCategories, FacetTags, FacetVenue, FacetOrganizer, FacetFeatured}
+// FacetNames are the facets an event list may ask for.
+var FacetNames = []string{FacetCategories, FacetTags, FacetVenue, FacetOrganizer, FacetFeatured}
 
 // MaxFacetValues bounds the values of one facet: more categories, tags, venues
 // or organizers than a site has in use.
@@ -49,18 +51,18 @@ type FacetValue struct {
 // readSearchOrder applies orderby=relevance (the search ranks the list) and
 // facets=. Relevance without a search has nothing to rank by: a 400 tells the
 // client so, where falling back to the default order would hide the mistake.
-func readSearchOrder(v Values, q *PostQuery, bad *InvalidParams) {
-	if orderBy, _ := v.String("orderby"); orderBy == "relevance" {
-		if search, ok := v.String("search"); ok {
-			q.Relevance, q.Words = search, nil
+func readSearchOrder(f EventFilter, q *PostQuery, bad *InvalidParams) {
+	if f.OrderBy == "relevance" {
+		if f.Search != nil {
+			q.Relevance, q.Words = *f.Search, nil
 		} else {
 			bad.Add("orderby", "orderby=relevance needs search.", nil)
 		}
 	}
-	if asked, ok := v.Strings("facets"); ok {
+	if f.Facets != nil {
 		q.Facets = []string{}
-		for _, name := range facetNames {
-			if contains(asked, name) {
+		for _, name := range FacetNames {
+			if slices.Contains(*f.Facets, name) {
 				q.Facets = append(q.Facets, name)
 			}
 		}

@@ -11,9 +11,9 @@ import (
 // fuzzTargets are every fuzz target of the module, by package.
 var fuzzTargets = []struct{ pkg, name string }{
 	{"calendar/app", "FuzzParseDate"},
-	{"calendar/app", "FuzzCheckArgs"},
+	{"calendar/controllers", "FuzzCheckArgs"},
 	{"calendar/app", "FuzzSanitizeTitle"},
-	{"calendar/app", "FuzzWritesByEveryRole"},
+	{"calendar/controllers", "FuzzWritesByEveryRole"},
 	{"calendar/controllers", "FuzzDecodeValues"},
 }
 

@@ -2,14 +2,6 @@ package app
 
 import "math"
 
-// NearArgs are the "near me" parameters of the event and venue lists.
-var NearArgs = []Arg{
-	{Name: "geoloc_lat", Type: TypeNumber, Description: "Latitude of the point, -90 to 90; with geoloc_lng."},
-	{Name: "geoloc_lng", Type: TypeNumber, Description: "Longitude of the point, -180 to 180; with geoloc_lat."},
-	{Name: "geoloc_radius", Type: TypeNumber, Default: 25, Description: "Great-circle radius around the point: more than 0, at most 20000."},
-	{Name: "geoloc_unit", Type: TypeString, Default: "mi", Enum: []string{"mi", "km"}, Description: "Unit of the radius and of distance."},
-}
-
 // kmPer converts a unit to kilometres.
 var kmPer = map[string]float64{"km": 1, "mi": 1.609344}
 
@@ -19,34 +11,34 @@ type nearMe struct {
 	unit string
 }
 
-// readNear reads geoloc_lat, geoloc_lng, geoloc_radius and geoloc_unit; nil
-// when no point is given.
-func readNear(v Values, bad *InvalidParams) *nearMe {
-	lat, hasLat := v["geoloc_lat"].(float64)
-	lng, hasLng := v["geoloc_lng"].(float64)
-	unit, ok := v.String("geoloc_unit")
-	if !ok {
+// readNear checks a "near me" point (geoloc_lat, geoloc_lng, geoloc_radius,
+// geoloc_unit); nil when no point is given.
+func readNear(in NearInput, bad *InvalidParams) *nearMe {
+	unit, radius := in.Unit, 25.0
+	if unit == "" {
 		unit = "mi"
 	}
-	radius, ok := v["geoloc_radius"].(float64)
-	if !ok {
-		radius = 25
+	if in.Radius != nil {
+		radius = *in.Radius
 	}
 	switch {
-	case hasLat != hasLng:
+	case (in.Lat == nil) != (in.Lng == nil):
 		bad.Add("geoloc_lat", "geoloc_lat and geoloc_lng go together.", nil)
-	case hasLat && (lat < -90 || lat > 90):
+	case in.Lat != nil && (*in.Lat < -90 || *in.Lat > 90):
 		bad.Add("geoloc_lat", "geoloc_lat must be from -90 to 90.", nil)
-	case hasLng && (lng < -180 || lng > 180):
+	case in.Lng != nil && (*in.Lng < -180 || *in.Lng > 180):
 		bad.Add("geoloc_lng", "geoloc_lng must be from -180 to 180.", nil)
 	}
 	if radius <= 0 || radius > 20000 {
 		bad.Add("geoloc_radius", "geoloc_radius must be more than 0 and at most 20000.", nil)
 	}
-	if !hasLat || !hasLng {
+	if _, known := kmPer[unit]; !known {
+		bad.Add("geoloc_unit", "geoloc_unit is not one of mi, km.", nil)
+	}
+	if in.Lat == nil || in.Lng == nil {
 		return nil
 	}
-	return &nearMe{GeoNear: GeoNear{Lat: lat, Lng: lng, Km: radius * kmPer[unit]}, unit: unit}
+	return &nearMe{GeoNear: GeoNear{Lat: *in.Lat, Lng: *in.Lng, Km: radius * kmPer[unit]}, unit: unit}
 }
 
 // distance is the great-circle distance from the point to g in the request's
@@ -71,8 +63,7 @@ func haversineKm(lat1, lng1, lat2, lng2 float64) float64 {
 }
 
 // readOrder reads orderby: the default order, or distance (which needs a point).
-func readOrder(v Values, near *nearMe, bad *InvalidParams) bool {
-	orderBy, _ := v.String("orderby")
+func readOrder(orderBy string, near *nearMe, bad *InvalidParams) bool {
 	if orderBy == "distance" && near == nil {
 		bad.Add("orderby", "orderby=distance needs geoloc_lat and geoloc_lng.", nil)
 	}

@@ -38,12 +38,14 @@ func BenchmarkHostileSearch(b *testing.B) {
 	if _, err := a.Users.EnsureAdmin(ctx, "a long enough password"); err != nil {
 		b.Fatal(err)
 	}
-	admin, _ := a.Users.Authenticate(ctx, "admin", "a long enough password")
-	created, err := a.Users.Create(ctx, admin, app.Values{"login": "planter", "role": "contributor"})
+	user, _ := a.Users.Authenticate(ctx, "", "admin", "a long enough password")
+	admin := app.Caller{User: user}
+	created, err := a.Users.Create(ctx, admin, app.UserInput{Login: "planter", Role: app.RoleContributor})
 	if err != nil {
 		b.Fatal(err)
 	}
-	contributor, _ := a.Users.AuthenticateToken(ctx, created.ApplicationPassword)
+	planter, _ := a.Users.AuthenticateToken(ctx, "", created.ApplicationPassword)
+	contributor := app.Caller{User: planter}
 	rng := rand.New(rand.NewPCG(1, 2))
 	vocabulary := strings.Fields("jazz rock night open air festival concert theatre dance film market talk workshop family kids food wine beer")
 	sentence := func(n int) string {
@@ -55,8 +57,7 @@ func BenchmarkHostileSearch(b *testing.B) {
 	}
 	for i := 0; i < 2000; i++ {
 		day := 1 + i%28
-		if _, err := a.Events.Create(ctx, admin, app.Values{"title": sentence(4), "description": sentence(60),
-			"start_date": fmt.Sprintf("2031-01-%02d 10:00", day), "end_date": fmt.Sprintf("2031-01-%02d 11:00", day)}, "/"); err != nil {
+		if _, err := a.Events.Create(ctx, admin, event(sentence(4), sentence(60), fmt.Sprintf("2031-01-%02d", day))); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -71,12 +72,9 @@ func BenchmarkHostileSearch(b *testing.B) {
 	run := func(phase string) {
 		for _, s := range searches {
 			b.Run(phase+"/"+s.name, func(b *testing.B) {
-				v := app.Values{"search": s.search, "start_date": "2031-01-01", "end_date": "2031-01-31"}
-				if s.order != "" {
-					v["orderby"] = s.order
-				}
+				f := app.EventFilter{Search: &s.search, OrderBy: s.order, Dates: app.Dates{"start_date": "2031-01-01", "end_date": "2031-01-31"}}
 				for i := 0; i < b.N; i++ {
-					if _, err := a.Events.List(ctx, nil, v, "/"); err != nil {
+					if _, err := a.Events.List(ctx, app.Caller{}, f); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -89,11 +87,9 @@ func BenchmarkHostileSearch(b *testing.B) {
 	}
 	var plantedIDs []int64
 	for i := 0; i < 50; i++ {
-		v := app.Values{"title": giant(1 << 20), "start_date": "2031-01-05 10:00", "end_date": "2031-01-05 11:00"}
-		e, err := a.Events.Create(ctx, contributor, v, "/")
+		e, err := a.Events.Create(ctx, contributor, event(giant(1<<20), "", "2031-01-05"))
 		if err != nil {
-			v["title"], v["description"] = giant(app.MaxTitleBytes), giant(app.MaxDescriptionBytes)
-			if e, err = a.Events.Create(ctx, contributor, v, "/"); err != nil {
+			if e, err = a.Events.Create(ctx, contributor, event(giant(app.MaxTitleBytes), giant(app.MaxDescriptionBytes), "2031-01-05")); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -113,15 +109,15 @@ func BenchmarkHostileSearch(b *testing.B) {
 					case <-stop:
 						return
 					default:
-						_, _ = a.Events.List(ctx, nil, app.Values{"search": strings.Join(letters, " ")}, "/")
+						_, _ = a.Events.List(ctx, app.Caller{}, app.EventFilter{Search: ptr(strings.Join(letters, " "))})
 					}
 				}
 			}()
 		}
-		v := app.Values{"start_date": "2031-01-01", "end_date": "2031-01-31", "page": int64(2)}
+		f := app.EventFilter{Page: app.PageRequest{Page: 2}, Dates: app.Dates{"start_date": "2031-01-01", "end_date": "2031-01-31"}}
 		b.ResetTimer()
 		for i := 0; i < b.N; i++ {
-			if _, err := a.Events.List(ctx, nil, v, "/"); err != nil {
+			if _, err := a.Events.List(ctx, app.Caller{}, f); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -130,9 +126,18 @@ func BenchmarkHostileSearch(b *testing.B) {
 		hostile.Wait()
 	})
 	for _, id := range plantedIDs {
-		if _, err := a.Events.Delete(ctx, contributor, app.PostRef{ID: id}, app.Values{"force": true}, "/"); err != nil {
+		if _, err := a.Events.Delete(ctx, contributor, app.PostRef{ID: id}, true); err != nil {
 			b.Fatal(err)
 		}
 	}
 	run("deleted")
+}
+
+// event is an event write of a title and a description, on one day.
+func event(title, description, day string) app.EventInput {
+	in := app.EventInput{PostFields: app.PostFields{Title: &title}, StartDate: ptr(day + " 10:00"), EndDate: ptr(day + " 11:00")}
+	if description != "" {
+		in.Description = &description
+	}
+	return in
 }

@@ -26,15 +26,11 @@ type Feed struct {
 }
 
 // Feed answers the event list's filters and visibility with every matching
-// event up to the feed limit, rendered from the same views as the list.
-func (s *Events) Feed(ctx context.Context, actor *User, v Values, root string) (*Feed, error) {
-	paging := maps.Clone(v)
-	delete(paging, "page") // a feed has no pages; per_page only sets TotalPages
-	_, perPage, err := s.paging(paging)
-	if err != nil {
-		return nil, err
-	}
-	q, _, err := s.listQuery(ctx, actor, v)
+// event up to the feed limit, rendered from the same views as the list; the
+// filter's PerPage only sets the totals the list would report.
+func (s *Events) Feed(ctx context.Context, caller Caller, f EventFilter) (*Feed, error) {
+	_, perPage := s.paging(f.Page)
+	q, _, err := s.listQuery(ctx, caller.User, f)
 	if err != nil {
 		return nil, err
 	}
@@ -47,7 +43,7 @@ func (s *Events) Feed(ctx context.Context, actor *User, v Values, root string) (
 	if err != nil {
 		return nil, err
 	}
-	views, err := s.render(ctx, events, actor, v, false, root)
+	views, err := s.render(ctx, caller, events, f.Password, false)
 	if err != nil {
 		return nil, err
 	}

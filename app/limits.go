@@ -63,13 +63,23 @@ var textLimits = map[string]int{
 	"state": MaxFieldBytes, "zip": MaxFieldBytes, "phone": MaxFieldBytes, "stateprovince": MaxFieldBytes,
 }
 
-// checkLengths adds a failure for every text parameter longer than its bound.
-func checkLengths(v Values, limits map[string]int, bad *InvalidParams) {
-	for name, limit := range limits {
-		if s, ok := v.String(name); ok && len(s) > limit {
-			bad.Add(name, fmt.Sprintf("%s must not be longer than %d bytes.", name, limit), nil)
+// checkLengths adds a failure for every text sent longer than its bound
+// (textLimits), by parameter name.
+func checkLengths(bad *InvalidParams, texts map[string]*string) {
+	for _, name := range sortedKeys(texts) {
+		if s := texts[name]; s != nil && len(*s) > textLimits[name] {
+			bad.Add(name, fmt.Sprintf("%s must not be longer than %d bytes.", name, textLimits[name]), nil)
 		}
 	}
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
 
 // CapWord cuts a word to MaxWordBytes, on a character boundary: what the index

@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"regexp"
 	"sort"
@@ -35,98 +34,50 @@ type LinkedPosts[V any] struct {
 	render func(p *Post, single, masked bool) V
 }
 
-// ListArgs are the parameters of GET /venues and /organizers; venues also
-// take the "near me" ones.
-func (s *LinkedPosts[V]) ListArgs() []Arg {
-	args := s.commonListArgs()
-	if s.kind.postType == PostTypeVenue {
-		args = append(append(args, NearArgs...),
-			Arg{Name: "orderby", Type: TypeString, Default: "date", Enum: []string{"date", "distance"},
-				Description: "date (newest first), or distance from the point, nearest first."})
-	}
-	return args
-}
+// PostType is the post type of the resource: venue or organizer.
+func (s *LinkedPosts[V]) PostType() string { return s.kind.postType }
 
-func (s *LinkedPosts[V]) commonListArgs() []Arg {
-	return append(append([]Arg{}, pageArgs...),
-		Arg{Name: "search", Type: TypeString, Description: "Words that must all occur in the name, description, excerpt or one of the text fields, in any order."},
-		Arg{Name: "status", Type: TypeArray, Items: TypeString, Description: "Statuses to list; only publish for visitors who may not edit."},
-		Arg{Name: "event", Type: TypeInteger, Description: "Only those this event links to."},
-		Arg{Name: "has_events", Type: TypeMixed, Description: "true: only those events link to (drafts and pending events aside); false: only the others."},
-		Arg{Name: "only_with_upcoming", Type: TypeMixed, Default: false, Description: "true: only those upcoming events link to."},
-		modifiedAfterArg,
-	)
-}
-
-// WriteArgs are the parameters of a create (the name required) or an update.
-func (s *LinkedPosts[V]) WriteArgs(create bool) []Arg {
-	args := []Arg{
-		{Name: s.kind.postType, Type: TypeString, Required: create, Description: "The name."},
-		{Name: "author", Type: TypeInteger, Description: "ID of the author; only editors may name someone else."},
-		{Name: "date", Type: TypeString, Description: "Publication date in the site's zone, or a Unix timestamp."},
-		{Name: "date_utc", Type: TypeString, Description: "Publication date in UTC."},
-		{Name: "description", Type: TypeString},
-		{Name: "excerpt", Type: TypeString},
-		{Name: "status", Type: TypeString, Enum: PostStatuses},
-		{Name: "password", Type: TypeString, Description: "Protects the fields other than the name; empty to remove."},
-		{Name: "image", Type: TypeString, Description: "Absolute http(s) URL of the image."},
-	}
-	for _, m := range s.kind.meta {
-		args = append(args, Arg{Name: m, Type: TypeString})
-	}
-	if s.kind.postType == PostTypeVenue {
-		args = append(args,
-			Arg{Name: "show_map", Type: TypeBoolean}, Arg{Name: "show_map_link", Type: TypeBoolean},
-			Arg{Name: "geo_lat", Type: TypeNumber, Description: "Latitude, -90 to 90; with geo_lng."},
-			Arg{Name: "geo_lng", Type: TypeNumber, Description: "Longitude, -180 to 180; with geo_lat."})
-	}
-	return args
-}
-
-// DeleteArgs are the parameters of a delete.
-var DeleteArgs = []Arg{{Name: "force", Type: TypeBoolean, Default: false, Description: "Delete permanently instead of moving to the trash."}}
-
-// ReadArgs are the parameters of a single read.
-var ReadArgs = []Arg{{Name: "password", Type: TypeString, Description: "The post's password, to see protected fields."}}
+// MetaFields are the resource's text fields, by their API names, in the
+// order its object shows them.
+func (s *LinkedPosts[V]) MetaFields() []string { return s.kind.meta }
 
 // List answers a list query through the index, then loads the page from the store.
-func (s *LinkedPosts[V]) List(ctx context.Context, actor *User, v Values) (*Page[V], error) {
-	page, perPage, err := s.paging(v)
-	if err != nil {
-		return nil, err
-	}
+func (s *LinkedPosts[V]) List(ctx context.Context, caller Caller, f LinkedFilter) (*Page[V], error) {
+	actor := caller.User
+	page, perPage := s.paging(f.Page)
 	q := PostQuery{Type: s.kind.postType, Offset: (page - 1) * perPage, Limit: perPage}
-	if search, ok := v.String("search"); ok {
-		if strings.TrimSpace(search) == "" {
+	if f.Search != nil {
+		if strings.TrimSpace(*f.Search) == "" {
 			return nil, ErrInvalidParam("search", "search must not be empty.")
 		}
-		if len(search) > MaxSearchLength {
+		if len(*f.Search) > MaxSearchLength {
 			return nil, ErrInvalidParam("search", fmt.Sprintf("search must not be longer than %d bytes.", MaxSearchLength))
 		}
-		q.Fragments = SearchFragments(search)
+		q.Fragments = SearchFragments(*f.Search)
 	}
-	if q.Statuses, err = listStatuses(actor, v); err != nil {
+	var err error
+	if q.Statuses, err = listStatuses(actor, f.Statuses); err != nil {
 		return nil, err
 	}
 	q.Reader = readRuleOf(actor)
-	if err := s.eventFilters(ctx, actor, v, &q); err != nil {
+	if err := s.eventFilters(ctx, actor, f, &q); err != nil {
 		return nil, err
 	}
 	var near *nearMe
+	var bad InvalidParams
 	if s.kind.postType == PostTypeVenue {
-		var bad InvalidParams
-		if near = readNear(v, &bad); near != nil {
+		if near = readNear(f.Near, &bad); near != nil {
 			q.Near = &near.GeoNear
 		}
-		if readOrder(v, near, &bad) {
+		order := ""
+		if f.ByDistance {
+			order = "distance"
+		}
+		if readOrder(order, near, &bad) {
 			q.Order = OrderDistance
 		}
-		if err := bad.Err(); err != nil {
-			return nil, err
-		}
 	}
-	var bad InvalidParams
-	readModifiedAfter(v, s.now(), &q, &bad)
+	readModifiedAfter(f.ModifiedAfter, s.now(), &q, &bad)
 	if err := bad.Err(); err != nil {
 		return nil, err
 	}
@@ -144,7 +95,7 @@ func (s *LinkedPosts[V]) List(ctx context.Context, actor *User, v Values) (*Page
 	}
 	items := make([]V, 0, len(posts))
 	for _, p := range posts {
-		masked := !s.shown(ctx, actor, p, nil)
+		masked := !s.shown(caller, p, "")
 		item := s.render(p, false, masked)
 		if venue, ok := any(&item).(*VenueView); ok && !masked { // a distance tells where it is
 			venue.Distance = near.distance(p.Geo)
@@ -165,7 +116,7 @@ func (s *LinkedPosts[V]) link() Link {
 // eventFilters applies event, has_events and only_with_upcoming: each narrows
 // the IDs the list may return, through the links of the events the caller may
 // read, in the index. An event the caller may not read is a missing one.
-func (s *LinkedPosts[V]) eventFilters(ctx context.Context, actor *User, v Values, q *PostQuery) error {
+func (s *LinkedPosts[V]) eventFilters(ctx context.Context, actor *User, f LinkedFilter, q *PostQuery) error {
 	restrict := func(ids []int64) {
 		if q.IDs == nil {
 			q.IDs = ids
@@ -173,8 +124,8 @@ func (s *LinkedPosts[V]) eventFilters(ctx context.Context, actor *User, v Values
 			q.IDs = inOrderOf(q.IDs, ids)
 		}
 	}
-	if id, ok := v.Int("event"); ok {
-		e, err := s.loadReadable(ctx, actor, PostTypeEvent, id)
+	if f.Event != nil {
+		e, err := s.loadReadable(ctx, actor, PostTypeEvent, *f.Event)
 		if err != nil {
 			return ErrInvalidParam("event", "event must be the ID of an event.")
 		}
@@ -187,7 +138,7 @@ func (s *LinkedPosts[V]) eventFilters(ctx context.Context, actor *User, v Values
 		}
 		restrict(append([]int64{}, ids...))
 	}
-	if v.Has("has_events") {
+	if f.HasEvents != nil {
 		// Events that count: published, scheduled or private, as the caller
 		// may read them (the plugin counts drafts and pending ones out, and
 		// trashed ones in: a trashed event is no longer there).
@@ -195,13 +146,13 @@ func (s *LinkedPosts[V]) eventFilters(ctx context.Context, actor *User, v Values
 		if err != nil {
 			return err
 		}
-		if isTruthy(v["has_events"]) {
+		if *f.HasEvents {
 			restrict(keys(counts))
 		} else {
 			q.ExcludeIDs = append(q.ExcludeIDs, keys(counts)...)
 		}
 	}
-	if v.Has("only_with_upcoming") && isTruthy(v["only_with_upcoming"]) {
+	if f.OnlyWithUpcoming {
 		// The plugin's quirk, kept: the events' statuses are the list's.
 		upcoming := PostQuery{Statuses: q.Statuses, Reader: q.Reader, StartAfter: &Bound{T: s.now(), Inclusive: true}}
 		counts, err := s.countLinks(ctx, s.link(), upcoming)
@@ -211,24 +162,6 @@ func (s *LinkedPosts[V]) eventFilters(ctx context.Context, actor *User, v Values
 		restrict(keys(counts))
 	}
 	return nil
-}
-
-// isTruthy is the plugin's loose truth: true, or one of 1, enable, enabled, on,
-// y, yes, true in any case, or a non-zero number.
-func isTruthy(raw any) bool {
-	switch x := raw.(type) {
-	case bool:
-		return x
-	case string:
-		switch strings.ToLower(strings.TrimSpace(x)) {
-		case "1", "enable", "enabled", "on", "y", "yes", "true":
-			return true
-		}
-	case json.Number:
-		f, err := x.Float64()
-		return err == nil && f != 0
-	}
-	return false
 }
 
 func keys(m map[int64]int) []int64 {
@@ -249,17 +182,18 @@ func SearchFragments(search string) []string {
 	return CapSearchWords(nonFragment.Split(strings.ToLower(search), -1))
 }
 
-// Get answers a single read: published posts for all, others per permission.
-func (s *LinkedPosts[V]) Get(ctx context.Context, actor *User, ref PostRef, v Values) (V, error) {
+// Get answers a single read: published posts for all, others per permission;
+// password is the one the caller sent ("" when none).
+func (s *LinkedPosts[V]) Get(ctx context.Context, caller Caller, ref PostRef, password string) (V, error) {
 	var zero V
 	p, err := s.load(ctx, s.kind.postType, ref)
 	if err != nil {
 		return zero, err
 	}
-	if !canRead(actor, p) {
+	if !canRead(caller.User, p) {
 		return zero, errNotAccessible(s.kind.postType)
 	}
-	ok, err := s.unlocked(ctx, actor, p, v)
+	ok, err := s.unlocked(caller, p, password)
 	if err != nil {
 		return zero, err
 	}
@@ -268,23 +202,27 @@ func (s *LinkedPosts[V]) Get(ctx context.Context, actor *User, ref PostRef, v Va
 
 // Create stores a new venue or organizer, or answers with the existing one of
 // the same name (and description, when one is sent).
-func (s *LinkedPosts[V]) Create(ctx context.Context, actor *User, v Values) (V, error) {
+func (s *LinkedPosts[V]) Create(ctx context.Context, caller Caller, in LinkedInput) (V, error) {
 	var zero V
-	p, err := s.create(ctx, actor, v)
+	p, err := s.create(ctx, caller, in)
 	if err != nil {
 		return zero, err
 	}
 	// An existing one of the same name is answered as a list would show it
 	// (the password sent is the new post's, not a guess at the existing one's).
-	return s.render(p, false, !s.shown(ctx, actor, p, nil)), nil
+	return s.render(p, false, !s.shown(caller, p, "")), nil
 }
 
 // create is Create returning the stored post, for events that link it.
-func (s *LinkedPosts[V]) create(ctx context.Context, actor *User, v Values) (*Post, error) {
+func (s *LinkedPosts[V]) create(ctx context.Context, caller Caller, raw LinkedInput) (*Post, error) {
+	actor := caller.User
 	if actor == nil {
 		return nil, ErrForbidden(nil)
 	}
-	in, err := s.readInput(ctx, actor, v)
+	if raw.Title == nil {
+		return nil, ErrMissingParams([]string{s.kind.postType})
+	}
+	in, err := s.checkLinkedInput(ctx, raw)
 	if err != nil {
 		return nil, err
 	}
@@ -334,8 +272,9 @@ func (s *LinkedPosts[V]) duplicate(ctx context.Context, actor *User, in *linkedI
 }
 
 // Update changes only the fields the request sends.
-func (s *LinkedPosts[V]) Update(ctx context.Context, actor *User, ref PostRef, v Values) (V, error) {
+func (s *LinkedPosts[V]) Update(ctx context.Context, caller Caller, ref PostRef, raw LinkedInput) (V, error) {
 	var zero V
+	actor := caller.User
 	if actor == nil {
 		return zero, ErrForbidden(nil)
 	}
@@ -343,7 +282,7 @@ func (s *LinkedPosts[V]) Update(ctx context.Context, actor *User, ref PostRef, v
 	if err != nil {
 		return zero, err
 	}
-	in, err := s.readInput(ctx, actor, v)
+	in, err := s.checkLinkedInput(ctx, raw)
 	if err != nil {
 		return zero, err
 	}
@@ -389,7 +328,8 @@ func sameGeo(a, b *Geo) bool {
 
 // Delete moves to the trash (410 when already there), or deletes permanently
 // with force=true.
-func (s *LinkedPosts[V]) Delete(ctx context.Context, actor *User, ref PostRef, v Values) (any, error) {
+func (s *LinkedPosts[V]) Delete(ctx context.Context, caller Caller, ref PostRef, force bool) (any, error) {
+	actor := caller.User
 	if actor == nil {
 		return nil, ErrForbidden(nil)
 	}
@@ -400,7 +340,6 @@ func (s *LinkedPosts[V]) Delete(ctx context.Context, actor *User, ref PostRef, v
 	if !canDelete(actor, p) {
 		return nil, ErrForbidden(actor)
 	}
-	force, _ := v.Bool("force")
 	if !force && p.Status == StatusTrash {
 		return nil, errInTrash(s.kind.postType)
 	}
@@ -438,39 +377,35 @@ type linkedInput struct {
 	geo                  *Geo
 }
 
-// readInput checks every sent field.
-func (s *LinkedPosts[V]) readInput(ctx context.Context, actor *User, v Values) (*linkedInput, error) {
-	in := &linkedInput{meta: map[string]string{}}
+// checkLinkedInput checks every sent field.
+func (s *LinkedPosts[V]) checkLinkedInput(ctx context.Context, raw LinkedInput) (*linkedInput, error) {
+	in := &linkedInput{meta: map[string]string{}, showMap: raw.ShowMap, showMapLink: raw.ShowMapLink}
 	var bad InvalidParams
-	in.postFields = s.readPostFields(ctx, v, s.kind.postType, s.settings.TimeZone, &bad)
+	in.postFields = s.checkPostFields(ctx, raw.PostFields, s.kind.postType, s.settings.TimeZone, &bad)
+	texts := map[string]*string{}
 	for _, m := range s.kind.meta {
-		if x, ok := v.String(m); ok {
+		if x, ok := raw.Meta[m]; ok {
+			texts[m] = &x
 			in.meta[m] = sanitizeText(x)
 		}
 	}
+	checkLengths(&bad, texts)
 	if w := in.meta["website"]; w != "" && !isURL(w) {
 		bad.Add("website", "website must be a URL with a scheme.", nil)
 	}
 	if e := in.meta["email"]; e != "" && !isEmail(e) {
 		bad.Add("email", "email must be a valid e-mail address.", nil)
 	}
-	if b, ok := v.Bool("show_map"); ok {
-		in.showMap = &b
-	}
-	if b, ok := v.Bool("show_map_link"); ok {
-		in.showMapLink = &b
-	}
-	lat, hasLat := v["geo_lat"].(float64)
-	lng, hasLng := v["geo_lng"].(float64)
+	lat, lng := raw.GeoLat, raw.GeoLng
 	switch {
-	case hasLat != hasLng:
+	case (lat == nil) != (lng == nil):
 		bad.Add("geo_lat", "geo_lat and geo_lng go together.", nil)
-	case hasLat && (lat < -90 || lat > 90):
+	case lat != nil && (*lat < -90 || *lat > 90):
 		bad.Add("geo_lat", "geo_lat must be from -90 to 90.", nil)
-	case hasLng && (lng < -180 || lng > 180):
+	case lng != nil && (*lng < -180 || *lng > 180):
 		bad.Add("geo_lng", "geo_lng must be from -180 to 180.", nil)
-	case hasLat:
-		in.geo = &Geo{Lat: lat, Lng: lng, Source: GeoExact}
+	case lat != nil:
+		in.geo = &Geo{Lat: *lat, Lng: *lng, Source: GeoExact}
 	}
 	return in, bad.Err()
 }

@@ -104,32 +104,17 @@ func (s *postService) remove(ctx context.Context, p *Post) error {
 	return s.index.DeletePost(ctx, p.ID)
 }
 
-// pageArgs are the paging parameters of every post list.
-var pageArgs = []Arg{
-	{Name: "page", Type: TypeInteger, Default: 1, Description: "The page of results, from 1."},
-	{Name: "per_page", Type: TypeInteger, Description: "Results per page, at most 50; the site default otherwise."},
-}
-
 // MaxPerPage caps every list.
 const MaxPerPage = 50
 
-// paging reads page and per_page: positive integers, per_page capped at 50.
-func (s *postService) paging(v Values) (page, perPage int, err error) {
-	var bad InvalidParams
-	page, perPage = 1, s.settings.PerPage
-	if p, ok := v.Int("page"); ok {
-		if p < 1 || p > 1<<30 {
-			bad.Add("page", "page must be a positive integer.", nil)
-		}
-		page = int(p)
+// paging is the page asked for, and its size: the site's default when not
+// given, at most MaxPerPage.
+func (s *postService) paging(p PageRequest) (page, perPage int) {
+	page, perPage = max(p.Page, 1), s.settings.PerPage
+	if p.PerPage > 0 {
+		perPage = min(p.PerPage, MaxPerPage)
 	}
-	if pp, ok := v.Int("per_page"); ok {
-		if pp < 1 {
-			bad.Add("per_page", "per_page must be a positive integer.", nil)
-		}
-		perPage = int(min(pp, MaxPerPage))
-	}
-	return page, perPage, bad.Err()
+	return page, perPage
 }
 
 // Page is one page of a list, with what the HTTP layer needs for its links.
@@ -235,47 +220,41 @@ type postFields struct {
 	date                                         *time.Time
 }
 
-// readPostFields checks the common fields: the name under titleParam (venue,
-// organizer or title) and the publication date, read in loc (date) or in UTC
-// (date_utc).
-func (s *postService) readPostFields(ctx context.Context, v Values, titleParam string, loc *time.Location, bad *InvalidParams) postFields {
-	var f postFields
-	checkLengths(v, textLimits, bad)
-	str := func(name string) *string {
-		if x, ok := v.String(name); ok {
-			return &x
-		}
-		return nil
-	}
-	if f.title = str(titleParam); f.title != nil {
-		if *f.title = strings.TrimSpace(*f.title); *f.title == "" {
+// checkPostFields checks the common fields: the name under titleParam (venue,
+// organizer or title), the bounds of each text, the author, and the
+// publication date, read in loc (date) or in UTC (date_utc).
+func (s *postService) checkPostFields(ctx context.Context, in PostFields, titleParam string, loc *time.Location, bad *InvalidParams) postFields {
+	f := postFields{description: in.Description, excerpt: in.Excerpt, password: in.Password, status: in.Status}
+	checkLengths(bad, map[string]*string{titleParam: in.Title, "description": in.Description, "excerpt": in.Excerpt,
+		"password": in.Password, "image": in.Image, "date": in.Date, "date_utc": in.DateUTC})
+	if in.Title != nil {
+		title := strings.TrimSpace(*in.Title)
+		if title == "" {
 			bad.Add(titleParam, titleParam+" must not be empty.", nil)
 		}
+		f.title = &title
 	}
-	f.description, f.excerpt, f.password = str("description"), str("excerpt"), str("password")
-	if f.image = str("image"); f.image != nil && *f.image != "" && !isHTTPURL(*f.image) {
+	if f.image = in.Image; f.image != nil && *f.image != "" && !isHTTPURL(*f.image) {
 		bad.Add("image", "image must be an absolute http(s) URL.", nil)
 	}
-	f.status, _ = v.String("status")
-	if id, ok := v.Int("author"); ok {
-		if _, err := s.store.Users().Get(ctx, id); err != nil {
+	if in.Author != nil {
+		if _, err := s.store.Users().Get(ctx, *in.Author); err != nil {
 			bad.Add("author", "author must be the ID of an existing user.", nil)
 		}
-		f.author = id
+		f.author = *in.Author
 	}
 	// In this order: when both are sent, date_utc wins.
 	for _, d := range []struct {
 		name string
+		raw  *string
 		zone *time.Location
-	}{{"date", loc}, {"date_utc", time.UTC}} {
-		name, zone := d.name, d.zone
-		raw, ok := v.String(name)
-		if !ok {
+	}{{"date", in.Date, loc}, {"date_utc", in.DateUTC, time.UTC}} {
+		if d.raw == nil {
 			continue
 		}
-		t, err := ParseDate(raw, s.now(), zone)
+		t, err := ParseDate(*d.raw, s.now(), d.zone)
 		if err != nil {
-			bad.Add(name, name+" is not a date.", nil)
+			bad.Add(d.name, d.name+" is not a date.", nil)
 			continue
 		}
 		t = t.UTC().Truncate(time.Second)

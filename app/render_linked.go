@@ -7,6 +7,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"time"
 )
 
 // ImageView is a post's image: the URL as given and its extension.
@@ -50,8 +51,9 @@ type VenueView struct {
 	// Distance from the point of a "near me" list, in its unit.
 	Distance *float64 `json:"distance,omitempty"`
 	// access is what deciding whether a caller may see the venue inside an
-	// event needs (never written out).
-	access *Post
+	// event needs (never written out); modifiedAt is when it last changed.
+	access     *Post
+	modifiedAt time.Time
 }
 
 // OrganizerView is the organizer object, keys in the plugin's order.
@@ -76,6 +78,7 @@ type OrganizerView struct {
 	GlobalID        string          `json:"global_id"`
 	GlobalIDLineage []string        `json:"global_id_lineage"`
 	access          *Post
+	modifiedAt      time.Time
 }
 
 // accessOf keeps of a post what the read rule and the password check ask:
@@ -119,7 +122,7 @@ func (s *postService) renderVenue(p *Post, single, masked bool) VenueView {
 		Slug: p.Slug, Image: c.image, GlobalID: c.globalID, GlobalIDLineage: []string{c.globalID},
 		Address: m["address"], City: m["city"], Country: m["country"], Province: m["province"], State: m["state"],
 		Zip: m["zip"], Phone: m["phone"], Website: m["website"], StateProvince: stateProvince(m),
-		ShowMap: p.ShowMap, ShowMapLink: p.ShowMapLink, access: accessOf(p),
+		ShowMap: p.ShowMap, ShowMapLink: p.ShowMapLink, access: accessOf(p), modifiedAt: p.Modified,
 	}
 	if p.Geo != nil {
 		v.GeoLat, v.GeoLng, v.GeoSource = &p.Geo.Lat, &p.Geo.Lng, p.Geo.Source
@@ -143,7 +146,7 @@ func maskVenue(v VenueView) VenueView {
 	return VenueView{
 		ID: v.ID, Author: v.Author, Status: v.Status, Date: v.Date, DateUTC: v.DateUTC, Modified: v.Modified,
 		ModifiedUTC: v.ModifiedUTC, URL: v.URL, Venue: v.Venue, Slug: v.Slug, State: v.State,
-		GlobalID: v.GlobalID, GlobalIDLineage: v.GlobalIDLineage, access: v.access,
+		GlobalID: v.GlobalID, GlobalIDLineage: v.GlobalIDLineage, access: v.access, modifiedAt: v.modifiedAt,
 	}
 }
 
@@ -166,7 +169,7 @@ func (s *postService) renderOrganizer(p *Post, single, masked bool) OrganizerVie
 		ID: p.ID, Author: c.author, Status: p.Status, Date: c.date, DateUTC: c.dateUTC, Modified: c.modified,
 		ModifiedUTC: c.modifiedUTC, URL: c.url, Organizer: p.Title, Description: c.description, Excerpt: c.excerpt,
 		Slug: p.Slug, Image: c.image, Phone: p.Meta["phone"], Website: p.Meta["website"], Email: p.Meta["email"],
-		GlobalID: c.globalID, GlobalIDLineage: []string{c.globalID}, access: accessOf(p),
+		GlobalID: c.globalID, GlobalIDLineage: []string{c.globalID}, access: accessOf(p), modifiedAt: p.Modified,
 	}
 	if single {
 		o.JSONLD = encodeLD(withoutEmpty(map[string]any{
@@ -185,7 +188,7 @@ func maskOrganizer(o OrganizerView) OrganizerView {
 	return OrganizerView{
 		ID: o.ID, Author: o.Author, Status: o.Status, Date: o.Date, DateUTC: o.DateUTC, Modified: o.Modified,
 		ModifiedUTC: o.ModifiedUTC, URL: o.URL, Organizer: o.Organizer, Slug: o.Slug,
-		GlobalID: o.GlobalID, GlobalIDLineage: o.GlobalIDLineage, access: o.access,
+		GlobalID: o.GlobalID, GlobalIDLineage: o.GlobalIDLineage, access: o.access, modifiedAt: o.modifiedAt,
 	}
 }
 

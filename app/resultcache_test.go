@@ -49,12 +49,13 @@ func TestListsAreAnsweredFromTheCacheUntilTheIndexChanges(t *testing.T) {
 	if _, err := a.Users.EnsureAdmin(ctx, "a long enough password"); err != nil {
 		t.Fatal(err)
 	}
-	admin, err := a.Users.Authenticate(ctx, "admin", "a long enough password")
+	user, err := a.Users.Authenticate(ctx, "", "admin", "a long enough password")
+	admin := app.Caller{User: user}
 	if err != nil {
 		t.Fatal(err)
 	}
 	list := func() int {
-		page, err := a.Venues.List(ctx, nil, app.Values{})
+		page, err := a.Venues.List(ctx, app.Caller{}, app.LinkedFilter{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -63,7 +64,7 @@ func TestListsAreAnsweredFromTheCacheUntilTheIndexChanges(t *testing.T) {
 	if list() != 0 || list() != 0 || counting.searches != 1 {
 		t.Fatalf("two identical lists reached the index %d times, want 1", counting.searches)
 	}
-	if _, err := a.Venues.Create(ctx, admin, app.Values{"venue": "New"}); err != nil {
+	if _, err := a.Venues.Create(ctx, admin, app.LinkedInput{PostFields: app.PostFields{Title: ptr("New")}}); err != nil {
 		t.Fatal(err)
 	}
 	before := counting.searches
@@ -97,7 +98,7 @@ func TestAListAskedForByManyAtOnceIsSearchedOnce(t *testing.T) {
 	var askers sync.WaitGroup
 	ask := func() {
 		defer askers.Done()
-		if _, err := a.Venues.List(ctx, nil, app.Values{}); err != nil {
+		if _, err := a.Venues.List(ctx, app.Caller{}, app.LinkedFilter{}); err != nil {
 			t.Error(err)
 		}
 	}
@@ -117,3 +118,5 @@ func TestAListAskedForByManyAtOnceIsSearchedOnce(t *testing.T) {
 		t.Fatalf("ten lists asked for at once reached the index %d times, want 1", n)
 	}
 }
+
+func ptr[T any](v T) *T { return &v }

@@ -61,3 +61,11 @@ func (r Role) Has(c Capability) bool {
 	}
 	return false
 }
+
+func roleNames() []string {
+	names := make([]string, len(Roles))
+	for i, r := range Roles {
+		names[i] = string(r)
+	}
+	return names
+}

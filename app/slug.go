@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"regexp"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -107,3 +109,19 @@ func uniqueSlug(ctx context.Context, base string, from int, taken func(context.C
 	}
 	return "", 0, errSlugsExhausted
 }
+
+// WholeNumber reads an ID the way WordPress reads numeric strings: "7",
+// " 7 ", "7.0", "7e2", within the int64 range.
+func WholeNumber(s string) (int64, bool) {
+	s = strings.TrimSpace(s)
+	if i, err := strconv.ParseInt(s, 10, 64); err == nil {
+		return i, true
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) || f != math.Trunc(f) || math.Abs(f) >= 1<<63 {
+		return 0, false
+	}
+	return int64(f), true
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }

@@ -1,8 +1,8 @@
 package app
 
 import (
-	"context"
 	"crypto/subtle"
+	"slices"
 )
 
 // Post statuses a client may ask for or set.
@@ -18,7 +18,7 @@ const (
 // PostStatuses are the statuses WordPress registers for posts.
 var PostStatuses = []string{StatusPublish, StatusFuture, StatusDraft, StatusPending, StatusPrivate, StatusTrash}
 
-func validStatus(s string) bool { return contains(PostStatuses, s) }
+func validStatus(s string) bool { return slices.Contains(PostStatuses, s) }
 
 // isPublished: statuses that count as published for permissions.
 func isPublished(status string) bool {
@@ -53,14 +53,14 @@ func statusFor(actor *User, requested string) (string, error) {
 // listStatuses is the set of statuses a caller lists: what was asked (checked),
 // or by default everything but trash for those who may edit posts and publish
 // for the others.
-func listStatuses(actor *User, v Values) ([]string, error) {
-	asked, ok := v.Strings("status")
-	if !ok {
+func listStatuses(actor *User, statuses *[]string) ([]string, error) {
+	if statuses == nil {
 		if actor.Can(CapEditPosts) {
 			return []string{StatusPublish, StatusFuture, StatusDraft, StatusPending, StatusPrivate}, nil
 		}
 		return []string{StatusPublish}, nil
 	}
+	asked := *statuses
 	if len(asked) == 0 {
 		return nil, ErrInvalidParam("status", "status must list at least one status.")
 	}
@@ -105,35 +105,34 @@ func canDelete(actor *User, p *Post) bool {
 }
 
 // unlocked reports whether a password-protected post's content may be shown:
-// to those who may edit it, or to a caller who sends its password (the
-// password parameter of v, which may be nil). Passwords are guessed against
-// the throttle: a wrong one counts against the client for this post, and a
-// client the throttle refuses is not let in, not even with the right one: the
-// error then says how long it must wait (lists show the post masked).
-func (s *postService) unlocked(ctx context.Context, actor *User, p *Post, v Values) (bool, error) {
-	if p.Password == "" || canEdit(actor, p) {
+// to those who may edit it, or to a caller who sends its password (given, ""
+// when none). Passwords are guessed against the throttle: a wrong one counts
+// against the caller's address for this post, and an address the throttle
+// refuses is not let in, not even with the right password: the error then
+// says how long it must wait (lists show the post masked).
+func (s *postService) unlocked(caller Caller, p *Post, given string) (bool, error) {
+	if p.Password == "" || canEdit(caller.User, p) {
 		return true, nil
 	}
-	given, _ := v.String("password")
 	if given == "" {
 		return false, nil
 	}
-	subject, client := postSubject(p.ID), clientOf(ctx)
-	if wait := s.throttle.Wait(subject, client); wait > 0 {
+	subject := postSubject(p.ID)
+	if wait := s.throttle.Wait(subject, caller.Client); wait > 0 {
 		return false, ErrTooManyAttempts(wait)
 	}
 	if subtle.ConstantTimeCompare([]byte(given), []byte(p.Password)) == 1 {
-		s.throttle.Succeeded(subject, client)
+		s.throttle.Succeeded(subject, caller.Client)
 		return true, nil
 	}
-	s.throttle.Failed(subject, client) // not held: a list may try a password on fifty posts at once
+	s.throttle.Failed(subject, caller.Client) // not held: a list may try a password on fifty posts at once
 	return false, nil
 }
 
 // shown is unlocked for the lists and embeds that show a post masked rather
 // than refuse it.
-func (s *postService) shown(ctx context.Context, actor *User, p *Post, v Values) bool {
-	ok, _ := s.unlocked(ctx, actor, p, v)
+func (s *postService) shown(caller Caller, p *Post, given string) bool {
+	ok, _ := s.unlocked(caller, p, given)
 	return ok
 }
 

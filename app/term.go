@@ -63,45 +63,16 @@ type Terms struct {
 // TermOrderBy lists the orderings a term list accepts.
 var TermOrderBy = []string{"id", "name", "slug", "count", "parent", "description", "term_group", "include", "none"}
 
-// ListArgs are the parameters of GET /categories and /tags.
-func (s *Terms) ListArgs() []Arg {
-	args := append(append([]Arg{}, pageArgs...),
-		Arg{Name: "search", Type: TypeString, Description: "Part of the name or slug, any case."},
-		Arg{Name: "exclude", Type: TypeArray, Items: TypeString, Description: "Terms to leave out, by ID or slug."},
-		Arg{Name: "include", Type: TypeArray, Items: TypeString, Description: "Only these terms, by ID or slug."},
-		Arg{Name: "order", Type: TypeString, Description: "asc or desc, any case."},
-		Arg{Name: "orderby", Type: TypeString, Enum: TermOrderBy},
-		Arg{Name: "hide_empty", Type: TypeBoolean, Default: true, Description: "Leave out terms no published event carries."},
-		Arg{Name: "post", Type: TypeInteger, Description: "Only the terms of this event."},
-		Arg{Name: "event", Type: TypeInteger, Description: "Only the terms of this event (wins over post)."},
-		Arg{Name: "slug", Type: TypeString, Description: "Only the term with this slug."},
-	)
-	if s.kind.hierarchical {
-		args = append(args, Arg{Name: "parent", Type: TypeInteger, Description: "Only the direct children of this category; 0 for top-level ones."})
-	}
-	return args
-}
-
-// WriteArgs are the parameters of a create (name required) or an update.
-func (s *Terms) WriteArgs(create bool) []Arg {
-	args := []Arg{
-		{Name: "name", Type: TypeString, Required: create},
-		{Name: "description", Type: TypeString},
-		{Name: "slug", Type: TypeString},
-	}
-	if s.kind.hierarchical {
-		args = append(args, Arg{Name: "parent", Type: TypeInteger, Description: "ID of the parent category, 0 for none."})
-	}
-	return args
-}
+// Hierarchical reports whether the taxonomy's terms have parents (categories).
+func (s *Terms) Hierarchical() bool { return s.kind.hierarchical }
 
 // Get answers a single term; an ID of another taxonomy or none is a 400.
-func (s *Terms) Get(ctx context.Context, id int64, root string) (*TermView, error) {
+func (s *Terms) Get(ctx context.Context, caller Caller, id int64) (*TermView, error) {
 	t, err := s.load(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	return s.withCount(ctx, t, root)
+	return s.withCount(ctx, t, caller.Root)
 }
 
 func (s *Terms) load(ctx context.Context, id int64) (*Term, error) {
@@ -141,43 +112,38 @@ func (s *Terms) render(t *Term, count int, root string) TermView {
 // termTextLimits: names and slugs have WordPress' bound.
 var termTextLimits = map[string]int{"name": MaxShortBytes, "slug": MaxShortBytes, "description": MaxExcerptBytes}
 
-// termInput is a checked term write; nil fields were not sent.
-type termInput struct {
-	name, description, slug *string
-	parent                  *int64
-}
-
-func (s *Terms) readInput(ctx context.Context, v Values, self int64) (*termInput, error) {
-	in := &termInput{}
+// checkTermInput checks a term write (self is the term updated, 0 on create)
+// and returns it trimmed.
+func (s *Terms) checkTermInput(ctx context.Context, raw TermInput, self int64) (TermInput, error) {
+	in := TermInput{Parent: raw.Parent}
 	var bad InvalidParams
 	for _, f := range []struct {
 		name string
+		raw  *string
 		dst  **string
-	}{{"name", &in.name}, {"description", &in.description}, {"slug", &in.slug}} {
-		name, dst := f.name, f.dst
-		if x, ok := v.String(name); ok {
-			x = strings.TrimSpace(x)
-			if x == "" {
-				bad.Add(name, name+" must not be empty.", nil)
-			}
-			if limit := termTextLimits[name]; len(x) > limit {
-				bad.Add(name, fmt.Sprintf("%s must not be longer than %d bytes.", name, limit), nil)
-			}
-			*dst = &x
+	}{{"name", raw.Name, &in.Name}, {"description", raw.Description, &in.Description}, {"slug", raw.Slug, &in.Slug}} {
+		if f.raw == nil {
+			continue
 		}
+		x := strings.TrimSpace(*f.raw)
+		if x == "" {
+			bad.Add(f.name, f.name+" must not be empty.", nil)
+		}
+		if limit := termTextLimits[f.name]; len(x) > limit {
+			bad.Add(f.name, fmt.Sprintf("%s must not be longer than %d bytes.", f.name, limit), nil)
+		}
+		*f.dst = &x
 	}
-	if in.slug != nil && *in.slug != "" && SanitizeTitle(*in.slug) == "" {
+	if in.Slug != nil && *in.Slug != "" && SanitizeTitle(*in.Slug) == "" {
 		bad.Add("slug", "slug has no usable character.", nil)
 	}
-	if v.Has("parent") {
-		parent, ok := v.Int("parent")
+	if in.Parent != nil {
 		if !s.kind.hierarchical {
-			return nil, NewError(KindInvalid, "rest_taxonomy_not_hierarchical", "Cannot set parent term, taxonomy is not hierarchical.")
+			return in, NewError(KindInvalid, "rest_taxonomy_not_hierarchical", "Cannot set parent term, taxonomy is not hierarchical.")
 		}
-		if ok && parent != 0 && (!s.exists(ctx, parent) || s.isDescendant(ctx, parent, self)) {
+		if parent := *in.Parent; parent != 0 && (!s.exists(ctx, parent) || s.isDescendant(ctx, parent, self)) {
 			bad.Add("parent", "parent must be an existing category that is not this one or below it.", nil)
 		}
-		in.parent = &parent
 	}
 	return in, bad.Err()
 }
@@ -207,35 +173,45 @@ func (s *Terms) mayManage(actor *User) error {
 
 // Create adds a term; a name already used (under the same parent, for
 // categories) is a term_exists 400 unless a different, unused slug is sent.
-func (s *Terms) Create(ctx context.Context, actor *User, v Values, root string) (*TermView, error) {
-	if actor == nil { // before anything is read
+func (s *Terms) Create(ctx context.Context, caller Caller, raw TermInput) (*TermView, error) {
+	if caller.User == nil { // before anything is read
 		return nil, ErrForbidden(nil)
 	}
-	in, err := s.readInput(ctx, v, 0)
+	if raw.Name == nil {
+		return nil, ErrMissingParams([]string{"name"})
+	}
+	in, err := s.checkTermInput(ctx, raw, 0)
 	if err != nil {
 		return nil, err
 	}
-	if err := s.mayManage(actor); err != nil {
+	if err := s.mayManage(caller.User); err != nil {
 		return nil, err
 	}
-	t := &Term{Taxonomy: s.kind.taxonomy, Name: *in.name}
-	if in.description != nil {
-		t.Description = *in.description
+	t, err := s.create(ctx, in)
+	if err != nil {
+		return nil, err
 	}
-	if in.parent != nil {
-		t.Parent = *in.parent
+	return s.withCount(ctx, t, caller.Root)
+}
+
+// create stores a new term from a checked write (checkTermInput, with a name):
+// the endpoint's, or a name an event write sends.
+func (s *Terms) create(ctx context.Context, in TermInput) (*Term, error) {
+	t := &Term{Taxonomy: s.kind.taxonomy, Name: *in.Name}
+	if in.Description != nil {
+		t.Description = *in.Description
 	}
-	if err := s.checkNameFree(ctx, t, in.slug); err != nil {
+	if in.Parent != nil {
+		t.Parent = *in.Parent
+	}
+	if err := s.checkNameFree(ctx, t, in.Slug); err != nil {
 		return nil, err
 	}
 	base := SanitizeTitle(t.Name)
-	if in.slug != nil {
-		base = SanitizeTitle(*in.slug)
+	if in.Slug != nil {
+		base = SanitizeTitle(*in.Slug)
 	}
-	if err := s.insert(ctx, t, base); err != nil {
-		return nil, err
-	}
-	return s.withCount(ctx, t, root)
+	return t, s.insert(ctx, t, base)
 }
 
 func (s *Terms) checkNameFree(ctx context.Context, t *Term, slug *string) error {
@@ -290,32 +266,32 @@ func (s *Terms) insert(ctx context.Context, t *Term, base string) error {
 }
 
 // Update changes the fields sent; a slug another term uses is a 400.
-func (s *Terms) Update(ctx context.Context, actor *User, id int64, v Values, root string) (*TermView, error) {
-	if actor == nil { // before anything is read
+func (s *Terms) Update(ctx context.Context, caller Caller, id int64, raw TermInput) (*TermView, error) {
+	if caller.User == nil { // before anything is read
 		return nil, ErrForbidden(nil)
 	}
 	t, err := s.load(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	in, err := s.readInput(ctx, v, t.ID)
+	in, err := s.checkTermInput(ctx, raw, t.ID)
 	if err != nil {
 		return nil, err
 	}
-	if err := s.mayManage(actor); err != nil {
+	if err := s.mayManage(caller.User); err != nil {
 		return nil, err
 	}
-	if in.name != nil {
-		t.Name = *in.name
+	if in.Name != nil {
+		t.Name = *in.Name
 	}
-	if in.description != nil {
-		t.Description = *in.description
+	if in.Description != nil {
+		t.Description = *in.Description
 	}
-	if in.parent != nil {
-		t.Parent = *in.parent
+	if in.Parent != nil {
+		t.Parent = *in.Parent
 	}
-	if in.slug != nil {
-		slug := SanitizeTitle(*in.slug)
+	if in.Slug != nil {
+		slug := SanitizeTitle(*in.Slug)
 		if s.slugTaken(ctx, slug, t.ID) {
 			return nil, NewError(KindInvalid, "duplicate_term_slug", "The slug “"+slug+"” is already in use by another term.")
 		}
@@ -327,7 +303,7 @@ func (s *Terms) Update(ctx context.Context, actor *User, id int64, v Values, roo
 		}
 		return nil, err
 	}
-	return s.withCount(ctx, t, root)
+	return s.withCount(ctx, t, caller.Root)
 }
 
 // saveTerm writes a term to the store, then the index.
@@ -341,18 +317,18 @@ func (s *Terms) saveTerm(ctx context.Context, t *Term) error {
 
 // Delete removes a term for good and answers it as it was; its children move
 // up to its parent.
-func (s *Terms) Delete(ctx context.Context, actor *User, id int64, root string) (*TermView, error) {
-	if actor == nil { // before anything is read
+func (s *Terms) Delete(ctx context.Context, caller Caller, id int64) (*TermView, error) {
+	if caller.User == nil { // before anything is read
 		return nil, ErrForbidden(nil)
 	}
 	t, err := s.load(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	if err := s.mayManage(actor); err != nil {
+	if err := s.mayManage(caller.User); err != nil {
 		return nil, err
 	}
-	previous, err := s.withCount(ctx, t, root)
+	previous, err := s.withCount(ctx, t, caller.Root)
 	if err != nil {
 		return nil, err
 	}

@@ -8,57 +8,54 @@ import (
 )
 
 // List answers a term list: the index finds and orders, the store loads the page.
-func (s *Terms) List(ctx context.Context, actor *User, v Values, root string) (*Page[TermView], error) {
-	page, perPage, err := s.posts.paging(v)
-	if err != nil {
-		return nil, err
-	}
+func (s *Terms) List(ctx context.Context, caller Caller, f TermFilter) (*Page[TermView], error) {
+	page, perPage := s.posts.paging(f.Page)
 	q := TermQuery{Taxonomy: s.kind.taxonomy}
 	var bad InvalidParams
-	nonEmpty := func(name string) string {
-		x, ok := v.String(name)
-		if ok && strings.TrimSpace(x) == "" {
+	nonEmpty := func(name string, v *string) string {
+		if v == nil {
+			return ""
+		}
+		if strings.TrimSpace(*v) == "" {
 			bad.Add(name, name+" must not be empty.", nil)
 		}
-		return x
+		return *v
 	}
-	q.Search, q.Slug = nonEmpty("search"), nonEmpty("slug")
+	q.Search, q.Slug = nonEmpty("search", f.Search), nonEmpty("slug", f.Slug)
 	if len(q.Search) > MaxSearchLength {
 		bad.Add("search", "search is too long.", nil)
 	}
-	order, orderBy := strings.ToLower(nonEmpty("order")), nonEmpty("orderby")
+	order, orderBy := strings.ToLower(nonEmpty("order", f.Order)), nonEmpty("orderby", f.OrderBy)
 	if order != "" && order != "asc" && order != "desc" {
 		bad.Add("order", "order must be asc or desc.", nil)
 	}
 	q.Desc = order == "desc"
-	for _, name := range []string{"include", "exclude"} {
-		if refs, ok := v.Strings(name); ok {
-			ids, err := s.resolveRefs(ctx, refs)
+	for _, l := range []struct {
+		name string
+		refs *[]string
+		dst  *[]int64
+	}{{"include", f.Include, &q.Include}, {"exclude", f.Exclude, &q.Exclude}} {
+		if l.refs != nil {
+			ids, err := s.resolveRefs(ctx, *l.refs)
 			if err != nil {
-				bad.Add(name, err.Error(), nil)
+				bad.Add(l.name, err.Error(), nil)
 			}
-			if name == "include" {
-				q.Include = ids
-			} else {
-				q.Exclude = ids
-			}
+			*l.dst = ids
 		}
 	}
-	if parent, ok := v.Int("parent"); ok {
-		if parent != 0 && !s.exists(ctx, parent) {
+	if f.Parent != nil {
+		if *f.Parent != 0 && !s.exists(ctx, *f.Parent) {
 			bad.Add("parent", "parent must be an existing category, or 0.", nil)
 		}
-		q.Parent = &parent
+		q.Parent = f.Parent
 	}
 	var event *Post
-	for _, name := range []string{"post", "event"} { // event wins over post; one the caller may not read is missing
-		if id, ok := v.Int(name); ok {
-			e, err := s.posts.loadReadable(ctx, actor, PostTypeEvent, id)
-			if err != nil {
-				bad.Add(name, name+" must be the ID of an event.", nil)
-			}
-			event = e
+	if f.Event != nil { // one the caller may not read is a missing one
+		e, err := s.posts.loadReadable(ctx, caller.User, PostTypeEvent, *f.Event)
+		if err != nil {
+			bad.Add(f.EventParam, f.EventParam+" must be the ID of an event.", nil)
 		}
+		event = e
 	}
 	if err := bad.Err(); err != nil {
 		return nil, err
@@ -88,8 +85,7 @@ func (s *Terms) List(ctx context.Context, actor *User, v Values, root string) (*
 	if err != nil {
 		return nil, err
 	}
-	hide, sent := v.Bool("hide_empty")
-	if hide = hide || !sent; hide && !v.Has("post") && !v.Has("event") { // hidden by default
+	if hide := f.HideEmpty == nil || *f.HideEmpty; hide && f.Event == nil { // hidden by default
 		if ids, err = s.withoutEmpty(ctx, ids, counts); err != nil {
 			return nil, err
 		}
@@ -115,7 +111,7 @@ func (s *Terms) List(ctx context.Context, actor *User, v Values, root string) (*
 	}
 	items := make([]TermView, 0, len(terms))
 	for _, t := range terms {
-		items = append(items, s.render(t, counts[t.ID], root))
+		items = append(items, s.render(t, counts[t.ID], caller.Root))
 	}
 	return newPage(items, page, perPage, total), nil
 }
@@ -138,7 +134,7 @@ var errUnknownTerm = errors.New("every item must be an existing term of this tax
 
 // find loads a term of this taxonomy by ID, slug or name.
 func (s *Terms) find(ctx context.Context, ref string) (*Term, error) {
-	if id, ok := ToInt(ref); ok {
+	if id, ok := WholeNumber(ref); ok {
 		t, err := s.store.Terms().Get(ctx, id)
 		if err == nil && t.Taxonomy == s.kind.taxonomy {
 			return t, nil

@@ -146,19 +146,6 @@ func ErrTooManyAttempts(wait time.Duration) *Error {
 	return e
 }
 
-type clientKeyType struct{}
-
-// WithClient tells the services who is asking (the client's address), for
-// the throttle.
-func WithClient(ctx context.Context, client string) context.Context {
-	return context.WithValue(ctx, clientKeyType{}, client)
-}
-
-func clientOf(ctx context.Context) string {
-	c, _ := ctx.Value(clientKeyType{}).(string)
-	return c
-}
-
 // hold waits d, or until ctx ends: a wrong secret's answer comes slower.
 func hold(ctx context.Context, d time.Duration) {
 	if d <= 0 {

@@ -104,9 +104,9 @@ func (s *Users) EnsureAdmin(ctx context.Context, password string) (generated str
 
 // Authenticate resolves a Basic credential. A wrong login or password is a
 // 401, answered more slowly, then refused (429), as the throttle says for
-// that login from the client of ctx (WithClient).
-func (s *Users) Authenticate(ctx context.Context, login, password string) (*User, error) {
-	return s.signIn(ctx, "login:"+strings.ToLower(login), func() (*User, error) {
+// that login from that client (the address of the request).
+func (s *Users) Authenticate(ctx context.Context, client, login, password string) (*User, error) {
+	return s.signIn(ctx, client, "login:"+strings.ToLower(login), func() (*User, error) {
 		u, err := s.repo.FindByKey(ctx, "login", strings.ToLower(login))
 		if err != nil || subtle.ConstantTimeCompare([]byte(u.PasswordHash), []byte(hashPassword(password))) == 1 {
 			return u, err
@@ -117,8 +117,8 @@ func (s *Users) Authenticate(ctx context.Context, login, password string) (*User
 
 // AuthenticateToken resolves a Bearer credential: the application password
 // alone, so guesses are counted per client only.
-func (s *Users) AuthenticateToken(ctx context.Context, password string) (*User, error) {
-	return s.signIn(ctx, "bearer", func() (*User, error) {
+func (s *Users) AuthenticateToken(ctx context.Context, client, password string) (*User, error) {
+	return s.signIn(ctx, client, "bearer", func() (*User, error) {
 		if normalizePassword(password) == "" {
 			return nil, ErrNotFound
 		}
@@ -128,8 +128,7 @@ func (s *Users) AuthenticateToken(ctx context.Context, password string) (*User, 
 
 // signIn runs a credential check under the throttle: find answers the user,
 // or ErrNotFound for a wrong credential.
-func (s *Users) signIn(ctx context.Context, subject string, find func() (*User, error)) (*User, error) {
-	client := clientOf(ctx)
+func (s *Users) signIn(ctx context.Context, client, subject string, find func() (*User, error)) (*User, error) {
 	if wait := s.throttle.Wait(subject, client); wait > 0 {
 		return nil, ErrTooManyAttempts(wait)
 	}
@@ -145,28 +144,22 @@ func (s *Users) signIn(ctx context.Context, subject string, find func() (*User, 
 	return u, nil
 }
 
-// UserCreateArgs are the parameters of POST /vendor/admin/v1/users.
-var UserCreateArgs = []Arg{
-	{Name: "login", Type: TypeString, Required: true, Description: "The login name: 1 to 60 letters, digits, spaces or _ . @ -"},
-	{Name: "role", Type: TypeString, Required: true, Description: "The user's role.",
-		Enum: []string{"administrator", "editor", "author", "contributor", "subscriber"}},
-}
-
 var loginPattern = regexp.MustCompile(`^[A-Za-z0-9 _.@-]{1,60}$`)
 
 // Create adds a user with a new application password, shown only in this answer.
-func (s *Users) Create(ctx context.Context, actor *User, v Values) (*CreatedUser, error) {
-	login, _ := v.String("login")
-	login = strings.TrimSpace(login)
-	role, _ := v.String("role")
+func (s *Users) Create(ctx context.Context, caller Caller, in UserInput) (*CreatedUser, error) {
+	login := strings.TrimSpace(in.Login)
 	if !loginPattern.MatchString(login) {
 		return nil, ErrInvalidParam("login", "login must be 1 to 60 letters, digits, spaces or _ . @ -")
 	}
-	if !actor.Can(CapManageUsers) {
-		return nil, ErrForbidden(actor)
+	if !in.Role.Valid() {
+		return nil, ErrInvalidParam("role", "role is not one of "+strings.Join(roleNames(), ", ")+".")
+	}
+	if !caller.Can(CapManageUsers) {
+		return nil, ErrForbidden(caller.User)
 	}
 	password := NewApplicationPassword()
-	u := &User{Login: login, Role: Role(role), Created: s.now().UTC(), PasswordHash: hashPassword(password)}
+	u := &User{Login: login, Role: in.Role, Created: s.now().UTC(), PasswordHash: hashPassword(password)}
 	if err := s.repo.Insert(ctx, u); err != nil {
 		if errors.Is(err, ErrConflict) {
 			return nil, NewError(KindInvalid, "existing_user_login", "Sorry, that username already exists!")
@@ -180,9 +173,9 @@ func (s *Users) Create(ctx context.Context, actor *User, v Values) (*CreatedUser
 const maxUsersListed = 10000
 
 // List returns every user in ID order, without passwords.
-func (s *Users) List(ctx context.Context, actor *User) ([]UserView, error) {
-	if !actor.Can(CapManageUsers) {
-		return nil, ErrForbidden(actor)
+func (s *Users) List(ctx context.Context, caller Caller) ([]UserView, error) {
+	if !caller.Can(CapManageUsers) {
+		return nil, ErrForbidden(caller.User)
 	}
 	users, err := s.repo.Scan(ctx, 0, maxUsersListed)
 	if err != nil {
@@ -197,7 +190,8 @@ func (s *Users) List(ctx context.Context, actor *User) ([]UserView, error) {
 
 // Delete removes a user. Administrators cannot delete themselves, so a site always
 // keeps someone who can manage it.
-func (s *Users) Delete(ctx context.Context, actor *User, id int64) (*DeletedUser, error) {
+func (s *Users) Delete(ctx context.Context, caller Caller, id int64) (*DeletedUser, error) {
+	actor := caller.User
 	if !actor.Can(CapManageUsers) {
 		return nil, ErrForbidden(actor)
 	}

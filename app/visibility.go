@@ -1,5 +1,7 @@
 package app
 
+import "slices"
+
 // ReadRule is which posts a caller may read. It is the one rule behind every
 // path that shows a post: a single read, and lists, searches, totals, pages,
 // facets, counts, feeds, the change feed and embedded venues and organizers.
@@ -42,7 +44,7 @@ func readRuleOf(actor *User) ReadRule {
 // Allows reports whether the rule lets its caller read a post of that status
 // and author.
 func (r ReadRule) Allows(status string, author int64) bool {
-	return r.All || contains(PublicStatuses, status) || (r.Author != 0 && author == r.Author && contains(OwnStatuses, status))
+	return r.All || slices.Contains(PublicStatuses, status) || (r.Author != 0 && author == r.Author && slices.Contains(OwnStatuses, status))
 }
 
 // canRead is the rule applied to one post.

@@ -155,7 +155,6 @@ func (api *API) serve(w *answer, r *http.Request) {
 		r.URL.Path = strings.TrimSuffix(r.URL.Path, "/")
 		r.URL.RawPath = strings.TrimSuffix(r.URL.RawPath, "/")
 	}
-	r = r.WithContext(app.WithClient(r.Context(), clientOf(r))) // the throttle counts wrong passwords per address
 	if !isProbe(r.URL.Path) && r.Header.Get("Authorization") != "" {
 		actor, err := api.authenticate(r)
 		if err != nil {
@@ -228,9 +227,9 @@ func (api *API) authenticate(r *http.Request) (*app.User, error) {
 		if !ok {
 			return nil, app.ErrIncorrectPassword()
 		}
-		return api.app.Users.Authenticate(r.Context(), login, password)
+		return api.app.Users.Authenticate(r.Context(), clientOf(r), login, password) // the throttle counts by address
 	case "bearer":
-		return api.app.Users.AuthenticateToken(r.Context(), credential)
+		return api.app.Users.AuthenticateToken(r.Context(), clientOf(r), credential)
 	}
 	return nil, nil
 }

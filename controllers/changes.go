@@ -23,8 +23,8 @@ type ChangeList struct {
 const lastSeqHeader = "X-Calendar-Last-Seq"
 
 func (api *API) mountChanges() {
-	handle(api, EventsNamespace, []string{http.MethodGet}, "/changes", app.ChangesArgs, func(r *Request) (*ChangeList, error) {
-		page, err := api.app.Changes(r.Context(), r.Actor, r.Values)
+	handle(api, EventsNamespace, []string{http.MethodGet}, "/changes", changesArgs, func(r *Request) (*ChangeList, error) {
+		page, err := api.app.Changes(r.Context(), r.Caller, readChanges(r.Values))
 		if err != nil {
 			return nil, err
 		}

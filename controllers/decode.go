@@ -22,14 +22,14 @@ const MaxBodyBytes = 1 << 20
 // path's values win over all of them (WordPress lets an id in the query or
 // the body name another item than the path: DELETE /users/11?id=12 would
 // delete user 12). A JSON null counts as absent, as in WordPress.
-func decodeValues(r *http.Request, path map[string]string) (app.Values, error) {
+func decodeValues(r *http.Request, path map[string]string) (Values, error) {
 	body, err := decodeBody(r)
 	if err != nil {
 		return nil, err
 	}
 	query, _ := url.ParseQuery(r.URL.RawQuery) // like PHP, keep what parses
 	sources := []map[string]any{body, phpForm(query)}
-	values := app.Values{}
+	values := Values{}
 	for _, src := range sources {
 		for k, v := range src {
 			if v != nil && !values.Has(k) {

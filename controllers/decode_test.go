@@ -6,8 +6,6 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-
-	"calendar/app"
 )
 
 func TestDecodeValuesPrecedence(t *testing.T) {
@@ -17,22 +15,22 @@ func TestDecodeValuesPrecedence(t *testing.T) {
 		contentType string
 		body        string
 		path        map[string]string
-		want        app.Values
+		want        Values
 	}{
 		{"JSON beats form-less query", "POST", "/x?a=query&b=query", "application/json", `{"a":"json"}`, nil,
-			app.Values{"a": "json", "b": "query"}},
+			Values{"a": "json", "b": "query"}},
 		{"JSON null falls through to the query", "POST", "/x?a=query", "application/json", `{"a":null}`, nil,
-			app.Values{"a": "query"}},
+			Values{"a": "query"}},
 		{"form beats query", "PUT", "/x?a=query", "application/x-www-form-urlencoded; charset=UTF-8", "a=form", nil,
-			app.Values{"a": "form"}},
-		{"form body without a content type", "POST", "/x", "", "a=form", nil, app.Values{"a": "form"}},
+			Values{"a": "form"}},
+		{"form body without a content type", "POST", "/x", "", "a=form", nil, Values{"a": "form"}},
 		{"the path beats the query and the body", "POST", "/x?id=7", "application/json", `{"slug": "t", "a": 1}`, map[string]string{"id": "5", "slug": "s"},
-			app.Values{"id": "5", "slug": "s", "a": json.Number("1")}},
+			Values{"id": "5", "slug": "s", "a": json.Number("1")}},
 		{"JSON numbers keep their text", "POST", "/x", "application/json", `{"n": 12345678901234567890}`, nil,
-			app.Values{"n": json.Number("12345678901234567890")}},
+			Values{"n": json.Number("12345678901234567890")}},
 		{"a GET with a form body ignores it", "GET", "/x?a=q", "application/x-www-form-urlencoded", "a=form", nil,
-			app.Values{"a": "q"}},
-		{"bad escapes in the query keep what parses", "GET", "/x?a=%zz&b=ok", "", "", nil, app.Values{"b": "ok"}},
+			Values{"a": "q"}},
+		{"bad escapes in the query keep what parses", "GET", "/x?a=%zz&b=ok", "", "", nil, Values{"b": "ok"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -8,11 +8,6 @@ import (
 	"calendar/app"
 )
 
-var (
-	idArg   = app.Arg{Name: "id", Type: app.TypeInteger, Required: true, Description: "Unique identifier of the item."}
-	slugArg = app.Arg{Name: "slug", Type: app.TypeString, Required: true, Description: "The item's slug."}
-)
-
 // VenueList and OrganizerList document the list wrappers.
 type VenueList struct {
 	Venues []app.VenueView `json:"venues"`
@@ -36,42 +31,51 @@ type listLinks struct {
 // and read, update and delete by ID and by slug.
 func mountLinked[V any](api *API, plural string, svc *app.LinkedPosts[V], listDoc any) {
 	base := "/" + plural
-	listArgs := svc.ListArgs()
+	postType, meta := svc.PostType(), svc.MetaFields()
+	listArgs := linkedListArgs(postType)
 	handle(api, EventsNamespace, []string{http.MethodGet}, base, listArgs, func(r *Request) (object, error) {
-		page, err := svc.List(r.Context(), r.Actor, r.Values)
+		f, err := readLinkedFilter(r.Values)
+		if err != nil {
+			return nil, err
+		}
+		page, err := svc.List(r.Context(), r.Caller, f)
 		if err != nil {
 			return nil, err
 		}
 		return listAnswer(api, r, plural, base, listArgs, page), nil
 	}, fuego.OptionSummary("List "+plural), fuego.OptionAddResponse(http.StatusOK, "One page of "+plural, fuego.Response{Type: listDoc}))
 
-	handle(api, EventsNamespace, []string{http.MethodPost}, base, svc.WriteArgs(true), func(r *Request) (V, error) {
-		v, err := svc.Create(r.Context(), r.Actor, r.Values)
+	handle(api, EventsNamespace, []string{http.MethodPost}, base, linkedWriteArgs(postType, meta, true), func(r *Request) (V, error) {
+		v, err := svc.Create(r.Context(), r.Caller, readLinkedInput(r.Values, postType, meta))
 		if err == nil {
 			r.SetStatus(http.StatusCreated)
 		}
 		return v, err
 	}, fuego.OptionSummary("Create"), fuego.OptionAddResponse(http.StatusCreated, "Created, or the existing one of the same name", fuego.Response{Type: *new(V)}))
 
-	for _, key := range []app.Arg{idArg, slugArg} {
+	for _, key := range []Arg{idArg, slugArg} {
 		path := base + "/{id}"
 		if key.Name == "slug" {
 			path = base + "/by-slug/{slug}"
 		}
-		ref := func(r *Request) app.PostRef {
-			id, _ := r.Values.Int("id")
-			slug, _ := r.Values.String("slug")
-			return app.PostRef{ID: id, Slug: slug}
-		}
-		with := func(args []app.Arg) []app.Arg { return append([]app.Arg{key}, args...) }
-		handle(api, EventsNamespace, []string{http.MethodGet}, path, with(app.ReadArgs), func(r *Request) (V, error) {
-			return svc.Get(r.Context(), r.Actor, ref(r), r.Values)
+		with := func(args []Arg) []Arg { return append([]Arg{key}, args...) }
+		handle(api, EventsNamespace, []string{http.MethodGet}, path, with(readArgs), func(r *Request) (V, error) {
+			password, _ := r.Values.String("password")
+			return svc.Get(r.Context(), r.Caller, postRef(r), password)
 		}, fuego.OptionSummary("Read"))
-		handle(api, EventsNamespace, []string{http.MethodDelete}, path, with(app.DeleteArgs), func(r *Request) (any, error) {
-			return svc.Delete(r.Context(), r.Actor, ref(r), r.Values)
+		handle(api, EventsNamespace, []string{http.MethodDelete}, path, with(deleteArgs), func(r *Request) (any, error) {
+			force, _ := r.Values.Bool("force")
+			return svc.Delete(r.Context(), r.Caller, postRef(r), force)
 		}, fuego.OptionSummary("Trash, or delete with force=true"), fuego.OptionAddResponse(http.StatusOK, "The item as trashed, or {deleted, previous}", fuego.Response{Type: *new(V)}))
-		handle(api, EventsNamespace, editable, path, with(svc.WriteArgs(false)), func(r *Request) (V, error) {
-			return svc.Update(r.Context(), r.Actor, ref(r), r.Values)
+		handle(api, EventsNamespace, editable, path, with(linkedWriteArgs(postType, meta, false)), func(r *Request) (V, error) {
+			return svc.Update(r.Context(), r.Caller, postRef(r), readLinkedInput(r.Values, postType, meta))
 		}, fuego.OptionSummary("Update the fields sent"))
 	}
+}
+
+// postRef is the post a route's path names, by ID or by slug.
+func postRef(r *Request) app.PostRef {
+	id, _ := r.Values.Int("id")
+	slug, _ := r.Values.String("slug")
+	return app.PostRef{ID: id, Slug: slug}
 }

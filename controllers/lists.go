@@ -11,7 +11,7 @@ import (
 
 // listAnswer is the wrapper of a post list: the items under key, the page
 // links, the totals (also in the headers).
-func listAnswer[V any](api *API, r *Request, key, path string, args []app.Arg, page *app.Page[V]) object {
+func listAnswer[V any](api *API, r *Request, key, path string, args []Arg, page *app.Page[V]) object {
 	self, next, previous := pageLinks(api, r, path, args, page)
 	r.listItems(key)
 	out := object{{key, page.Items}, {"rest_url", self}}
@@ -20,7 +20,7 @@ func listAnswer[V any](api *API, r *Request, key, path string, args []app.Arg, p
 }
 
 // termListAnswer is the wrapper of a term list, in the order WordPress builds it.
-func termListAnswer(api *API, r *Request, key, path string, args []app.Arg, page *app.Page[app.TermView]) object {
+func termListAnswer(api *API, r *Request, key, path string, args []Arg, page *app.Page[app.TermView]) object {
 	self, next, previous := pageLinks(api, r, path, args, page)
 	r.listItems(key)
 	out := object{{"rest_url", self}, {"total", page.Total}, {"total_pages", page.TotalPages}, {key, page.Items}}
@@ -39,7 +39,7 @@ func appendLinks(out object, next, previous string) object {
 
 // pageLinks sets the totals headers under both names clients use and returns
 // the URLs of this page, the next one and the previous one ("" when none).
-func pageLinks[V any](api *API, r *Request, path string, args []app.Arg, page *app.Page[V]) (self, next, previous string) {
+func pageLinks[V any](api *API, r *Request, path string, args []Arg, page *app.Page[V]) (self, next, previous string) {
 	setTotals(r.Header(), page.Total, page.TotalPages)
 	base := api.apiRoot(r.lang, EventsNamespace) + strings.TrimPrefix(path, "/") + "/"
 	self = pageURL(base, r.Values, args, page.Page, r.Values.Has("page"))
@@ -63,7 +63,7 @@ func setTotals(h http.Header, total, pages int) {
 // pageURL is the list URL of page n carrying every filter the request sent, in
 // the order the route declares them. A link to page 1 has no page parameter
 // unless keepPage (the current page's own URL, when the request named it).
-func pageURL(base string, v app.Values, args []app.Arg, n int, keepPage bool) string {
+func pageURL(base string, v Values, args []Arg, n int, keepPage bool) string {
 	q := url.Values{}
 	var order []string
 	for _, a := range args {

@@ -23,9 +23,9 @@ type Link struct {
 
 // mountRoot registers GET {namespace}: the WordPress namespace index.
 func (api *API) mountRoot(namespace string) {
-	args := []app.Arg{
-		{Name: "namespace", Type: app.TypeString, Default: namespace},
-		{Name: "context", Type: app.TypeString, Default: "view"},
+	args := []Arg{
+		{Name: "namespace", Type: TypeString, Default: namespace},
+		{Name: "context", Type: TypeString, Default: "view"},
 	}
 	handle(api, namespace, []string{http.MethodGet}, "", args, func(r *Request) (object, error) {
 		asked := namespace
@@ -94,7 +94,7 @@ func (api *API) describeRoute(rt *route, lang string) object {
 	return out
 }
 
-func describeArg(a app.Arg) object {
+func describeArg(a Arg) object {
 	o := object{{"type", a.Type}}
 	if a.Description != "" {
 		o = append(o, member{"description", a.Description})
@@ -105,10 +105,10 @@ func describeArg(a app.Arg) object {
 	if len(a.Enum) > 0 {
 		o = append(o, member{"enum", a.Enum})
 	}
-	if a.Type == app.TypeArray {
+	if a.Type == TypeArray {
 		items := a.Items
 		if items == "" {
-			items = app.TypeString
+			items = TypeString
 		}
 		o = append(o, member{"items", map[string]string{"type": items}})
 	}

@@ -23,7 +23,7 @@ type route struct {
 
 type endpoint struct {
 	methods []string
-	args    []app.Arg
+	args    []Arg
 }
 
 func (rt *route) methods() []string {
@@ -38,8 +38,9 @@ func (rt *route) methods() []string {
 // way to set the status and headers of the answer.
 type Request struct {
 	HTTP   *http.Request
-	Values app.Values
-	Actor  *app.User
+	Values Values
+	// Caller is who asks, from where, through which root of the API.
+	Caller app.Caller
 	lang   string
 	header http.Header
 	status int
@@ -76,8 +77,8 @@ var editable = []string{http.MethodPost, http.MethodPut, http.MethodPatch}
 // handle registers one endpoint: for each method a fuego route (documented from
 // args), and the endpoint in the namespace registry. The handler runs after the
 // path check ({id} must be digits, else rest_no_route), the decoding and
-// app.CheckArgs; it does the permission check itself, after them, as WordPress.
-func handle[T any](api *API, namespace string, methods []string, path string, args []app.Arg,
+// CheckArgs; it does the permission check itself, after them, as WordPress.
+func handle[T any](api *API, namespace string, methods []string, path string, args []Arg,
 	h func(*Request) (T, error), doc ...fuego.RouteOption) {
 	full := "/" + namespace + path
 	api.register(namespace, full, methods, args)
@@ -97,11 +98,12 @@ func handle[T any](api *API, namespace string, methods []string, path string, ar
 		if err != nil {
 			return zero, err
 		}
-		if err := app.CheckArgs(values, args); err != nil {
+		if err := CheckArgs(values, args); err != nil {
 			return zero, err
 		}
-		req := &Request{HTTP: r, Values: values, Actor: infoOf(r.Context()).actor,
-			lang: infoOf(r.Context()).lang, header: c.Response().Header()}
+		info := infoOf(r.Context())
+		req := &Request{HTTP: r, Values: values, lang: info.lang, header: c.Response().Header(),
+			Caller: app.Caller{User: info.actor, Client: clientOf(r), Root: api.apiRoot(info.lang, EventsNamespace)}}
 		out, err := h(req)
 		if err != nil {
 			return zero, err
@@ -133,7 +135,7 @@ func handle[T any](api *API, namespace string, methods []string, path string, ar
 	}
 }
 
-func (api *API) register(namespace, full string, methods []string, args []app.Arg) {
+func (api *API) register(namespace, full string, methods []string, args []Arg) {
 	for _, rt := range api.routes {
 		if rt.path == full {
 			rt.endpoints = append(rt.endpoints, endpoint{methods: methods, args: args})
@@ -171,7 +173,7 @@ func regexpPath(path string) string {
 // documentArgs writes the declared parameters into the OpenAPI operation: path
 // parameters, then query parameters for reads and deletes, or a request body
 // (JSON or form) for writes.
-func documentArgs(method string, pathParams []string, args []app.Arg) fuego.RouteOption {
+func documentArgs(method string, pathParams []string, args []Arg) fuego.RouteOption {
 	return func(r *fuego.BaseRoute) {
 		inPath := map[string]bool{}
 		for _, name := range pathParams {
@@ -208,38 +210,38 @@ func documentArgs(method string, pathParams []string, args []app.Arg) fuego.Rout
 	}
 }
 
-func findArg(args []app.Arg, name string) app.Arg {
+func findArg(args []Arg, name string) Arg {
 	for _, a := range args {
 		if a.Name == name {
 			return a
 		}
 	}
-	return app.Arg{Name: name, Type: app.TypeString}
+	return Arg{Name: name, Type: TypeString}
 }
 
-func describe(a app.Arg) string {
+func describe(a Arg) string {
 	if a.Description == "" {
 		return "No description provided"
 	}
 	return a.Description
 }
 
-func paramSchema(a app.Arg) *openapi3.Schema {
+func paramSchema(a Arg) *openapi3.Schema {
 	var s *openapi3.Schema
 	switch a.Type {
-	case app.TypeInteger:
+	case TypeInteger:
 		s = openapi3.NewIntegerSchema()
-	case app.TypeNumber:
+	case TypeNumber:
 		s = openapi3.NewFloat64Schema()
-	case app.TypeBoolean:
+	case TypeBoolean:
 		s = openapi3.NewBoolSchema()
-	case app.TypeObject:
+	case TypeObject:
 		s = openapi3.NewObjectSchema()
-	case app.TypeMixed:
+	case TypeMixed:
 		s = &openapi3.Schema{Description: "An ID, an object of fields, or a list of them; see the description."}
-	case app.TypeArray:
+	case TypeArray:
 		item := openapi3.NewStringSchema()
-		if a.Items == app.TypeInteger {
+		if a.Items == TypeInteger {
 			item = openapi3.NewIntegerSchema()
 		}
 		s = openapi3.NewArraySchema().WithItems(item)

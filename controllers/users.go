@@ -8,16 +8,16 @@ import (
 	"calendar/app"
 )
 
-var userIDArgs = []app.Arg{{Name: "id", Type: app.TypeInteger, Required: true, Description: "Unique identifier of the user."}}
-
 // mountUsers registers the user administration of {base_url}/vendor/admin/v1.
 func (api *API) mountUsers() {
 	handle(api, AdminNamespace, []string{http.MethodGet}, "/users", nil, func(r *Request) ([]app.UserView, error) {
-		return api.app.Users.List(r.Context(), r.Actor)
+		return api.app.Users.List(r.Context(), r.Caller)
 	}, fuego.OptionSummary("List users"), fuego.OptionDescription("Every user, without passwords. Administrators only."))
 
-	handle(api, AdminNamespace, []string{http.MethodPost}, "/users", app.UserCreateArgs, func(r *Request) (*app.CreatedUser, error) {
-		u, err := api.app.Users.Create(r.Context(), r.Actor, r.Values)
+	handle(api, AdminNamespace, []string{http.MethodPost}, "/users", userCreateArgs, func(r *Request) (*app.CreatedUser, error) {
+		login, _ := r.Values.String("login")
+		role, _ := r.Values.String("role")
+		u, err := api.app.Users.Create(r.Context(), r.Caller, app.UserInput{Login: login, Role: app.Role(role)})
 		if err == nil {
 			r.SetStatus(http.StatusCreated)
 		}
@@ -28,6 +28,6 @@ func (api *API) mountUsers() {
 
 	handle(api, AdminNamespace, []string{http.MethodDelete}, "/users/{id}", userIDArgs, func(r *Request) (*app.DeletedUser, error) {
 		id, _ := r.Values.Int("id")
-		return api.app.Users.Delete(r.Context(), r.Actor, id)
+		return api.app.Users.Delete(r.Context(), r.Caller, id)
 	}, fuego.OptionSummary("Delete a user"), fuego.OptionDescription("Administrators only; not oneself."))
 }

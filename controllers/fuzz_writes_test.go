@@ -1,4 +1,4 @@
-package app_test
+package controllers
 
 import (
 	"bytes"
@@ -14,11 +14,11 @@ import (
 )
 
 // FuzzWritesByEveryRole sends any JSON body as a create or an update of an
-// event, a venue or an organizer, as any caller, through the same checks the
-// HTTP layer runs (the declared parameters, then the service). Whatever the
-// fields, nothing panics or answers a 5xx, no anonymous caller or subscriber
-// writes anything, and no caller below editor stores another's authorship or
-// a status it may not give.
+// event, a venue or an organizer, as any caller, through what a request goes
+// through (the declared parameters, the readers of params.go, then the
+// service). Whatever the fields, nothing panics or answers a 5xx, no
+// anonymous caller or subscriber writes anything, and no caller below editor
+// stores another's authorship or a status it may not give.
 func FuzzWritesByEveryRole(f *testing.F) {
 	for _, seed := range []string{
 		`{"title":"t","start_date":"2031-01-01 10:00","end_date":"2031-01-01 11:00","author":1,"status":"private","sticky":true}`,
@@ -47,20 +47,25 @@ func FuzzWritesByEveryRole(f *testing.F) {
 	if _, err := a.Users.EnsureAdmin(ctx, "a long enough password"); err != nil {
 		f.Fatal(err)
 	}
-	admin, _ := a.Users.Authenticate(ctx, "admin", "a long enough password")
-	callers := []*app.User{nil}
+	user, _ := a.Users.Authenticate(ctx, "", "admin", "a long enough password")
+	admin := app.Caller{User: user}
+	callers := []app.Caller{{}}
 	for _, role := range app.Roles {
-		created, err := a.Users.Create(ctx, admin, app.Values{"login": "fuzz-" + string(role), "role": string(role)})
+		created, err := a.Users.Create(ctx, admin, app.UserInput{Login: "fuzz-" + string(role), Role: role})
 		if err != nil {
 			f.Fatal(err)
 		}
-		u, _ := a.Users.AuthenticateToken(ctx, created.ApplicationPassword)
-		callers = append(callers, u)
+		u, _ := a.Users.AuthenticateToken(ctx, "", created.ApplicationPassword)
+		callers = append(callers, app.Caller{User: u})
 	}
 	// One event, venue and organizer of the administrator's for updates.
-	event, _ := a.Events.Create(ctx, admin, app.Values{"title": "target", "start_date": "2031-01-01 10:00", "end_date": "2031-01-01 11:00"}, "/")
-	venue, _ := a.Venues.Create(ctx, admin, app.Values{"venue": "target"})
-	organizer, _ := a.Organizers.Create(ctx, admin, app.Values{"organizer": "target"})
+	title := "target"
+	target := app.PostFields{Title: &title}
+	start, end := "2031-01-01 10:00", "2031-01-01 11:00"
+	event, _ := a.Events.Create(ctx, admin, app.EventInput{PostFields: target, StartDate: &start, EndDate: &end})
+	venue, _ := a.Venues.Create(ctx, admin, app.LinkedInput{PostFields: target})
+	organizer, _ := a.Organizers.Create(ctx, admin, app.LinkedInput{PostFields: target})
+	venueMeta, organizerMeta := a.Venues.MetaFields(), a.Organizers.MetaFields()
 
 	f.Fuzz(func(t *testing.T, body string, op, who byte) {
 		dec := json.NewDecoder(bytes.NewReader([]byte(body)))
@@ -69,20 +74,24 @@ func FuzzWritesByEveryRole(f *testing.F) {
 		if dec.Decode(&fields) != nil || fields == nil {
 			return
 		}
-		actor := callers[int(who)%len(callers)]
+		caller := callers[int(who)%len(callers)]
+		actor := caller.User
 		update := op%3 == 2
-		var args []app.Arg
-		var write func(app.Values) (int64, string, int64, error) // ID, status and author stored
+		var args []Arg
+		var write func(Values) (int64, string, int64, error) // ID, status and author stored
 		switch op / 3 % 3 {
 		case 0:
-			args = app.EventWriteArgs(!update)
-			write = func(v app.Values) (int64, string, int64, error) {
+			args = eventWriteArgs(!update)
+			write = func(v Values) (int64, string, int64, error) {
+				in, err := readEventInput(v, venueMeta, organizerMeta)
+				if err != nil {
+					return 0, "", 0, err
+				}
 				var e *app.EventView
-				var err error
 				if update {
-					e, err = a.Events.Update(ctx, actor, app.PostRef{ID: event.ID}, v, "/")
+					e, err = a.Events.Update(ctx, caller, app.PostRef{ID: event.ID}, in)
 				} else {
-					e, err = a.Events.Create(ctx, actor, v, "/")
+					e, err = a.Events.Create(ctx, caller, in)
 				}
 				if err != nil {
 					return 0, "", 0, err
@@ -90,33 +99,35 @@ func FuzzWritesByEveryRole(f *testing.F) {
 				return e.ID, e.Status, authorOf(e.Author), nil
 			}
 		case 1:
-			args = a.Venues.WriteArgs(!update)
-			write = func(v app.Values) (int64, string, int64, error) {
+			args = linkedWriteArgs(app.PostTypeVenue, venueMeta, !update)
+			write = func(v Values) (int64, string, int64, error) {
+				in := readLinkedInput(v, app.PostTypeVenue, venueMeta)
 				var p app.VenueView
 				var err error
 				if update {
-					p, err = a.Venues.Update(ctx, actor, app.PostRef{ID: venue.ID}, v)
+					p, err = a.Venues.Update(ctx, caller, app.PostRef{ID: venue.ID}, in)
 				} else {
-					p, err = a.Venues.Create(ctx, actor, v)
+					p, err = a.Venues.Create(ctx, caller, in)
 				}
 				return p.ID, p.Status, authorOf(p.Author), err
 			}
 		default:
-			args = a.Organizers.WriteArgs(!update)
-			write = func(v app.Values) (int64, string, int64, error) {
+			args = linkedWriteArgs(app.PostTypeOrganizer, organizerMeta, !update)
+			write = func(v Values) (int64, string, int64, error) {
+				in := readLinkedInput(v, app.PostTypeOrganizer, organizerMeta)
 				var p app.OrganizerView
 				var err error
 				if update {
-					p, err = a.Organizers.Update(ctx, actor, app.PostRef{ID: organizer.ID}, v)
+					p, err = a.Organizers.Update(ctx, caller, app.PostRef{ID: organizer.ID}, in)
 				} else {
-					p, err = a.Organizers.Create(ctx, actor, v)
+					p, err = a.Organizers.Create(ctx, caller, in)
 				}
 				return p.ID, p.Status, authorOf(p.Author), err
 			}
 		}
-		values := app.Values(fields)
+		values := Values(fields)
 		before, _ := store.LastSeq(ctx)
-		err := app.CheckArgs(values, args)
+		err := CheckArgs(values, args)
 		var id, author int64
 		var status string
 		if err == nil {

@@ -1,4 +1,4 @@
-package app
+package controllers
 
 import (
 	"encoding/json"
@@ -6,6 +6,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"calendar/app"
 )
 
 // Values are the parameters of one request, merged from the JSON body, the form
@@ -65,50 +67,72 @@ const (
 // allocate or query without limit.
 const MaxListLength = 1000
 
-// ToBool reads a boolean the WordPress way: true/false, "true"/"false"/"1"/"0" in
-// any case, and the numbers 1 and 0.
-func ToBool(raw any) (bool, bool) {
+// A boolReader reads a boolean the way one of WordPress' readers does: the
+// words it takes for true and for false, in any case. A reader with no words
+// for false reads everything else as false, never as an error.
+type boolReader struct {
+	truths, falses []string
+	// trim: spaces around a word do not count; nonZero: any number but 0 is true.
+	trim, nonZero bool
+}
+
+var (
+	// restBool is WordPress' schema boolean (every declared boolean):
+	// true/false, "true"/"false"/"1"/"0" in any case, the numbers 1 and 0;
+	// anything else is not a boolean.
+	restBool = boolReader{truths: []string{"true", "1"}, falses: []string{"false", "0"}}
+	// truthyBool is the plugin's tribe_is_truthy (has_events,
+	// only_with_upcoming): 1, enable, enabled, on, y, yes, true, or a number
+	// other than 0.
+	truthyBool = boolReader{truths: []string{"1", "enable", "enabled", "on", "y", "yes", "true"}, trim: true, nonZero: true}
+	// filterBool is PHP's FILTER_VALIDATE_BOOLEAN (strict_dates): 1, true,
+	// on, yes.
+	filterBool = boolReader{truths: []string{"1", "true", "on", "yes"}, trim: true}
+)
+
+// read returns the value of raw, and whether it is a boolean to this reader.
+func (b boolReader) read(raw any) (bool, bool) {
+	var word string
 	switch x := raw.(type) {
 	case bool:
 		return x, true
 	case string:
-		switch strings.ToLower(x) {
-		case "true", "1":
-			return true, true
-		case "false", "0":
-			return false, true
-		}
+		word = x
 	case json.Number:
-		switch x.String() {
-		case "1":
-			return true, true
-		case "0":
-			return false, true
+		if b.nonZero {
+			f, err := x.Float64()
+			return err == nil && f != 0, true
 		}
+		word = x.String()
+	default:
+		return false, b.falses == nil
+	}
+	if b.trim {
+		word = strings.TrimSpace(word)
+	}
+	word = strings.ToLower(word)
+	switch {
+	case contains(b.truths, word):
+		return true, true
+	case b.falses == nil || contains(b.falses, word):
+		return false, true
 	}
 	return false, false
 }
 
+// ToBool reads a boolean as WordPress' schema does (restBool).
+func ToBool(raw any) (bool, bool) { return restBool.read(raw) }
+
 // ToInt reads an integer the WordPress way: a JSON number or a numeric string whose
 // value is whole ("7", "7.0", "7e2"), within the int64 range.
 func ToInt(raw any) (int64, bool) {
-	var s string
 	switch x := raw.(type) {
 	case json.Number:
-		s = x.String()
+		return app.WholeNumber(x.String())
 	case string:
-		s = strings.TrimSpace(x)
-	default:
-		return 0, false
+		return app.WholeNumber(x)
 	}
-	if i, err := strconv.ParseInt(s, 10, 64); err == nil {
-		return i, true
-	}
-	f, err := strconv.ParseFloat(s, 64)
-	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) || f != math.Trunc(f) || math.Abs(f) >= 1<<63 {
-		return 0, false
-	}
-	return int64(f), true
+	return 0, false
 }
 
 // ToNumber reads a number from a JSON number or a numeric string.
@@ -182,9 +206,9 @@ func CheckArgs(v Values, args []Arg) error {
 		}
 	}
 	if len(missing) > 0 {
-		return ErrMissingParams(missing)
+		return app.ErrMissingParams(missing)
 	}
-	var bad InvalidParams
+	var bad app.InvalidParams
 	for _, a := range args {
 		if !v.Has(a.Name) {
 			continue

@@ -1,10 +1,12 @@
-package app
+package controllers
 
 import (
 	"encoding/json"
 	"errors"
 	"reflect"
 	"testing"
+
+	"calendar/app"
 )
 
 func TestToBoolTheWordPressWay(t *testing.T) {
@@ -74,14 +76,14 @@ func TestCheckArgs(t *testing.T) {
 	})
 	t.Run("missing required parameters come first", func(t *testing.T) {
 		err := CheckArgs(Values{"page": "x"}, args)
-		var e *Error
-		if !errors.As(err, &e) || e.Code != "rest_missing_callback_param" || e.Kind != KindInvalid {
+		var e *app.Error
+		if !errors.As(err, &e) || e.Code != "rest_missing_callback_param" || e.Kind != app.KindInvalid {
 			t.Fatalf("err = %v", err)
 		}
 	})
 	t.Run("type failures name each parameter", func(t *testing.T) {
 		err := CheckArgs(Values{"name": json.Number("5"), "flag": "maybe", "ids": "1,x", "order": "up"}, args)
-		var e *Error
+		var e *app.Error
 		if !errors.As(err, &e) || e.Code != "rest_invalid_param" {
 			t.Fatalf("err = %v", err)
 		}
@@ -107,21 +109,4 @@ func TestCheckArgs(t *testing.T) {
 			t.Fatal("a list over the bound was accepted")
 		}
 	})
-}
-
-func TestApplicationPasswords(t *testing.T) {
-	seen := map[string]bool{}
-	for i := 0; i < 100; i++ {
-		p := NewApplicationPassword()
-		if len(p) != 29 || len(normalizePassword(p)) != 24 {
-			t.Fatalf("password %q is not 24 characters in six groups", p)
-		}
-		if seen[p] {
-			t.Fatalf("password %q generated twice", p)
-		}
-		seen[p] = true
-	}
-	if hashPassword("abcd efgh") != hashPassword("abcdefgh") {
-		t.Fatal("spaces change the hash")
-	}
 }

@@ -1,0 +1,151 @@
+package app
+
+// The typed requests the services take. The HTTP layer reads the parameters
+// into them (their names are the API's); a nil pointer or a nil slice is a
+// parameter that was not sent, an empty string or slice one sent empty.
+
+// Caller is who asks: a user (nil for anonymous callers), from which address
+// (the throttle counts wrong passwords by it), through which root of the API
+// ("{api}/", with the language segment the request came in with: every URL
+// the service writes starts with it).
+type Caller struct {
+	User   *User
+	Client string
+	Root   string
+}
+
+// Can reports whether the caller holds the capability; anonymous callers hold none.
+func (c Caller) Can(capability Capability) bool { return c.User.Can(capability) }
+
+// PageRequest is a page of a list: Page from 1, PerPage 0 for the site's default.
+type PageRequest struct {
+	Page, PerPage int
+}
+
+// PostFields are the fields every post write takes (the name of a venue or
+// an organizer is its Title).
+type PostFields struct {
+	Title, Description, Excerpt, Password, Image *string
+	// Status "" was not sent.
+	Status string
+	Author *int64
+	// Date is read in the post's zone, DateUTC in UTC; DateUTC wins.
+	Date, DateUTC *string
+}
+
+// EventInput is an event create or update.
+type EventInput struct {
+	PostFields
+	Slug, Website, Timezone *string
+	AllDay                  *bool
+	StartDate, EndDate      *string
+	Cost                    *[]string
+	// The flags, by their API names (show_map, show_map_link,
+	// hide_from_listings, sticky, featured): those sent.
+	Flags map[string]bool
+	// Venue: nil was not sent; a zero LinkRef unlinks.
+	Venue            *LinkRef
+	Organizers       *[]LinkRef
+	Categories, Tags *[]string // IDs, slugs or names
+}
+
+// LinkRef names a venue or an organizer: an existing one by ID, or the fields
+// of a new one (an existing one of the same name is reused).
+type LinkRef struct {
+	ID int64
+	// FromObject: the ID came as {"id": N}, whose wrong type the plugin
+	// answers with invalid-linked-post-id.
+	FromObject bool
+	New        *LinkedInput
+}
+
+// LinkedInput is a venue or organizer create or update.
+type LinkedInput struct {
+	PostFields
+	// Meta holds the text fields sent (address, city, phone, email...) by
+	// their API names; "" clears one.
+	Meta                 map[string]string
+	ShowMap, ShowMapLink *bool
+	GeoLat, GeoLng       *float64
+}
+
+// TermInput is a category or tag create or update.
+type TermInput struct {
+	Name, Description, Slug *string
+	Parent                  *int64
+}
+
+// Dates are the date bounds of an event list, as sent, by name (start_date,
+// end_date, starts_before, starts_after, ends_before, ends_after).
+type Dates map[string]string
+
+// NearInput is a "near me" point: both coordinates or none.
+type NearInput struct {
+	Lat, Lng *float64
+	Radius   *float64 // nil: 25
+	Unit     string   // mi (default) or km
+}
+
+// EventFilter is an event list (and the iCalendar feed).
+type EventFilter struct {
+	Page   PageRequest
+	Search *string
+	// OrderBy: "" or start_date, distance, relevance.
+	OrderBy            string
+	Categories, Tags   *[]string // IDs or slugs
+	Venues, Organizers *[]int64
+	Featured, HasGeo   *bool
+	Statuses           *[]string // nil: the caller's default statuses
+	Parent             *int64
+	Include            *[]int64
+	Dates              Dates
+	StrictDates        bool
+	Near               NearInput
+	// Password unmasks the events it protects.
+	Password      string
+	Facets        *[]string
+	ModifiedAfter *string
+}
+
+// LinkedFilter is a venue or organizer list.
+type LinkedFilter struct {
+	Page     PageRequest
+	Search   *string
+	Statuses *[]string
+	// Event keeps those this event links; HasEvents those events link (or
+	// not); OnlyWithUpcoming those upcoming events link.
+	Event            *int64
+	HasEvents        *bool
+	OnlyWithUpcoming bool
+	Near             NearInput // venues only
+	ByDistance       bool
+	ModifiedAfter    *string
+}
+
+// TermFilter is a category or tag list.
+type TermFilter struct {
+	Page             PageRequest
+	Search, Slug     *string
+	Include, Exclude *[]string // IDs or slugs
+	Order            *string   // asc or desc, any case
+	OrderBy          *string
+	// HideEmpty: nil is the default (true).
+	HideEmpty *bool
+	// Event keeps the terms of this event, named so by EventParam (event,
+	// or post) in an error.
+	Event      *int64
+	EventParam string
+	Parent     *int64
+}
+
+// ChangesRequest is a page of the change feed.
+type ChangesRequest struct {
+	Since   int64
+	PerPage *int64 // nil: the default
+}
+
+// UserInput is a user creation.
+type UserInput struct {
+	Login string
+	Role  Role
+}
