@@ -67,9 +67,10 @@ func New(store Store, index Index, settings Settings) *App {
 	if settings.ResultCacheSize == 0 {
 		settings.ResultCacheSize = defaultResultCacheSize
 	}
-	searched := newBudgetedIndex(index, settings.SearchBudget) // what answers requests; writes and syncs are not bounded
+	// What answers requests: answers kept per index generation, then a time
+	// budget on the searches that run; writes and syncs are not bounded.
+	searched := newCachedIndex(newBudgetedIndex(index, settings.SearchBudget), max(settings.ResultCacheSize, 0))
 	posts := postService{store: store, index: searched, settings: settings, now: time.Now, sync: a.sync,
-		counts: &linkCounts{entries: map[string]countsEntry{}}, results: newResultCache(max(settings.ResultCacheSize, 0)),
 		views: newViewCache(defaultViewCacheSize), throttle: throttle}
 	if settings.ResultCacheSize < 0 {
 		posts.views = newViewCache(0)

@@ -189,7 +189,7 @@ func (s *Events) renderMissing(ctx context.Context, events []*Post, missing []in
 	}
 	counts := map[int64]int{}
 	if len(terms) > 0 {
-		if counts, err = s.countLinks(ctx, LinkTerms, publishedEvents); err != nil {
+		if counts, err = s.index.CountLinks(ctx, LinkTerms, publishedEvents); err != nil {
 			return err
 		}
 	}

@@ -35,7 +35,7 @@ func (s *Events) Feed(ctx context.Context, caller Caller, f EventFilter) (*Feed,
 		return nil, err
 	}
 	q.Limit = s.settings.FeedLimit
-	found, err := s.searchPosts(ctx, q)
+	found, err := s.index.SearchPosts(ctx, q)
 	if err != nil {
 		return nil, err
 	}

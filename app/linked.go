@@ -81,7 +81,7 @@ func (s *LinkedPosts[V]) List(ctx context.Context, caller Caller, f LinkedFilter
 	if err := bad.Err(); err != nil {
 		return nil, err
 	}
-	found, err := s.searchPosts(ctx, q)
+	found, err := s.index.SearchPosts(ctx, q)
 	if err != nil {
 		return nil, err
 	}
@@ -142,7 +142,7 @@ func (s *LinkedPosts[V]) eventFilters(ctx context.Context, actor *User, f Linked
 		// Events that count: published, scheduled or private, as the caller
 		// may read them (the plugin counts drafts and pending ones out, and
 		// trashed ones in: a trashed event is no longer there).
-		counts, err := s.countLinks(ctx, s.link(), PostQuery{Statuses: []string{StatusPublish, StatusFuture, StatusPrivate}, Reader: q.Reader})
+		counts, err := s.index.CountLinks(ctx, s.link(), PostQuery{Type: PostTypeEvent, Statuses: []string{StatusPublish, StatusFuture, StatusPrivate}, Reader: q.Reader})
 		if err != nil {
 			return err
 		}
@@ -154,8 +154,8 @@ func (s *LinkedPosts[V]) eventFilters(ctx context.Context, actor *User, f Linked
 	}
 	if f.OnlyWithUpcoming {
 		// The plugin's quirk, kept: the events' statuses are the list's.
-		upcoming := PostQuery{Statuses: q.Statuses, Reader: q.Reader, StartAfter: &Bound{T: s.now(), Inclusive: true}}
-		counts, err := s.countLinks(ctx, s.link(), upcoming)
+		upcoming := PostQuery{Type: PostTypeEvent, Statuses: q.Statuses, Reader: q.Reader, StartAfter: &Bound{T: s.now(), Inclusive: true}}
+		counts, err := s.index.CountLinks(ctx, s.link(), upcoming)
 		if err != nil {
 			return err
 		}

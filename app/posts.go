@@ -16,8 +16,6 @@ type postService struct {
 	settings Settings
 	now      func() time.Time
 	sync     *indexSync
-	counts   *linkCounts
-	results  *resultCache
 	views    *viewCache
 	throttle *Throttle
 }
@@ -72,12 +70,8 @@ func (s *postService) insert(ctx context.Context, p *Post, base string) error {
 			return err
 		}
 		p.Slug = slug
-		done := s.sync.writing()
-		err = s.store.Posts().Insert(ctx, p)
-		if err == nil {
-			err = s.index.PutPosts(ctx, []*Post{p})
-		}
-		done()
+		err = s.sync.writeThrough(func() error { return s.store.Posts().Insert(ctx, p) },
+			func() error { return s.index.PutPosts(ctx, []*Post{p}) })
 		if !errors.Is(err, ErrConflict) {
 			return err
 		}
@@ -88,20 +82,14 @@ func (s *postService) insert(ctx context.Context, p *Post, base string) error {
 // save writes an existing post to the store, then to the index.
 func (s *postService) save(ctx context.Context, p *Post) error {
 	p.Modified = s.now().UTC().Truncate(time.Second)
-	defer s.sync.writing()()
-	if err := s.store.Posts().Update(ctx, p); err != nil {
-		return err
-	}
-	return s.index.PutPosts(ctx, []*Post{p})
+	return s.sync.writeThrough(func() error { return s.store.Posts().Update(ctx, p) },
+		func() error { return s.index.PutPosts(ctx, []*Post{p}) })
 }
 
 // remove deletes a post from the store, then from the index.
 func (s *postService) remove(ctx context.Context, p *Post) error {
-	defer s.sync.writing()()
-	if err := s.store.Posts().Delete(ctx, p.ID); err != nil && !errors.Is(err, ErrNotFound) {
-		return err
-	}
-	return s.index.DeletePost(ctx, p.ID)
+	return s.sync.writeThrough(func() error { return ignoreMissing(s.store.Posts().Delete(ctx, p.ID)) },
+		func() error { return s.index.DeletePost(ctx, p.ID) })
 }
 
 // MaxPerPage caps every list.

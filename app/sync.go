@@ -37,10 +37,25 @@ type indexSync struct {
 	total      atomic.Int64
 }
 
-// writing is held by a service write from its store write to its index write.
-func (s *indexSync) writing() func() {
+// writeThrough is the one path of every write of the service: the store,
+// then, if that worked, the index, with the gate held between them, so that a
+// catch-up never writes an older state of the document over the one just
+// written.
+func (s *indexSync) writeThrough(toStore, toIndex func() error) error {
 	s.gate.RLock()
-	return s.gate.RUnlock
+	defer s.gate.RUnlock()
+	if err := toStore(); err != nil {
+		return err
+	}
+	return toIndex()
+}
+
+// ignoreMissing: deleting what is already gone is not an error.
+func ignoreMissing(err error) error {
+	if errors.Is(err, ErrNotFound) {
+		return nil
+	}
+	return err
 }
 
 // CatchUp applies every change above the index's checkpoint (less the margin)

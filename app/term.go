@@ -60,6 +60,10 @@ type Terms struct {
 	kind  termKind
 }
 
+// publishedEvents are the events term counts count: published ones, as
+// WordPress' term count does, the same for every caller.
+var publishedEvents = PostQuery{Type: PostTypeEvent, Statuses: []string{StatusPublish}, Reader: readEverything}
+
 // TermOrderBy lists the orderings a term list accepts.
 var TermOrderBy = []string{"id", "name", "slug", "count", "parent", "description", "term_group", "include", "none"}
 
@@ -84,7 +88,7 @@ func (s *Terms) load(ctx context.Context, id int64) (*Term, error) {
 }
 
 func (s *Terms) withCount(ctx context.Context, t *Term, root string) (*TermView, error) {
-	counts, err := s.posts.countLinks(ctx, LinkTerms, publishedEvents)
+	counts, err := s.posts.index.CountLinks(ctx, LinkTerms, publishedEvents)
 	if err != nil {
 		return nil, err
 	}
@@ -252,12 +256,8 @@ func (s *Terms) insert(ctx context.Context, t *Term, base string) error {
 			}
 		}
 		t.Slug = slug
-		done := s.posts.sync.writing()
-		err = s.store.Terms().Insert(ctx, t)
-		if err == nil {
-			err = s.index.PutTerms(ctx, []*Term{t})
-		}
-		done()
+		err = s.posts.sync.writeThrough(func() error { return s.store.Terms().Insert(ctx, t) },
+			func() error { return s.index.PutTerms(ctx, []*Term{t}) })
 		if !errors.Is(err, ErrConflict) {
 			return err
 		}
@@ -308,11 +308,8 @@ func (s *Terms) Update(ctx context.Context, caller Caller, id int64, raw TermInp
 
 // saveTerm writes a term to the store, then the index.
 func (s *Terms) saveTerm(ctx context.Context, t *Term) error {
-	defer s.posts.sync.writing()()
-	if err := s.store.Terms().Update(ctx, t); err != nil {
-		return err
-	}
-	return s.index.PutTerms(ctx, []*Term{t})
+	return s.posts.sync.writeThrough(func() error { return s.store.Terms().Update(ctx, t) },
+		func() error { return s.index.PutTerms(ctx, []*Term{t}) })
 }
 
 // Delete removes a term for good and answers it as it was; its children move
@@ -361,9 +358,6 @@ func (s *Terms) Delete(ctx context.Context, caller Caller, id int64) (*TermView,
 	if err != nil {
 		return nil, err
 	}
-	defer s.posts.sync.writing()()
-	if err := s.store.Terms().Delete(ctx, t.ID); err != nil && !errors.Is(err, ErrNotFound) {
-		return nil, err
-	}
-	return previous, s.index.DeleteTerm(ctx, t.ID)
+	return previous, s.posts.sync.writeThrough(func() error { return ignoreMissing(s.store.Terms().Delete(ctx, t.ID)) },
+		func() error { return s.index.DeleteTerm(ctx, t.ID) })
 }

@@ -81,7 +81,7 @@ func (s *Terms) List(ctx context.Context, caller Caller, f TermFilter) (*Page[Te
 	if err != nil {
 		return nil, err
 	}
-	counts, err := s.posts.countLinks(ctx, LinkTerms, publishedEvents)
+	counts, err := s.posts.index.CountLinks(ctx, LinkTerms, publishedEvents)
 	if err != nil {
 		return nil, err
 	}

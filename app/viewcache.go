@@ -9,10 +9,10 @@ package app
 // fields are always the stored ones) rendered in one index generation: what
 // it embeds (venue, organizers, term names and counts) changes only with a
 // write, and every write a replica applies to its index changes the
-// generation. A replica so shows another's change to a venue once it has
-// applied it, as its lists do.
+// generation (the rule of generational). A replica so shows another's change
+// to a venue once it has applied it, as its lists do.
 type viewCache struct {
-	entries *lru[viewKey, cachedView]
+	kept *generational[viewKey, EventView]
 }
 
 type viewKey struct {
@@ -21,31 +21,25 @@ type viewKey struct {
 	root    string
 }
 
-type cachedView struct {
-	generation uint64
-	view       EventView
-}
-
 // defaultViewCacheSize: rendered events are a few kB each.
 const defaultViewCacheSize = 5000
 
 func newViewCache(max int) *viewCache {
-	return &viewCache{entries: newLRU[viewKey, cachedView](max)}
+	return &viewCache{kept: newGenerational[viewKey, EventView](max)}
 }
 
-// get is the cached view of the key rendered in generation gen.
+// get is the view of the key rendered in generation gen.
 func (c *viewCache) get(key viewKey, gen uint64) (EventView, bool) {
-	if c.entries.max == 0 || key.seq == 0 {
+	if key.seq == 0 { // not stored yet: no revision to tell it by
 		return EventView{}, false
 	}
-	hit, ok := c.entries.get(key)
-	return hit.view, ok && hit.generation == gen
+	return c.kept.get(key, gen)
 }
 
 // put keeps a view, which nobody changes afterwards: callers change their
 // copies' own fields only (mask, Distance), never what they share with it.
 func (c *viewCache) put(key viewKey, gen uint64, view EventView) {
-	if c.entries.max > 0 && key.seq != 0 {
-		c.entries.put(key, cachedView{generation: gen, view: view})
+	if key.seq != 0 {
+		c.kept.put(key, gen, view)
 	}
 }

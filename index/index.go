@@ -13,11 +13,12 @@ import (
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
+
+	"calendar/app"
 )
 
-// MappingVersion changes whenever the mapping or the indexed document changes;
-// an index built with another version is discarded and rebuilt from the store.
-const MappingVersion = 18
+// Index implements app's port.
+var _ app.Index = (*Index)(nil)
 
 var versionKey = []byte("mapping_version")
 

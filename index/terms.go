@@ -13,34 +13,6 @@ import (
 	"calendar/app"
 )
 
-const (
-	kindPost      = "post"
-	kindTerm      = "term"
-	fieldSlug     = "slug"
-	fieldNameSort = "name_sort"
-	fieldDescSort = "description_sort"
-	fieldParent   = "parent"
-	fieldNameKey  = "name_key"
-)
-
-// termDocID keeps term entries apart from post entries, whose IDs are bare numbers.
-func termDocID(id int64) string { return "t" + docID(id) }
-
-func newTermDoc(t *app.Term) postDoc {
-	return postDoc{
-		fieldKind:           kindTerm,
-		fieldType:           t.Taxonomy,
-		fieldID:             float64(t.ID),
-		fieldParent:         float64(t.Parent),
-		fieldSlug:           t.Slug,
-		fieldNameSort:       strings.ToLower(t.Name),
-		fieldNameKey:        strings.ToLower(t.Name),
-		fieldDescSort:       strings.ToLower(t.Description),
-		textPrefix + "name": strings.ToLower(t.Name),
-		textPrefix + "slug": strings.ToLower(t.Slug),
-	}
-}
-
 // PutTerms indexes the terms in one batch.
 func (i *Index) PutTerms(ctx context.Context, terms []*app.Term) error {
 	b := i.bleve.NewBatch()

@@ -15,6 +15,12 @@ import (
 	"calendar/app"
 )
 
+// Bolt and Mongo implement app's port.
+var (
+	_ app.Store = (*Bolt)(nil)
+	_ app.Store = (*Mongo)(nil)
+)
+
 // Bolt is the embedded store: one bbolt file under the data dir. Every write is
 // one transaction, synced to disk before it returns.
 type Bolt struct {

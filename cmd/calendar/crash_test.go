@@ -185,26 +185,8 @@ func verifyIndexMatchesStore(t *testing.T, dir string) {
 		t.Fatal(err)
 	}
 	defer idx.Close()
-	var after int64
-	n := 0
-	for {
-		posts, err := store.Posts().Scan(ctx, after, 500)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(posts) == 0 {
-			break
-		}
-		for _, p := range posts {
-			if err := idx.VerifyPost(ctx, p); err != nil {
-				t.Fatal(err)
-			}
-		}
-		n += len(posts)
-		after = posts[len(posts)-1].ID
-	}
-	if indexed, err := idx.CountPosts(ctx); err != nil || indexed != n {
-		t.Fatalf("the index holds %d posts, the store %d (%v)", indexed, n, err)
+	if _, err := verifyIndex(ctx, store, idx, func(_ *app.Post, problem error) { t.Error(problem) }); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -38,10 +38,14 @@ const shutdownGrace = 15 * time.Second
 const headerTimeout = 10 * time.Second
 
 // run serves until ctx ends, then shuts down gracefully; "reindex" as the
-// first argument rebuilds the index instead.
+// first argument rebuilds the index instead, "verify" compares it with the
+// store.
 func run(ctx context.Context, args []string, getenv func(string) string, logOut io.Writer) error {
 	if len(args) > 0 && args[0] == "reindex" {
 		return reindex(ctx, args[1:], getenv, logOut)
+	}
+	if len(args) > 0 && args[0] == "verify" {
+		return verify(ctx, args[1:], getenv, logOut)
 	}
 	cfg, err := loadConfig(args, getenv, logOut)
 	if err != nil {

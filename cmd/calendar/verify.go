@@ -1,0 +1,78 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"calendar/app"
+	"calendar/index"
+)
+
+// verify compares the index with the store, with the service stopped (the
+// embedded store refuses a second process): every stored post must have its
+// entry, equal field by field, and the index no other post. It names each
+// post that differs; a reindex mends them.
+func verify(ctx context.Context, args []string, getenv func(string) string, out io.Writer) error {
+	cfg, err := loadConfig(args, getenv, out)
+	if err != nil {
+		return err
+	}
+	store, _, err := openStore(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer store.Close(context.Background())
+	idx, err := index.Open(cfg.DataDir)
+	if err != nil {
+		return err
+	}
+	defer idx.Close()
+	if idx.Fresh {
+		return fmt.Errorf("there was no index under %s: start the service or run reindex", cfg.DataDir)
+	}
+	differ := 0
+	checked, err := verifyIndex(ctx, store, idx, func(p *app.Post, problem error) {
+		differ++
+		fmt.Fprintln(out, problem)
+	})
+	if err != nil {
+		return err
+	}
+	if differ > 0 {
+		return fmt.Errorf("%d of %d posts differ between the store and the index: run reindex", differ, checked)
+	}
+	fmt.Fprintf(out, "the index holds the store's %d posts as they are\n", checked)
+	return nil
+}
+
+// verifyIndex checks every stored post against its index entry, telling
+// differ about each that differs, then the count of posts the index holds.
+func verifyIndex(ctx context.Context, store app.Store, idx *index.Index, differ func(p *app.Post, problem error)) (int, error) {
+	var after int64
+	n := 0
+	for {
+		posts, err := store.Posts().Scan(ctx, after, 500)
+		if err != nil {
+			return n, err
+		}
+		if len(posts) == 0 {
+			break
+		}
+		for _, p := range posts {
+			if err := idx.VerifyPost(ctx, p); err != nil {
+				differ(p, err)
+			}
+		}
+		n += len(posts)
+		after = posts[len(posts)-1].ID
+	}
+	indexed, err := idx.CountPosts(ctx)
+	if err != nil {
+		return n, err
+	}
+	if indexed != n {
+		differ(nil, fmt.Errorf("the index holds %d posts, the store %d", indexed, n))
+	}
+	return n, nil
+}
