@@ -244,3 +244,96 @@ func docType(op map[string]any, name string) any {
 	}
 	return nil
 }
+
+// TestTheDocTellsTheTruth: who may call each operation, what each parameter
+// is, what each answer's content and schema are, as the service does them.
+func TestTheDocTellsTheTruth(t *testing.T) {
+	s := startService(t)
+	doc := s.do("GET", "/vendor/events/v1/doc").object(t)
+	components := doc["components"].(map[string]any)
+	schemes, _ := components["securitySchemes"].(map[string]any)
+	for name, scheme := range map[string]string{"basic": "basic", "bearer": "bearer"} {
+		if sc, _ := schemes[name].(map[string]any); sc["type"] != "http" || sc["scheme"] != scheme {
+			t.Errorf("security scheme %s = %v", name, schemes[name])
+		}
+	}
+	operations := 0
+	for path, item := range doc["paths"].(map[string]any) {
+		_, admin := item.(map[string]any)["servers"]
+		for method, o := range item.(map[string]any) {
+			op, ok := o.(map[string]any)
+			if !ok || method == "servers" {
+				continue
+			}
+			operations++
+			where := strings.ToUpper(method) + " " + path
+			tags, _ := op["tags"].([]any)
+			if len(tags) != 1 || (admin && tags[0] != "users (administration)") {
+				t.Errorf("%s: tags %v", where, tags)
+			}
+			security, _ := op["security"].([]any)
+			optional := false
+			for _, req := range security {
+				optional = optional || len(req.(map[string]any)) == 0
+			}
+			if len(security) == 0 || optional != (method == "get" && !admin) {
+				t.Errorf("%s: security %v", where, op["security"])
+			}
+			for _, p := range asList(op["parameters"]) {
+				if d, _ := p.(map[string]any)["description"].(string); d == "" || d == "No description provided" {
+					t.Errorf("%s: parameter %v has no description", where, p.(map[string]any)["name"])
+				}
+			}
+			if body, ok := op["requestBody"].(map[string]any); ok {
+				schema := body["content"].(map[string]any)["application/json"].(map[string]any)["schema"].(map[string]any)
+				for name, prop := range schema["properties"].(map[string]any) {
+					if d, _ := prop.(map[string]any)["description"].(string); d == "" {
+						t.Errorf("%s: body parameter %s has no description", where, name)
+					}
+				}
+			}
+			for code, r := range op["responses"].(map[string]any) {
+				for contentType := range asMap(r.(map[string]any)["content"]) {
+					if contentType != "application/json" && !(contentType == "text/calendar" && path == "/events.ics") {
+						t.Errorf("%s %s: content type %s", where, code, contentType)
+					}
+				}
+			}
+		}
+	}
+	if operations < 30 {
+		t.Fatalf("only %d operations", operations)
+	}
+	schemas := components["schemas"].(map[string]any)
+	for name, s := range schemas {
+		for prop, p := range asMap(s.(map[string]any)["properties"]) {
+			pm := p.(map[string]any)
+			if len(pm) == 0 || pm["type"] == "null" {
+				t.Errorf("schema %s: %s is %v", name, prop, pm)
+			}
+		}
+	}
+	event := schemas["EventView"].(map[string]any)["properties"].(map[string]any)
+	for _, prop := range []string{"image", "venue"} {
+		if len(asList(event[prop].(map[string]any)["oneOf"])) != 2 {
+			t.Errorf("EventView.%s = %v", prop, event[prop])
+		}
+	}
+	if event["json_ld"].(map[string]any)["type"] != "object" {
+		t.Errorf("EventView.json_ld = %v", event["json_ld"])
+	}
+	data := schemas["ErrorBody"].(map[string]any)["properties"].(map[string]any)["data"].(map[string]any)["properties"].(map[string]any)
+	if len(asList(data["params"].(map[string]any)["oneOf"])) != 2 || len(asList(data["details"].(map[string]any)["oneOf"])) != 2 {
+		t.Errorf("ErrorBody.data = %v", data)
+	}
+}
+
+func asList(v any) []any {
+	l, _ := v.([]any)
+	return l
+}
+
+func asMap(v any) map[string]any {
+	m, _ := v.(map[string]any)
+	return m
+}

@@ -35,16 +35,20 @@ func newOpenAPIDoc(spec *openapi3.T) *openAPIDoc {
 			if rel == "" {
 				rel = "/"
 			}
+			describeOperations(rel, item, false)
 			paths.Set(rel, item)
 		case strings.HasPrefix(path, adminPrefix):
 			// Relative to {base}/vendor/admin/ so the admin root does not clash with "/".
 			item.Servers = openapi3.Servers{{URL: adminServerPlaceholder}}
+			describeOperations(path, item, true)
 			paths.Set(strings.TrimPrefix(path, adminPrefix), item)
 		}
 	}
 	doc := *spec
 	doc.Paths = paths
 	doc.Components = pruneUnreferenced(spec.Components, paths)
+	doc.Components.SecuritySchemes = securitySchemes
+	refineSchemas(doc.Components.Schemas)
 	doc.Servers = openapi3.Servers{{URL: eventsServerPlaceholder}}
 	raw, err := json.Marshal(&doc)
 	if err != nil {

@@ -24,8 +24,8 @@ type Link struct {
 // mountRoot registers GET {namespace}: the WordPress namespace index.
 func (api *API) mountRoot(namespace string) {
 	args := []Arg{
-		{Name: "namespace", Type: TypeString, Default: namespace},
-		{Name: "context", Type: TypeString, Default: "view"},
+		{Name: "namespace", Type: TypeString, Default: namespace, Description: "The namespace to describe."},
+		{Name: "context", Type: TypeString, Default: "view", Description: "WordPress' context; only view."},
 	}
 	handle(api, namespace, []string{http.MethodGet}, "", args, func(r *Request) (object, error) {
 		asked := namespace

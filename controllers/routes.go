@@ -178,7 +178,8 @@ func documentArgs(method string, pathParams []string, args []Arg) fuego.RouteOpt
 		inPath := map[string]bool{}
 		for _, name := range pathParams {
 			inPath[name] = true
-			p := openapi3.NewPathParameter(name).WithSchema(paramSchema(findArg(args, name)))
+			arg := findArg(args, name)
+			p := openapi3.NewPathParameter(name).WithDescription(describe(arg)).WithSchema(paramSchema(arg))
 			r.Operation.AddParameter(p)
 		}
 		if method == http.MethodGet || method == http.MethodDelete {

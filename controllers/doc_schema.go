@@ -1,0 +1,130 @@
+package controllers
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+)
+
+// What the generated document says only roughly, said as the service does
+// it: who may call an operation (Basic or Bearer, required for writes and the
+// administration, optional for reads), which resource an operation is of, the
+// one content type each answer has, and the schemas reflection cannot read
+// from Go types (an image or false, a venue or [], JSON-LD objects, the
+// error's params and details).
+
+// The security schemes of the document: WordPress application passwords.
+var securitySchemes = openapi3.SecuritySchemes{
+	"basic": &openapi3.SecuritySchemeRef{Value: openapi3.NewSecurityScheme().WithType("http").WithScheme("basic").
+		WithDescription("login:application password (the spaces of the password are optional).")},
+	"bearer": &openapi3.SecuritySchemeRef{Value: openapi3.NewSecurityScheme().WithType("http").WithScheme("bearer").
+		WithDescription("The application password alone.")},
+}
+
+var (
+	signedIn         = openapi3.SecurityRequirements{{"basic": {}}, {"bearer": {}}}
+	optionallySigned = openapi3.SecurityRequirements{{}, {"basic": {}}, {"bearer": {}}}
+)
+
+// describeOperations tags each operation with its resource, says who may call
+// it, and keeps the content types the service sends.
+func describeOperations(path string, item *openapi3.PathItem, admin bool) {
+	tag := resourceTag(path, admin)
+	for method, op := range item.Operations() {
+		op.Tags = []string{tag}
+		security := optionallySigned
+		if admin || method != http.MethodGet {
+			security = signedIn
+		}
+		op.Security = &security
+		for _, response := range op.Responses.Map() {
+			if response.Value == nil {
+				continue
+			}
+			for contentType := range response.Value.Content {
+				if contentType != "application/json" && contentType != calendarType {
+					delete(response.Value.Content, contentType)
+				}
+			}
+		}
+	}
+}
+
+// resourceTag is the resource a path is of: its first segment.
+func resourceTag(path string, admin bool) string {
+	if admin {
+		return "users (administration)"
+	}
+	first, _, _ := strings.Cut(strings.TrimPrefix(path, "/"), "/")
+	switch first {
+	case "":
+		return "namespace"
+	case "events.ics":
+		return "events"
+	}
+	return first
+}
+
+// refineSchemas replaces what reflection wrote roughly.
+func refineSchemas(schemas openapi3.Schemas) {
+	object := func(description string) *openapi3.SchemaRef {
+		s := openapi3.NewObjectSchema().WithAnyAdditionalProperties()
+		s.Description = description
+		return openapi3.NewSchemaRef("", s)
+	}
+	empty := openapi3.NewArraySchema().WithMaxItems(0)
+	empty.Items = openapi3.NewSchemaRef("", openapi3.NewObjectSchema())
+	schemaRef := func(name string) *openapi3.SchemaRef { return openapi3.NewSchemaRef("#/components/schemas/"+name, nil) }
+	jsonLD := object("schema.org JSON-LD; on single reads only.")
+	for _, name := range []string{"EventView", "VenueView", "OrganizerView"} {
+		if s := schemas[name]; s != nil && s.Value != nil {
+			s.Value.Properties["json_ld"] = jsonLD
+		}
+	}
+	if s := schemas["EventView"]; s != nil && s.Value != nil {
+		noImage := openapi3.NewBoolSchema()
+		noImage.Enum = []any{false}
+		image := openapi3.NewOneOfSchema(schemaRef("ImageView").Value, noImage)
+		image.OneOf[0] = schemaRef("ImageView")
+		image.Description = "The featured image, or false."
+		s.Value.Properties["image"] = openapi3.NewSchemaRef("", image)
+		venue := openapi3.NewOneOfSchema(nil, empty)
+		venue.OneOf[0] = schemaRef("VenueView")
+		venue.Description = "The venue, or [] when the event has none (or none the caller may read)."
+		s.Value.Properties["venue"] = openapi3.NewSchemaRef("", venue)
+		s.Value.Properties["custom_fields"] = openapi3.NewSchemaRef("", empty)
+	}
+	if s := schemas["ErrorBody"]; s != nil && s.Value != nil {
+		data := s.Value.Properties["data"].Value
+		params := openapi3.NewOneOfSchema(openapi3.NewObjectSchema().WithAdditionalProperties(openapi3.NewStringSchema()),
+			openapi3.NewArraySchema().WithItems(openapi3.NewStringSchema()))
+		params.Description = "rest_invalid_param: the reason per parameter; rest_missing_callback_param: the names missing."
+		data.Properties["params"] = openapi3.NewSchemaRef("", params)
+		details := openapi3.NewOneOfSchema(openapi3.NewObjectSchema().WithAnyAdditionalProperties(), empty)
+		details.Description = "The nested error per parameter, or [] when there is none (as WordPress writes it)."
+		data.Properties["details"] = openapi3.NewSchemaRef("", details)
+	}
+	for _, s := range schemas {
+		notNull(s)
+	}
+}
+
+// notNull: Go's slices and maps document as "array or null", but the service
+// always writes them, as [] or {} when empty.
+func notNull(s *openapi3.SchemaRef) {
+	if s == nil || s.Value == nil || s.Ref != "" {
+		return
+	}
+	for _, p := range s.Value.Properties {
+		if p.Value == nil || p.Ref != "" || p.Value.Type == nil || len(*p.Value.Type) != 2 || !p.Value.Type.Includes("null") {
+			continue
+		}
+		for _, t := range *p.Value.Type {
+			if t == openapi3.TypeArray || t == openapi3.TypeObject {
+				p.Value.Type = &openapi3.Types{t}
+			}
+		}
+		notNull(p)
+	}
+}
