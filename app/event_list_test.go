@@ -10,7 +10,9 @@ import (
 	"calendar/app"
 )
 
-func between(start, end string) app.EventInput { return app.EventInput{StartDate: &start, EndDate: &end} }
+func between(start, end string) app.EventInput {
+	return app.EventInput{StartDate: &start, EndDate: &end}
+}
 
 func TestEventListDateSemantics(t *testing.T) {
 	w := newWorld(t)
