@@ -149,7 +149,9 @@ func TestTermParametersOverHTTP(t *testing.T) {
 	if m["data"].(map[string]any)["term_id"] != music["id"] {
 		t.Fatalf("data = %v", m["data"])
 	}
-	list := func(query string) *response { return s.do("GET", "/vendor/events/v1/categories?hide_empty=false&"+query) }
+	list := func(query string) *response {
+		return s.do("GET", "/vendor/events/v1/categories?hide_empty=false&"+query)
+	}
 	if got := names(t, list("include[]=music"), "categories"); got != "Music" {
 		t.Fatalf("include[]: %q", got)
 	}
