@@ -31,6 +31,7 @@ func deepValue(depth int) any {
 // anonymous and as the administrator, and requires a non-5xx answer in the
 // error shape whenever it is an error.
 func TestNoClientMistakeIsA5xx(t *testing.T) {
+	t.Parallel() // long: it runs beside the others
 	s := startService(t)
 	v := s.create("venue", asAdmin(), "venue", "Target")
 	o := s.create("organizer", asAdmin(), "organizer", "Target")

@@ -123,6 +123,7 @@ func expectedItem(kind, method string, role app.Role, own bool, status string) i
 // as every caller, on posts owned by another user and by the caller in every
 // status, and compares each status code with the contract.
 func TestThePermissionMatrix(t *testing.T) {
+	t.Parallel() // long: it runs beside the others
 	// Its "wrong" caller sends hundreds of wrong passwords a minute, which the
 	// throttle would refuse (throttle_test.go tests that).
 	r := startWithRolesSettings(t, func(s *app.Settings) {

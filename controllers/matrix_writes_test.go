@@ -41,6 +41,7 @@ func everyField(kind string, n int) map[string]any {
 // own posts and others', and checks each status code against WordPress'
 // rules; a refused write changes nothing.
 func TestWritesByEveryCallerWithEveryField(t *testing.T) {
+	t.Parallel() // long: it runs beside the others
 	r := startWithRolesSettings(t, func(s *app.Settings) {
 		s.Throttle = app.DefaultThrottleLimits
 		s.Throttle.SlowAfter, s.Throttle.BlockAfter, s.Throttle.ClientBlockAfter = 1<<30, 1<<30, 1<<30

@@ -136,6 +136,7 @@ func walk(t *testing.T, r *roles, opts []option, path, key string) []map[string]
 // items, what they embed, its feed, its counts) are among those single reads
 // let that caller read, and the totals are what paging reaches.
 func TestWhatListsShowIsWhatSingleReadsAllow(t *testing.T) {
+	t.Parallel() // long: it runs beside the others
 	r := startWithRoles(t)
 	w := buildWorld(t, r, rand.New(rand.NewPCG(15, 2026)))
 	window := "start_date=2031-01-01&end_date=2031-01-31"

@@ -43,7 +43,7 @@ type Index struct {
 // with another mapping version.
 func Open(dir string) (*Index, error) {
 	path := filepath.Join(dir, "index")
-	idx, err := bleve.OpenUsing(path, scorchConfig)
+	idx, err := bleve.OpenUsing(path, scorchConfig())
 	switch {
 	case err == nil:
 		if v, _ := idx.GetInternal(versionKey); string(v) == strconv.Itoa(MappingVersion) {
@@ -60,7 +60,7 @@ func Open(dir string) (*Index, error) {
 	if err := os.MkdirAll(dir, 0o750); err != nil {
 		return nil, err
 	}
-	idx, err = bleve.NewUsing(path, newMapping(), bleve.Config.DefaultIndexType, bleve.Config.DefaultKVStore, scorchConfig)
+	idx, err = bleve.NewUsing(path, newMapping(), bleve.Config.DefaultIndexType, bleve.Config.DefaultKVStore, scorchConfig())
 	if err != nil {
 		return nil, fmt.Errorf("creating index %s: %w", path, err)
 	}
@@ -71,7 +71,9 @@ func Open(dir string) (*Index, error) {
 	return &Index{bleve: idx, Fresh: true}, nil
 }
 
-var scorchConfig = map[string]any{"unsafe_batch": true}
+// scorchConfig is a new map for each index: bleve writes into the one it is
+// given, so two indexes opened at once must not share one.
+func scorchConfig() map[string]any { return map[string]any{"unsafe_batch": true} }
 
 var appliedKey = []byte("applied_seq")
 
