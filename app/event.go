@@ -20,7 +20,7 @@ type Events struct {
 // loadEvent finds an event by ID (404 when there is no such post, 400 when it
 // is not an event) or by slug (400 when none).
 func (s *Events) loadEvent(ctx context.Context, ref PostRef) (*Post, error) {
-	if ref.ID == 0 {
+	if ref.bySlug() {
 		return s.load(ctx, PostTypeEvent, ref)
 	}
 	p, err := s.store.Posts().Get(ctx, ref.ID)

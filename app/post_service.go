@@ -26,17 +26,23 @@ type PostRef struct {
 	Slug string
 }
 
+// bySlug: a ref with a slug names its post by it; otherwise by ID.
+func (r PostRef) bySlug() bool { return r.Slug != "" }
+
 // load finds a post of the type; a missing one, or one of another type, is a
 // 400 on the parameter that named it, as the plugin's validators answer.
 func (s *postService) load(ctx context.Context, postType string, ref PostRef) (*Post, error) {
 	var p *Post
 	var err error
 	param := "id"
-	if ref.ID != 0 {
-		p, err = s.store.Posts().Get(ctx, ref.ID)
-	} else {
+	switch {
+	case ref.bySlug():
 		param = "slug"
 		p, err = s.store.Posts().FindByKey(ctx, "type_slug", postType+"/"+ref.Slug)
+	case ref.ID == 0: // IDs start at 1: the plugin's tests answer /0 with a 404
+		return nil, NewError(KindNotFound, postType+"-not-found", "The requested post ID does not exist or is not a "+postType+".")
+	default:
+		p, err = s.store.Posts().Get(ctx, ref.ID)
 	}
 	if errors.Is(err, ErrNotFound) || (err == nil && p.Type != postType) {
 		return nil, ErrInvalidParam(param, "Invalid parameter.")

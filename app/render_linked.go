@@ -67,13 +67,13 @@ type OrganizerView struct {
 	ModifiedUTC     string          `json:"modified_utc"`
 	URL             string          `json:"url"`
 	Organizer       string          `json:"organizer"`
-	Description     string          `json:"description,omitempty"`
-	Excerpt         string          `json:"excerpt,omitempty"`
+	Description     string          `json:"description"` // always there, unlike a venue's (the plugin's way)
+	Excerpt         string          `json:"excerpt"`
 	Slug            string          `json:"slug"`
 	Image           *ImageView      `json:"image,omitempty"`
-	Phone           string          `json:"phone,omitempty"`
-	Website         string          `json:"website,omitempty"`
-	Email           string          `json:"email,omitempty"`
+	Phone           string          `json:"phone"`
+	Website         string          `json:"website"`
+	Email           string          `json:"email"`
 	JSONLD          json.RawMessage `json:"json_ld,omitempty"`
 	GlobalID        string          `json:"global_id"`
 	GlobalIDLineage []string        `json:"global_id_lineage"`

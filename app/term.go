@@ -80,6 +80,9 @@ func (s *Terms) Get(ctx context.Context, caller Caller, id int64) (*TermView, er
 }
 
 func (s *Terms) load(ctx context.Context, id int64) (*Term, error) {
+	if id == 0 { // IDs start at 1: WordPress answers /0 with a 404
+		return nil, NewError(KindNotFound, "rest_term_invalid", "Term does not exist.")
+	}
 	t, err := s.store.Terms().Get(ctx, id)
 	if errors.Is(err, ErrNotFound) || (err == nil && t.Taxonomy != s.kind.taxonomy) {
 		return nil, ErrInvalidParam("id", "Invalid parameter.")

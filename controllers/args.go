@@ -69,8 +69,8 @@ var eventListArgs = func() []Arg {
 		Arg{Name: "geoloc", Type: TypeBoolean, Description: "true: only events whose venue has coordinates; false: only the others."})
 	args = append(args, nearArgs...)
 	return append(args,
-		Arg{Name: "orderby", Type: TypeString, Default: "start_date", Enum: []string{"start_date", "distance", "relevance"},
-			Description: "start_date (then publication date, then ID), distance from the point, nearest first, or relevance to search (best first, then start_date); relevance matches words, their prefixes, one typo in words of five letters or more, accents folded."},
+		Arg{Name: "orderby", Type: TypeString, Default: "start_date",
+			Description: "start_date (then publication date, then ID), distance from the point, nearest first, or relevance to search (best first, then start_date); relevance matches words, their prefixes, one typo in words of five letters or more, accents folded. Any other value keeps the default order, as the plugin, which has no orderby, ignores it."},
 		Arg{Name: "facets", Type: TypeArray, Items: TypeString, Enum: app.FacetNames,
 			Description: "Count the matching events per value of these fields, under facets."},
 		modifiedAfterArg)
@@ -121,8 +121,8 @@ func linkedListArgs(postType string) []Arg {
 	)
 	if postType == app.PostTypeVenue {
 		args = append(append(args, nearArgs...),
-			Arg{Name: "orderby", Type: TypeString, Default: "date", Enum: []string{"date", "distance"},
-				Description: "date (newest first), or distance from the point, nearest first."})
+			Arg{Name: "orderby", Type: TypeString, Default: "date",
+				Description: "date (newest first), or distance from the point, nearest first; any other value keeps the default order."})
 	}
 	return args
 }

@@ -18,11 +18,11 @@ var envelopeHeaders = []string{"X-WP-Total", "X-WP-TotalPages", "X-TEC-Total", "
 func envelope(body []byte, status int, h http.Header) []byte {
 	var headers []rawMember
 	for _, name := range envelopeHeaders {
-		v := h.Get(name)
+		v := headerAsWritten(h, name)
 		if v == "" {
 			continue
 		}
-		h.Del(name)
+		dropHeader(h, name)
 		value := jsonString(v)
 		if digitsOnly.MatchString(v) && len(v) < 16 {
 			value = []byte(v)

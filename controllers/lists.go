@@ -52,12 +52,29 @@ func pageLinks[V any](api *API, r *Request, path string, args []Arg, page *app.P
 	return self, next, previous
 }
 
-// setTotals writes a list's totals under the plugin's names and WordPress'.
+// setTotals writes a list's totals under the plugin's names and WordPress',
+// spelled as they spell them (Go would write X-Tec-Totalpages: clients that
+// read headers case-sensitively look for these).
 func setTotals(h http.Header, total, pages int) {
-	h.Set("X-TEC-Total", strconv.Itoa(total))
-	h.Set("X-TEC-TotalPages", strconv.Itoa(pages))
-	h.Set("X-WP-Total", strconv.Itoa(total))
-	h.Set("X-WP-TotalPages", strconv.Itoa(pages))
+	h["X-TEC-Total"] = []string{strconv.Itoa(total)}
+	h["X-TEC-TotalPages"] = []string{strconv.Itoa(pages)}
+	h["X-WP-Total"] = []string{strconv.Itoa(total)}
+	h["X-WP-TotalPages"] = []string{strconv.Itoa(pages)}
+}
+
+// headerAsWritten is a header's value under its name as written (setTotals)
+// or in Go's canonical form.
+func headerAsWritten(h http.Header, name string) string {
+	if v := h[name]; len(v) > 0 {
+		return v[0]
+	}
+	return h.Get(name)
+}
+
+// dropHeader removes a header under both spellings.
+func dropHeader(h http.Header, name string) {
+	delete(h, name)
+	h.Del(name)
 }
 
 // pageURL is the list URL of page n carrying every filter the request sent, in

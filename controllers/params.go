@@ -100,7 +100,11 @@ func readEventFilter(v Values) (app.EventFilter, error) {
 		Parent: intParam(v, "post_parent"), Include: intsParam(v, "include"), Near: readNear(v),
 		Facets: stringsParam(v, "facets"), ModifiedAfter: stringParam(v, "modified_after"), Dates: app.Dates{},
 	}
-	f.OrderBy, _ = v.String("orderby")
+	// The plugin registers no orderby: a value of WordPress' (title, date...)
+	// is ignored as it ignores it; only this service's own orders apply.
+	if orderBy, _ := v.String("orderby"); orderBy == "distance" || orderBy == "relevance" {
+		f.OrderBy = orderBy
+	}
 	f.Password, _ = v.String("password")
 	for _, name := range app.DateParams() {
 		if raw, ok := v.String(name); ok {

@@ -1,0 +1,99 @@
+package controllers_test
+
+import (
+	"bufio"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"calendar/app"
+)
+
+// What clients written for the plugin read, beyond its own tests.
+
+func TestParametersThePluginNeverRegisteredAreIgnored(t *testing.T) {
+	s := startService(t)
+	day := time.Now().UTC().AddDate(0, 0, 3)
+	for i, title := range []string{"Zebra", "Apple", "Mango"} { // start order differs from title order
+		start := day.Add(time.Duration(i) * time.Hour)
+		s.event(at(title, start.Format(app.DateFormat), start.Add(time.Hour).Format(app.DateFormat)))
+	}
+	for _, orderBy := range []string{"", "title", "date", "menu_order", "rand"} {
+		if got := titles(t, s.do("GET", eventsPath+"?orderby="+orderBy)); got != "Zebra,Apple,Mango" {
+			t.Errorf("events orderby=%q: %s, want the start-date order", orderBy, got)
+		}
+	}
+	for _, name := range []string{"Zeta Hall", "Alpha Hall"} {
+		s.create("venue", asAdmin(), "venue", name)
+	}
+	for _, orderBy := range []string{"", "title", "name"} {
+		if got := venueOrder(t, s, orderBy); got != "Alpha Hall,Zeta Hall" {
+			t.Errorf("venues orderby=%q: %s, want newest first", orderBy, got)
+		}
+	}
+	// This service's own orders still apply, and still say what they need.
+	s.do("GET", eventsPath+"?orderby=relevance&search=mango").expectStatus(t, http.StatusOK)
+	s.do("GET", eventsPath+"?orderby=distance").expectError(t, http.StatusBadRequest, "rest_invalid_param")
+}
+
+func venueOrder(t *testing.T, s *service, orderBy string) string {
+	t.Helper()
+	var out []string
+	for _, v := range s.do("GET", "/vendor/events/v1/venues?orderby="+orderBy).object(t)["venues"].([]any) {
+		out = append(out, v.(map[string]any)["venue"].(string))
+	}
+	return strings.Join(out, ",")
+}
+
+func TestIDZeroIsNotFoundOnEveryResource(t *testing.T) {
+	s := startService(t)
+	for _, kind := range []string{"events", "venues", "organizers", "categories", "tags"} {
+		t.Run(kind, func(t *testing.T) {
+			s.do("GET", "/vendor/events/v1/"+kind+"/0").expectStatus(t, http.StatusNotFound)
+			s.do("GET", "/vendor/events/v1/"+kind+"/0", asAdmin()).expectStatus(t, http.StatusNotFound)
+		})
+	}
+}
+
+// Go writes header names canonically (X-Tec-Totalpages) unless told not to;
+// clients that look headers up case-sensitively, as PHP arrays and several
+// JavaScript fetch wrappers do, need the plugin's spelling on the wire.
+func TestTotalsHeadersAreSpelledAsThePluginSpellsThem(t *testing.T) {
+	s := startService(t)
+	s.create("venue", asAdmin(), "venue", "Hall")
+	for _, path := range []string{eventsPath, "/vendor/events/v1/venues", "/vendor/events/v1/organizers", "/vendor/events/v1/categories", "/vendor/events/v1/tags"} {
+		head := rawHeaders(t, s, path)
+		for _, name := range []string{"X-TEC-Total", "X-TEC-TotalPages", "X-WP-Total", "X-WP-TotalPages"} {
+			if !strings.Contains(head, "\r\n"+name+": ") {
+				t.Errorf("%s: no %s header as written; headers:\n%s", path, name, head)
+			}
+		}
+	}
+}
+
+// rawHeaders reads a GET answer's header block off the wire, names as sent.
+func rawHeaders(t *testing.T, s *service, path string) string {
+	t.Helper()
+	conn, err := net.Dial("tcp", strings.TrimPrefix(s.URL, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.Write([]byte("GET " + path + " HTTP/1.1\r\nHost: calendar\r\nConnection: close\r\n\r\n")); err != nil {
+		t.Fatal(err)
+	}
+	var head strings.Builder
+	r := bufio.NewReader(conn)
+	for {
+		line, err := r.ReadString('\n')
+		if err != nil {
+			t.Fatal(err)
+		}
+		if line == "\r\n" {
+			return head.String()
+		}
+		head.WriteString(line)
+	}
+}
