@@ -82,7 +82,10 @@ func (s *Events) listQuery(ctx context.Context, actor *User, f EventFilter) (Pos
 			if err != nil || len(*t.refs) == 0 {
 				bad.Add(t.name, "every item must be an existing term ID or slug.", nil)
 			}
-			*t.dst = ids
+			// A parent category matches its children's events too.
+			if *t.dst, err = t.terms.withDescendants(ctx, ids); err != nil {
+				return q, nil, err
+			}
 		}
 	}
 	for _, l := range []struct {

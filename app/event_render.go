@@ -254,10 +254,9 @@ func eventTerms(ids []int64, terms map[int64]*Term, counts map[int64]int, svc *T
 		if t == nil {
 			continue
 		}
-		full := svc.render(t, counts[id], root)
 		out = append(out, EventTerm{
 			Name: t.Name, Slug: t.Slug, TermTaxonomyID: t.ID, Taxonomy: t.Taxonomy, Description: t.Description,
-			Parent: t.Parent, Count: counts[id], Filter: "raw", ID: t.ID, URLs: full.URLs,
+			Parent: t.Parent, Count: counts[id], Filter: "raw", ID: t.ID, URLs: svc.urls(t, root),
 		})
 	}
 	return out

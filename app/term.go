@@ -95,25 +95,31 @@ func (s *Terms) withCount(ctx context.Context, t *Term, root string) (*TermView,
 	if err != nil {
 		return nil, err
 	}
-	v := s.render(t, counts[t.ID], root)
-	return &v, nil
+	v, err := s.render(ctx, t, counts[t.ID], root)
+	return &v, err
 }
 
-func (s *Terms) render(t *Term, count int, root string) TermView {
-	base := root + s.kind.plural
+func (s *Terms) render(ctx context.Context, t *Term, count int, root string) (TermView, error) {
+	url, err := s.link(ctx, t)
 	v := TermView{
 		ID: t.ID, Count: count, Description: t.Description, Name: t.Name, Slug: t.Slug, Taxonomy: t.Taxonomy,
-		Meta: []any{}, URL: s.posts.settings.SiteURL + s.kind.permalink + t.Slug + "/",
-		URLs: TermURLs{Self: base + "/" + itoa(t.ID), Collection: base},
+		Meta: []any{}, URL: url, URLs: s.urls(t, root),
 	}
 	if s.kind.hierarchical {
 		parent := t.Parent
 		v.Parent = &parent
-		if parent != 0 {
-			v.URLs.Up = base + "/" + itoa(parent)
-		}
 	}
-	return v
+	return v, err
+}
+
+// urls are the term's links in the API.
+func (s *Terms) urls(t *Term, root string) TermURLs {
+	base := root + s.kind.plural
+	urls := TermURLs{Self: base + "/" + itoa(t.ID), Collection: base}
+	if s.kind.hierarchical && t.Parent != 0 {
+		urls.Up = base + "/" + itoa(t.Parent)
+	}
+	return urls
 }
 
 // termTextLimits: names and slugs have WordPress' bound.
@@ -153,22 +159,6 @@ func (s *Terms) checkTermInput(ctx context.Context, raw TermInput, self int64) (
 		}
 	}
 	return in, bad.Err()
-}
-
-// isDescendant reports whether id is self or lies below it.
-func (s *Terms) isDescendant(ctx context.Context, id, self int64) bool {
-	for seen := map[int64]bool{}; self != 0 && id != 0 && !seen[id]; {
-		if id == self {
-			return true
-		}
-		seen[id] = true
-		t, err := s.store.Terms().Get(ctx, id)
-		if err != nil {
-			return false
-		}
-		id = t.Parent
-	}
-	return false
 }
 
 func (s *Terms) mayManage(actor *User) error {

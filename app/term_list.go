@@ -111,7 +111,11 @@ func (s *Terms) List(ctx context.Context, caller Caller, f TermFilter) (*Page[Te
 	}
 	items := make([]TermView, 0, len(terms))
 	for _, t := range terms {
-		items = append(items, s.render(t, counts[t.ID], caller.Root))
+		item, err := s.render(ctx, t, counts[t.ID], caller.Root)
+		if err != nil {
+			return nil, err
+		}
+		items = append(items, item)
 	}
 	return newPage(items, page, perPage, total), nil
 }
@@ -188,39 +192,6 @@ func cmpErr(err, fallback error) error {
 func (s *Terms) exists(ctx context.Context, id int64) bool {
 	t, err := s.store.Terms().Get(ctx, id)
 	return err == nil && t.Taxonomy == s.kind.taxonomy
-}
-
-// withoutEmpty drops terms no published event carries, keeping a category
-// whose descendants are carried.
-func (s *Terms) withoutEmpty(ctx context.Context, ids []int64, counts map[int64]int) ([]int64, error) {
-	keep := map[int64]bool{}
-	for id, n := range counts {
-		if n == 0 {
-			continue
-		}
-		keep[id] = true
-		if !s.kind.hierarchical {
-			continue
-		}
-		for seen := map[int64]bool{id: true}; ; {
-			t, err := s.store.Terms().Get(ctx, id)
-			if errors.Is(err, ErrNotFound) || (err == nil && (t.Parent == 0 || seen[t.Parent])) {
-				break
-			}
-			if err != nil {
-				return nil, err
-			}
-			id = t.Parent
-			seen[id], keep[id] = true, true
-		}
-	}
-	out := ids[:0:0]
-	for _, id := range ids {
-		if keep[id] {
-			out = append(out, id)
-		}
-	}
-	return out, nil
 }
 
 // inOrderOf returns the members of found in the order of wanted.

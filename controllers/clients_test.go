@@ -97,3 +97,18 @@ func rawHeaders(t *testing.T, s *service, path string) string {
 		head.WriteString(line)
 	}
 }
+
+func TestACategoryAndItsChildrenOverHTTP(t *testing.T) {
+	s := startService(t)
+	music := s.term("categories", "name", "Music")
+	jazz := s.term("categories", "name", "Jazz", "parent", idOf(music))
+	day := time.Now().UTC().AddDate(0, 0, 2)
+	s.event(map[string]any{"title": "Quartet", "start_date": day.Format(app.DateFormat),
+		"end_date": day.Add(time.Hour).Format(app.DateFormat), "categories": []any{jazz["id"]}})
+	if got := titles(t, s.do("GET", eventsPath+"?categories=music")); got != "Quartet" {
+		t.Errorf("categories=music: %q, want the child category's event", got)
+	}
+	if got := s.do("GET", "/vendor/events/v1/categories/"+idOf(jazz)).object(t)["url"]; got != s.URL+"/events/category/music/jazz/" {
+		t.Errorf("child url = %v", got)
+	}
+}

@@ -1,0 +1,122 @@
+package app
+
+import (
+	"context"
+	"errors"
+)
+
+// A category's place in its tree: what lies above it (its URL, the parents
+// an empty list keeps) and what lies below it (a filter on a parent matches
+// its children's events, WordPress' default for hierarchical taxonomies).
+
+// ancestors lists the terms above t, its parent first; a missing parent or a
+// loop ends the chain (a write never makes one, an old record might).
+func (s *Terms) ancestors(ctx context.Context, t *Term) ([]*Term, error) {
+	var out []*Term
+	for seen := map[int64]bool{t.ID: true}; s.kind.hierarchical && t.Parent != 0 && !seen[t.Parent]; {
+		parent, err := s.store.Terms().Get(ctx, t.Parent)
+		if errors.Is(err, ErrNotFound) {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		seen[parent.ID], t = true, parent
+		out = append(out, parent)
+	}
+	return out, nil
+}
+
+// link is the term's public page: a category's path carries every
+// ancestor's slug, /events/category/<grandparent>/<parent>/<slug>/.
+func (s *Terms) link(ctx context.Context, t *Term) (string, error) {
+	above, err := s.ancestors(ctx, t)
+	if err != nil {
+		return "", err
+	}
+	path := t.Slug + "/"
+	for _, a := range above {
+		path = a.Slug + "/" + path
+	}
+	return s.posts.settings.SiteURL + s.kind.permalink + path, nil
+}
+
+// isDescendant reports whether id is self or lies below it.
+func (s *Terms) isDescendant(ctx context.Context, id, self int64) bool {
+	t, err := s.store.Terms().Get(ctx, id)
+	if err != nil || self == 0 {
+		return false
+	}
+	above, err := s.ancestors(ctx, t)
+	if err != nil {
+		return false
+	}
+	for _, a := range append(above, t) {
+		if a.ID == self {
+			return true
+		}
+	}
+	return false
+}
+
+// withDescendants adds to ids every term below them, each once.
+func (s *Terms) withDescendants(ctx context.Context, ids []int64) ([]int64, error) {
+	if !s.kind.hierarchical {
+		return ids, nil
+	}
+	out := append([]int64{}, ids...)
+	seen := map[int64]bool{}
+	for _, id := range ids {
+		seen[id] = true
+	}
+	for next := 0; next < len(out) && len(out) <= MaxTerms; next++ {
+		parent := out[next]
+		children, err := s.index.SearchTerms(ctx, TermQuery{Taxonomy: s.kind.taxonomy, Parent: &parent})
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range children {
+			if !seen[c] {
+				seen[c] = true
+				out = append(out, c)
+			}
+		}
+	}
+	return out, nil
+}
+
+// withoutEmpty drops terms no published event carries, keeping a category
+// whose descendants are carried.
+func (s *Terms) withoutEmpty(ctx context.Context, ids []int64, counts map[int64]int) ([]int64, error) {
+	keep := map[int64]bool{}
+	for id, n := range counts {
+		if n == 0 {
+			continue
+		}
+		keep[id] = true
+		if !s.kind.hierarchical {
+			continue
+		}
+		t, err := s.store.Terms().Get(ctx, id)
+		if errors.Is(err, ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		above, err := s.ancestors(ctx, t)
+		if err != nil {
+			return nil, err
+		}
+		for _, a := range above {
+			keep[a.ID] = true
+		}
+	}
+	out := ids[:0:0]
+	for _, id := range ids {
+		if keep[id] {
+			out = append(out, id)
+		}
+	}
+	return out, nil
+}
