@@ -97,7 +97,7 @@ func details(t time.Time) DateDetails {
 // json_ld; password is the one the caller sent, which unmasks the posts it
 // protects.
 func (s *Events) render(ctx context.Context, caller Caller, events []*Post, password string, single bool) ([]EventView, error) {
-	root := caller.Root
+	root, home := caller.Root, s.home(caller)
 	gen := s.index.Generation() // before reading what the views embed
 	out := make([]EventView, len(events))
 	var missing []int
@@ -108,7 +108,7 @@ func (s *Events) render(ctx context.Context, caller Caller, events []*Post, pass
 		}
 		out[i] = view
 	}
-	if err := s.renderMissing(ctx, events, missing, out, single, root, gen); err != nil {
+	if err := s.renderMissing(ctx, events, missing, out, single, root, home, gen); err != nil {
 		return nil, err
 	}
 	for i, e := range events {
@@ -158,7 +158,7 @@ func (s *Events) showTo(caller Caller, view *EventView, e *Post, password string
 
 // renderMissing renders events[i] into out[i] for each i of missing, reading
 // their venues, organizers and terms once for all, and caches the views.
-func (s *Events) renderMissing(ctx context.Context, events []*Post, missing []int, out []EventView, single bool, root string, gen uint64) error {
+func (s *Events) renderMissing(ctx context.Context, events []*Post, missing []int, out []EventView, single bool, root, home string, gen uint64) error {
 	if len(missing) == 0 {
 		return nil
 	}
@@ -195,19 +195,21 @@ func (s *Events) renderMissing(ctx context.Context, events []*Post, missing []in
 	}
 	for _, i := range missing {
 		e := events[i]
-		out[i] = s.renderEvent(e, posts, termByID, counts, single, root)
+		out[i] = s.renderEvent(e, posts, termByID, counts, single, root, home)
 		s.views.put(viewKey{e.ID, e.Seq, single, root}, gen, out[i])
 	}
 	return nil
 }
 
-// root is the API root the request came in on ("{api}/").
-func (s *Events) renderEvent(e *Post, posts map[int64]*Post, terms map[int64]*Term, counts map[int64]int, single bool, root string) EventView {
+// root is the API root the request came in on ("{api}/"), home the home URL
+// (both keep its language segment; the kept views are keyed by root, which
+// tells home too).
+func (s *Events) renderEvent(e *Post, posts map[int64]*Post, terms map[int64]*Term, counts map[int64]int, single bool, root, home string) EventView {
 	zone, err := ParseZone(e.TimeZone)
 	if err != nil {
 		zone = s.settings.TimeZone
 	}
-	c := s.common(e)
+	c := s.common(e, home)
 	start, end := e.Start.In(zone), e.End.In(zone)
 	cost, values := costText(e)
 	website := c.url
@@ -234,11 +236,11 @@ func (s *Events) renderEvent(e *Post, posts map[int64]*Post, terms map[int64]*Te
 		v.Image = c.image
 	}
 	if p := posts[e.Venue]; p != nil && p.Type == PostTypeVenue {
-		v.Venue = s.renderVenue(p, single, false)
+		v.Venue = s.renderVenue(p, renderAs{single: single, home: home})
 	}
 	for _, id := range e.Organizers {
 		if p := posts[id]; p != nil && p.Type == PostTypeOrganizer {
-			v.Organizer = append(v.Organizer, s.renderOrganizer(p, single, false))
+			v.Organizer = append(v.Organizer, s.renderOrganizer(p, renderAs{single: single, home: home}))
 		}
 	}
 	if single {

@@ -6,12 +6,14 @@ package app
 
 // Caller is who asks: a user (nil for anonymous callers), from which address
 // (the throttle counts wrong passwords by it), through which root of the API
-// ("{api}/", with the language segment the request came in with: every URL
-// the service writes starts with it).
+// ("{api}/") and which home URL (Site, "" for the settings'): both carry the
+// language segment the request came in with, which every URL the service
+// writes keeps.
 type Caller struct {
 	User   *User
 	Client string
 	Root   string
+	Site   string
 }
 
 // Can reports whether the caller holds the capability; anonymous callers hold none.

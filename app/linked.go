@@ -29,9 +29,8 @@ var (
 type LinkedPosts[V any] struct {
 	postService
 	kind linkedKind
-	// render turns a post into its object; single adds json_ld, masked hides
-	// what a password protects.
-	render func(p *Post, single, masked bool) V
+	// render turns a post into its object.
+	render func(p *Post, as renderAs) V
 }
 
 // PostType is the post type of the resource: venue or organizer.
@@ -96,7 +95,7 @@ func (s *LinkedPosts[V]) List(ctx context.Context, caller Caller, f LinkedFilter
 	items := make([]V, 0, len(posts))
 	for _, p := range posts {
 		masked := !s.shown(caller, p, "")
-		item := s.render(p, false, masked)
+		item := s.render(p, renderAs{masked: masked, home: s.home(caller)})
 		if venue, ok := any(&item).(*VenueView); ok && !masked { // a distance tells where it is
 			venue.Distance = near.distance(p.Geo)
 		}
@@ -197,7 +196,7 @@ func (s *LinkedPosts[V]) Get(ctx context.Context, caller Caller, ref PostRef, pa
 	if err != nil {
 		return zero, err
 	}
-	return s.render(p, true, !ok), nil
+	return s.render(p, renderAs{single: true, masked: !ok, home: s.home(caller)}), nil
 }
 
 // Create stores a new venue or organizer, or answers with the existing one of
@@ -210,7 +209,7 @@ func (s *LinkedPosts[V]) Create(ctx context.Context, caller Caller, in LinkedInp
 	}
 	// An existing one of the same name is answered as a list would show it
 	// (the password sent is the new post's, not a guess at the existing one's).
-	return s.render(p, false, !s.shown(caller, p, "")), nil
+	return s.render(p, renderAs{masked: !s.shown(caller, p, ""), home: s.home(caller)}), nil
 }
 
 // create is Create returning the stored post, for events that link it.
@@ -307,7 +306,7 @@ func (s *LinkedPosts[V]) Update(ctx context.Context, caller Caller, ref PostRef,
 			return zero, err
 		}
 	}
-	return s.render(p, false, false), nil
+	return s.render(p, renderAs{home: s.home(caller)}), nil
 }
 
 // placeVenue gives a venue without exact coordinates the position of its city,
@@ -347,7 +346,7 @@ func (s *LinkedPosts[V]) Delete(ctx context.Context, caller Caller, ref PostRef,
 		return nil, err
 	}
 	if force {
-		previous := s.render(p, false, false)
+		previous := s.render(p, renderAs{home: s.home(caller)})
 		if err := s.remove(ctx, p); err != nil {
 			return nil, err
 		}
@@ -357,7 +356,7 @@ func (s *LinkedPosts[V]) Delete(ctx context.Context, caller Caller, ref PostRef,
 	if err := s.save(ctx, p); err != nil {
 		return nil, err
 	}
-	return s.render(p, false, false), nil
+	return s.render(p, renderAs{home: s.home(caller)}), nil
 }
 
 // unlink removes a trashed or deleted venue or organizer from the events.

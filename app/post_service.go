@@ -26,8 +26,9 @@ type PostRef struct {
 	Slug string
 }
 
-// bySlug: a ref with a slug names its post by it; otherwise by ID.
-func (r PostRef) bySlug() bool { return r.Slug != "" }
+// bySlug: a ref names its post by ID when it has one (a path's ID wins over
+// a slug sent beside it), by slug otherwise.
+func (r PostRef) bySlug() bool { return r.ID == 0 && r.Slug != "" }
 
 // load finds a post of the type; a missing one, or one of another type, is a
 // 400 on the parameter that named it, as the plugin's validators answer.
@@ -142,12 +143,22 @@ func (s *postService) globalID(id int64) string {
 	return u.Hostname() + strings.TrimSuffix(u.Path, "/") + "?id=" + itoa(id)
 }
 
-// permalink is the public URL of a published post, or its plain link otherwise.
-func (s *postService) permalink(p *Post) string {
-	if p.Status == StatusPublish {
-		return s.settings.SiteURL + "/" + p.Type + "/" + p.Slug + "/"
+// home is the home URL the caller's links start with: the site's, with the
+// language segment the request came in with.
+func (s *postService) home(caller Caller) string {
+	if caller.Site != "" {
+		return caller.Site
 	}
-	return s.settings.SiteURL + "/?post_type=" + p.Type + "&p=" + itoa(p.ID)
+	return s.settings.SiteURL
+}
+
+// permalink is the public URL of a published post, or its plain link
+// otherwise, under home.
+func permalink(p *Post, home string) string {
+	if p.Status == StatusPublish {
+		return home + "/" + p.Type + "/" + p.Slug + "/"
+	}
+	return home + "/?post_type=" + p.Type + "&p=" + itoa(p.ID)
 }
 
 // errInTrash is the plugin's 410 for deleting what is already in the trash.

@@ -94,12 +94,19 @@ type postCommon struct {
 	image                                                                             *ImageView
 }
 
+// renderAs says how a post is rendered: single adds json_ld, masked hides
+// what a password protects, home is the home URL its links start with.
+type renderAs struct {
+	single, masked bool
+	home           string
+}
+
 // common renders the shared part.
-func (s *postService) common(p *Post) postCommon {
+func (s *postService) common(p *Post, home string) postCommon {
 	c := postCommon{
 		author: itoa(p.Author), date: s.formatLocal(p.Date), dateUTC: formatUTC(p.Date),
 		modified: s.formatLocal(p.Modified), modifiedUTC: formatUTC(p.Modified),
-		url: s.permalink(p), globalID: s.globalID(p.ID),
+		url: permalink(p, home), globalID: s.globalID(p.ID),
 		description: autop(p.Content), excerpt: autop(p.Excerpt),
 	}
 	if p.Author == 0 {
@@ -111,10 +118,9 @@ func (s *postService) common(p *Post) postCommon {
 	return c
 }
 
-// renderVenue is the venue object; single adds json_ld, masked hides what a
-// password protects.
-func (s *postService) renderVenue(p *Post, single, masked bool) VenueView {
-	c := s.common(p)
+// renderVenue is the venue object.
+func (s *postService) renderVenue(p *Post, as renderAs) VenueView {
+	c := s.common(p, as.home)
 	m := p.Meta
 	v := VenueView{
 		ID: p.ID, Author: c.author, Status: p.Status, Date: c.date, DateUTC: c.dateUTC, Modified: c.modified,
@@ -130,10 +136,10 @@ func (s *postService) renderVenue(p *Post, single, masked bool) VenueView {
 			v.GeoSource = GeoExact
 		}
 	}
-	if single {
+	if as.single {
 		v.JSONLD = encodeLD(venueJSONLD(v))
 	}
-	if masked {
+	if as.masked {
 		return maskVenue(v)
 	}
 	return v
@@ -163,21 +169,21 @@ func stateProvince(m map[string]string) string {
 }
 
 // renderOrganizer is the organizer object, as renderVenue.
-func (s *postService) renderOrganizer(p *Post, single, masked bool) OrganizerView {
-	c := s.common(p)
+func (s *postService) renderOrganizer(p *Post, as renderAs) OrganizerView {
+	c := s.common(p, as.home)
 	o := OrganizerView{
 		ID: p.ID, Author: c.author, Status: p.Status, Date: c.date, DateUTC: c.dateUTC, Modified: c.modified,
 		ModifiedUTC: c.modifiedUTC, URL: c.url, Organizer: p.Title, Description: c.description, Excerpt: c.excerpt,
 		Slug: p.Slug, Image: c.image, Phone: p.Meta["phone"], Website: p.Meta["website"], Email: p.Meta["email"],
 		GlobalID: c.globalID, GlobalIDLineage: []string{c.globalID}, access: accessOf(p), modifiedAt: p.Modified,
 	}
-	if single {
+	if as.single {
 		o.JSONLD = encodeLD(withoutEmpty(map[string]any{
 			"@type": "Person", "name": o.Organizer, "description": stripTags(o.Description), "url": o.Website,
 			"telephone": o.Phone, "email": o.Email, "sameAs": o.Website, "image": imageURL(o.Image),
 		}))
 	}
-	if masked {
+	if as.masked {
 		return maskOrganizer(o)
 	}
 	return o

@@ -76,7 +76,7 @@ func (s *Terms) Get(ctx context.Context, caller Caller, id int64) (*TermView, er
 	if err != nil {
 		return nil, err
 	}
-	return s.withCount(ctx, t, caller.Root)
+	return s.withCount(ctx, t, caller)
 }
 
 func (s *Terms) load(ctx context.Context, id int64) (*Term, error) {
@@ -90,20 +90,20 @@ func (s *Terms) load(ctx context.Context, id int64) (*Term, error) {
 	return t, err
 }
 
-func (s *Terms) withCount(ctx context.Context, t *Term, root string) (*TermView, error) {
+func (s *Terms) withCount(ctx context.Context, t *Term, caller Caller) (*TermView, error) {
 	counts, err := s.posts.index.CountLinks(ctx, LinkTerms, publishedEvents)
 	if err != nil {
 		return nil, err
 	}
-	v, err := s.render(ctx, t, counts[t.ID], root)
+	v, err := s.render(ctx, t, counts[t.ID], caller)
 	return &v, err
 }
 
-func (s *Terms) render(ctx context.Context, t *Term, count int, root string) (TermView, error) {
-	url, err := s.link(ctx, t)
+func (s *Terms) render(ctx context.Context, t *Term, count int, caller Caller) (TermView, error) {
+	url, err := s.link(ctx, t, s.posts.home(caller))
 	v := TermView{
 		ID: t.ID, Count: count, Description: t.Description, Name: t.Name, Slug: t.Slug, Taxonomy: t.Taxonomy,
-		Meta: []any{}, URL: url, URLs: s.urls(t, root),
+		Meta: []any{}, URL: url, URLs: s.urls(t, caller.Root),
 	}
 	if s.kind.hierarchical {
 		parent := t.Parent
@@ -188,7 +188,7 @@ func (s *Terms) Create(ctx context.Context, caller Caller, raw TermInput) (*Term
 	if err != nil {
 		return nil, err
 	}
-	return s.withCount(ctx, t, caller.Root)
+	return s.withCount(ctx, t, caller)
 }
 
 // create stores a new term from a checked write (checkTermInput, with a name):
@@ -296,7 +296,7 @@ func (s *Terms) Update(ctx context.Context, caller Caller, id int64, raw TermInp
 		}
 		return nil, err
 	}
-	return s.withCount(ctx, t, caller.Root)
+	return s.withCount(ctx, t, caller)
 }
 
 // saveTerm writes a term to the store, then the index.
@@ -318,7 +318,7 @@ func (s *Terms) Delete(ctx context.Context, caller Caller, id int64) (*TermView,
 	if err := s.mayManage(caller.User); err != nil {
 		return nil, err
 	}
-	previous, err := s.withCount(ctx, t, caller.Root)
+	previous, err := s.withCount(ctx, t, caller)
 	if err != nil {
 		return nil, err
 	}

@@ -111,7 +111,7 @@ func (s *Terms) List(ctx context.Context, caller Caller, f TermFilter) (*Page[Te
 	}
 	items := make([]TermView, 0, len(terms))
 	for _, t := range terms {
-		item, err := s.render(ctx, t, counts[t.ID], caller.Root)
+		item, err := s.render(ctx, t, counts[t.ID], caller)
 		if err != nil {
 			return nil, err
 		}

@@ -27,9 +27,9 @@ func (s *Terms) ancestors(ctx context.Context, t *Term) ([]*Term, error) {
 	return out, nil
 }
 
-// link is the term's public page: a category's path carries every
-// ancestor's slug, /events/category/<grandparent>/<parent>/<slug>/.
-func (s *Terms) link(ctx context.Context, t *Term) (string, error) {
+// link is the term's public page under home: a category's path carries
+// every ancestor's slug, /events/category/<grandparent>/<parent>/<slug>/.
+func (s *Terms) link(ctx context.Context, t *Term, home string) (string, error) {
 	above, err := s.ancestors(ctx, t)
 	if err != nil {
 		return "", err
@@ -38,7 +38,7 @@ func (s *Terms) link(ctx context.Context, t *Term) (string, error) {
 	for _, a := range above {
 		path = a.Slug + "/" + path
 	}
-	return s.posts.settings.SiteURL + s.kind.permalink + path, nil
+	return home + s.kind.permalink + path, nil
 }
 
 // isDescendant reports whether id is self or lies below it.

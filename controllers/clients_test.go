@@ -112,3 +112,40 @@ func TestACategoryAndItsChildrenOverHTTP(t *testing.T) {
 		t.Errorf("child url = %v", got)
 	}
 }
+
+// The README promises that the URLs the service writes keep the language
+// segment a request came in with: the public pages too, not only the API's.
+func TestItemURLsKeepTheLanguageSegment(t *testing.T) {
+	s := startService(t)
+	venue := s.create("venue", asAdmin(), "venue", "Hall")
+	organizer := s.create("organizer", asAdmin(), "organizer", "Ann")
+	music := s.term("categories", "name", "Music")
+	jazz := s.term("categories", "name", "Jazz", "parent", idOf(music))
+	tag := s.term("tags", "name", "Outdoor")
+	day := time.Now().UTC().AddDate(0, 0, 2)
+	event := s.event(map[string]any{"title": "Gig", "start_date": day.Format(app.DateFormat), "end_date": day.Add(time.Hour).Format(app.DateFormat),
+		"venue": venue["id"], "organizer": organizer["id"], "categories": []any{jazz["id"]}, "tags": []any{tag["id"]}})
+	for _, lang := range []string{"", "/fr", "/pt-br"} {
+		api := lang + "/vendor/events/v1/"
+		home := s.URL + lang
+		one := s.do("GET", api+"events/"+idOf(event)).object(t)
+		listed := s.do("GET", api+"events").object(t)["events"].([]any)[0].(map[string]any)
+		for name, c := range map[string]struct{ got, want any }{
+			"event":                {one["url"], home + "/event/gig/"},
+			"listed event":         {listed["url"], home + "/event/gig/"},
+			"embedded venue":       {one["venue"].(map[string]any)["url"], home + "/venue/hall/"},
+			"embedded organizer":   {one["organizer"].([]any)[0].(map[string]any)["url"], home + "/organizer/ann/"},
+			"venue":                {s.do("GET", api+"venues/"+idOf(venue)).object(t)["url"], home + "/venue/hall/"},
+			"organizer":            {s.do("GET", api+"organizers/"+idOf(organizer)).object(t)["url"], home + "/organizer/ann/"},
+			"listed venue":         {s.do("GET", api+"venues").object(t)["venues"].([]any)[0].(map[string]any)["url"], home + "/venue/hall/"},
+			"category":             {s.do("GET", api+"categories/"+idOf(jazz)).object(t)["url"], home + "/events/category/music/jazz/"},
+			"tag":                  {s.do("GET", api+"tags/"+idOf(tag)).object(t)["url"], home + "/tag/outdoor/"},
+			"event's rest_url":     {one["rest_url"], s.URL + api + "events/" + idOf(event)},
+			"event's JSON-LD page": {one["json_ld"].(map[string]any)["url"], home + "/event/gig/"},
+		} {
+			if c.got != c.want {
+				t.Errorf("%q %s url = %v, want %v", lang, name, c.got, c.want)
+			}
+		}
+	}
+}

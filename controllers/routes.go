@@ -103,7 +103,8 @@ func handle[T any](api *API, namespace string, methods []string, path string, ar
 		}
 		info := infoOf(r.Context())
 		req := &Request{HTTP: r, Values: values, lang: info.lang, header: c.Response().Header(),
-			Caller: app.Caller{User: info.actor, Client: clientOf(r), Root: api.apiRoot(info.lang, EventsNamespace)}}
+			Caller: app.Caller{User: info.actor, Client: clientOf(r), Root: api.apiRoot(info.lang, EventsNamespace),
+				Site: strings.TrimSuffix(api.siteRoot(info.lang), "/")}}
 		out, err := h(req)
 		if err != nil {
 			return zero, err
