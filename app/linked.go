@@ -233,6 +233,11 @@ func (s *LinkedPosts[V]) create(ctx context.Context, caller Caller, raw LinkedIn
 		return nil, err
 	}
 	if existing, err := s.duplicate(ctx, actor, in); err != nil || existing != nil {
+		if err == nil && canEdit(actor, existing) {
+			// The plugin writes the sent details onto the one it finds; its
+			// name, description and status stay.
+			err = s.saveChanges(ctx, existing, in.detailsOnly(), "")
+		}
 		return existing, err
 	}
 	now := s.now().UTC().Truncate(time.Second)
@@ -292,21 +297,27 @@ func (s *LinkedPosts[V]) Update(ctx context.Context, caller Caller, ref PostRef,
 	if err != nil {
 		return zero, err
 	}
+	if err := s.saveChanges(ctx, p, in, status); err != nil {
+		return zero, err
+	}
+	return s.render(p, renderAs{home: s.home(caller)}), nil
+}
+
+// saveChanges applies a checked input (and a status, unless "") to a stored
+// post and saves it; events near me move with their venue.
+func (s *LinkedPosts[V]) saveChanges(ctx context.Context, p *Post, in *linkedInput, status string) error {
 	before := p.Geo
 	in.apply(p)
 	if status != "" {
 		p.Status = status
 	}
 	if err := s.save(ctx, p); err != nil {
-		return zero, err
+		return err
 	}
-	if p.Type == PostTypeVenue && !sameGeo(before, p.Geo) { // events near me move with their venue
-		err := s.forEachEvent(ctx, func(q *PostQuery) { q.Venues = []int64{p.ID} }, func(e *Post) { e.VenueGeo = p.Geo })
-		if err != nil {
-			return zero, err
-		}
+	if p.Type == PostTypeVenue && !sameGeo(before, p.Geo) {
+		return s.forEachEvent(ctx, func(q *PostQuery) { q.Venues = []int64{p.ID} }, func(e *Post) { e.VenueGeo = p.Geo })
 	}
-	return s.render(p, renderAs{home: s.home(caller)}), nil
+	return nil
 }
 
 // placeVenue gives a venue without exact coordinates the position of its city,
@@ -410,6 +421,14 @@ func (s *LinkedPosts[V]) checkLinkedInput(ctx context.Context, raw LinkedInput) 
 }
 
 // apply writes the sent fields onto p; an empty string clears an optional field.
+// detailsOnly is the input without the post fields a duplicate keeps (all
+// but its image): what the plugin writes onto an existing one sent again.
+func (in *linkedInput) detailsOnly() *linkedInput {
+	out := *in
+	out.postFields = postFields{image: in.image}
+	return &out
+}
+
 func (in *linkedInput) apply(p *Post) {
 	in.postFields.apply(p)
 	for k, val := range in.meta {

@@ -149,3 +149,15 @@ func TestItemURLsKeepTheLanguageSegment(t *testing.T) {
 		}
 	}
 }
+
+func TestAVenueSentAgainCarriesTheSentFieldsOverHTTP(t *testing.T) {
+	s := startService(t)
+	first := s.create("venue", asAdmin(), "venue", "Hall", "address", "1 Road")
+	again := s.do("POST", "/vendor/events/v1/venues", asAdmin(), form("venue", "hall", "address", "2 Avenue", "phone", "555"))
+	again.expectStatus(t, http.StatusCreated)
+	got := again.object(t)
+	stored := s.do("GET", "/vendor/events/v1/venues/"+idOf(first)).object(t)
+	if got["id"] != first["id"] || got["address"] != "2 Avenue" || stored["address"] != "2 Avenue" || stored["phone"] != "555" || stored["venue"] != "Hall" {
+		t.Fatalf("answer %v\nstored %v", got, stored)
+	}
+}
