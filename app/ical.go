@@ -101,6 +101,7 @@ func (s *Events) renderICal(events []*Post, views []EventView) []byte {
 		writeVTimezone(w, locs[name], slices.Compact(y))
 	}
 	end := len("END:VCALENDAR\r\n")
+	written := len(locs)
 	for i, e := range events {
 		before := w.buf.Len()
 		s.writeVEvent(w, e, &views[i])
@@ -108,6 +109,10 @@ func (s *Events) renderICal(events []*Post, views []EventView) []byte {
 			w.buf.Truncate(before) // the feed is full: this event and the rest are left out
 			break
 		}
+		written++
+	}
+	if written == 0 { // RFC 5545 wants one component at least: strict parsers refuse none
+		writeVTimezone(w, s.settings.TimeZone, []int{s.now().In(s.settings.TimeZone).Year()})
 	}
 	w.line("END", "", "VCALENDAR")
 	return w.buf.Bytes()

@@ -485,3 +485,26 @@ func TestAnUnchangedFeedAnswersNotModified(t *testing.T) {
 		t.Fatalf("enveloped feed: %v %+v %s", err, enveloped, res.Header.Get("Content-Type"))
 	}
 }
+
+// RFC 5545 wants at least one component in a VCALENDAR and strict parsers
+// refuse one without: an empty feed describes the site's zone.
+func TestAnEmptyFeedStillHasAComponent(t *testing.T) {
+	for _, zone := range []string{"Europe/Paris", "UTC"} {
+		t.Run(zone, func(t *testing.T) {
+			loc, err := time.LoadLocation(zone)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := startServiceSettings(t, func(set *app.Settings) { set.TimeZone = loc }, noConfig)
+			cal := calendar(t, s.do("GET", feedPath+"?"+window))
+			if len(cal.Events()) != 0 || len(cal.Children) != 1 || cal.Children[0].Name != ical.CompTimezone ||
+				text(t, cal.Children[0], "TZID") != zone || len(cal.Children[0].Children) == 0 {
+				t.Fatalf("components: %+v", cal.Children)
+			}
+			var out bytes.Buffer
+			if err := ical.NewEncoder(&out).Encode(cal); err != nil { // the encoder refuses a calendar without components
+				t.Fatalf("a strict writer refuses the feed: %v", err)
+			}
+		})
+	}
+}
