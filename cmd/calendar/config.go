@@ -28,6 +28,18 @@ type Config struct {
 	LogFormat     string
 	MetricsToken  string
 	CORSOrigins   []string
+	// flagged are the settings given as flags, by environment name: an
+	// error names what the operator typed.
+	flagged map[string]string
+}
+
+// name is how the operator gave a setting: its flag when one was given,
+// its environment variable otherwise.
+func (c Config) name(env string) string {
+	if flag, ok := c.flagged[env]; ok {
+		return "-" + flag + " (" + env + ")"
+	}
+	return env
 }
 
 // setting is one configuration value: an environment variable and its flag.
@@ -51,10 +63,12 @@ var settings = []setting{
 }
 
 // loadConfig reads the environment, then the flags (a flag wins), and checks
-// every value. An error names the setting in one line.
+// every value. An error names the setting in one line; -h is flag.ErrHelp,
+// after the usage is written.
 func loadConfig(args []string, getenv func(string) string, usage io.Writer) (Config, error) {
 	fs := flag.NewFlagSet("calendar", flag.ContinueOnError)
 	fs.SetOutput(usage)
+	fs.Usage = func() { writeUsage(fs) }
 	raw := map[string]*string{}
 	for _, s := range settings {
 		value := s.def
@@ -75,45 +89,61 @@ func loadConfig(args []string, getenv func(string) string, usage io.Writer) (Con
 		Addr: get("CALENDAR_ADDR"), SiteURL: get("CALENDAR_SITE_URL"), DataDir: get("CALENDAR_DATA_DIR"),
 		MongoURI: get("CALENDAR_MONGODB_URI"), MongoDB: get("CALENDAR_MONGODB_DB"), AdminPassword: *raw["CALENDAR_ADMIN_PASSWORD"],
 		LogFormat: strings.ToLower(get("CALENDAR_LOG_FORMAT")), MetricsToken: get("CALENDAR_METRICS_TOKEN"),
+		flagged: map[string]string{},
+	}
+	fs.Visit(func(f *flag.Flag) {
+		for _, s := range settings {
+			if s.flag == f.Name {
+				c.flagged[s.env] = s.flag
+			}
+		}
+	})
+	return c, c.check(get)
+}
+
+// check reads and checks the values that are not plain strings.
+func (c *Config) check(get func(env string) string) error {
+	fail := func(env, format string, args ...any) error {
+		return fmt.Errorf("%s: "+format, append([]any{c.name(env)}, args...)...)
 	}
 	if _, port, err := net.SplitHostPort(c.Addr); err != nil || port == "" {
-		return c, fmt.Errorf("CALENDAR_ADDR: want host:port, got %q", c.Addr)
+		return fail("CALENDAR_ADDR", "want host:port, got %q", c.Addr)
 	}
 	if c.SiteURL == "" {
 		c.SiteURL = "http://" + c.Addr
 	}
 	u, err := url.Parse(c.SiteURL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
-		return c, fmt.Errorf("CALENDAR_SITE_URL: want an http(s) URL without query or fragment, got %q", c.SiteURL)
+		return fail("CALENDAR_SITE_URL", "want an http(s) URL without query or fragment, got %q", c.SiteURL)
 	}
 	c.SiteURL = strings.TrimSuffix(c.SiteURL, "/")
 	if c.DataDir == "" {
-		return c, fmt.Errorf("CALENDAR_DATA_DIR: must not be empty")
+		return fail("CALENDAR_DATA_DIR", "must not be empty")
 	}
 	if c.MongoURI != "" && !strings.HasPrefix(c.MongoURI, "mongodb://") && !strings.HasPrefix(c.MongoURI, "mongodb+srv://") {
-		return c, fmt.Errorf("CALENDAR_MONGODB_URI: want a mongodb:// or mongodb+srv:// URI")
+		return fail("CALENDAR_MONGODB_URI", "want a mongodb:// or mongodb+srv:// URI")
 	}
 	if c.MongoDB == "" || strings.ContainsAny(c.MongoDB, `/\. "$`) {
-		return c, fmt.Errorf("CALENDAR_MONGODB_DB: not a valid database name: %q", c.MongoDB)
+		return fail("CALENDAR_MONGODB_DB", "not a valid database name: %q", c.MongoDB)
 	}
 	tz := get("CALENDAR_TIMEZONE")
 	if c.TimeZone, err = time.LoadLocation(tz); err != nil || tz == "" || strings.EqualFold(tz, "local") {
-		return c, fmt.Errorf("CALENDAR_TIMEZONE: unknown time zone %q", tz)
+		return fail("CALENDAR_TIMEZONE", "unknown time zone %q", tz)
 	}
 	if c.PerPage, err = strconv.Atoi(get("CALENDAR_PER_PAGE")); err != nil || c.PerPage < 1 || c.PerPage > 50 {
-		return c, fmt.Errorf("CALENDAR_PER_PAGE: want an integer from 1 to 50, got %q", get("CALENDAR_PER_PAGE"))
+		return fail("CALENDAR_PER_PAGE", "want an integer from 1 to 50, got %q", get("CALENDAR_PER_PAGE"))
 	}
 	if c.SyncInterval, err = time.ParseDuration(get("CALENDAR_SYNC_INTERVAL")); err != nil || c.SyncInterval < 10*time.Millisecond || c.SyncInterval > time.Hour {
-		return c, fmt.Errorf("CALENDAR_SYNC_INTERVAL: want a duration from 10ms to 1h, got %q", get("CALENDAR_SYNC_INTERVAL"))
+		return fail("CALENDAR_SYNC_INTERVAL", "want a duration from 10ms to 1h, got %q", get("CALENDAR_SYNC_INTERVAL"))
 	}
 	if p := c.AdminPassword; p != "" && len(strings.Join(strings.Fields(p), "")) < app.MinAdminPasswordLength {
-		return c, fmt.Errorf("CALENDAR_ADMIN_PASSWORD: must have at least %d characters besides spaces", app.MinAdminPasswordLength)
+		return fail("CALENDAR_ADMIN_PASSWORD", "must have at least %d characters besides spaces", app.MinAdminPasswordLength)
 	}
 	if c.LogFormat != "json" && c.LogFormat != "text" {
-		return c, fmt.Errorf("CALENDAR_LOG_FORMAT: want json or text, got %q", c.LogFormat)
+		return fail("CALENDAR_LOG_FORMAT", "want json or text, got %q", c.LogFormat)
 	}
 	if t := c.MetricsToken; t != "" && (len(t) < minMetricsToken || strings.ContainsAny(t, " \t")) {
-		return c, fmt.Errorf("CALENDAR_METRICS_TOKEN: want at least %d characters and no spaces", minMetricsToken)
+		return fail("CALENDAR_METRICS_TOKEN", "want at least %d characters and no spaces", minMetricsToken)
 	}
 	for _, origin := range strings.Split(get("CALENDAR_CORS_ORIGINS"), ",") {
 		if origin = strings.TrimSpace(origin); origin == "" {
@@ -121,11 +151,11 @@ func loadConfig(args []string, getenv func(string) string, usage io.Writer) (Con
 		}
 		u, err := url.Parse(origin)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || strings.TrimSuffix(u.Path, "/") != "" || u.RawQuery != "" {
-			return c, fmt.Errorf("CALENDAR_CORS_ORIGINS: want origins such as https://example.org, got %q", origin)
+			return fail("CALENDAR_CORS_ORIGINS", "want origins such as https://example.org, got %q", origin)
 		}
 		c.CORSOrigins = append(c.CORSOrigins, strings.TrimSuffix(origin, "/"))
 	}
-	return c, nil
+	return nil
 }
 
 // minMetricsToken keeps the metrics token out of guessing range: /metrics is

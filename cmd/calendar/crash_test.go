@@ -21,6 +21,11 @@ import (
 
 // TestMain lets the test binary run as the service in a child process.
 func TestMain(m *testing.M) {
+	if args := os.Getenv("CALENDAR_TEST_MAIN_ARGS"); args != "" { // runMain: the real main, exit status included
+		os.Args = append([]string{"calendar"}, strings.Fields(args)...)
+		main()
+		os.Exit(0)
+	}
 	if os.Getenv("CALENDAR_TEST_CHILD") == "1" {
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		defer stop()

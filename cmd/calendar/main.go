@@ -4,6 +4,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -25,7 +26,11 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	gc.Tune()
-	if err := run(ctx, os.Args[1:], os.Getenv, os.Stderr); err != nil {
+	err := run(ctx, os.Args[1:], os.Getenv, os.Stderr)
+	if errors.Is(err, flag.ErrHelp) { // -h: the usage is written, nothing went wrong
+		return
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "calendar:", err)
 		os.Exit(1)
 	}
@@ -39,19 +44,31 @@ const headerTimeout = 10 * time.Second
 
 // run serves until ctx ends, then shuts down gracefully; "reindex" as the
 // first argument rebuilds the index instead, "verify" compares it with the
-// store.
+// store, "help" shows the usage. -h is flag.ErrHelp once the usage is written.
 func run(ctx context.Context, args []string, getenv func(string) string, logOut io.Writer) error {
-	if len(args) > 0 && args[0] == "reindex" {
-		return reindex(ctx, args[1:], getenv, logOut)
-	}
-	if len(args) > 0 && args[0] == "verify" {
-		return verify(ctx, args[1:], getenv, logOut)
+	if len(args) > 0 {
+		switch args[0] {
+		case "reindex":
+			return reindex(ctx, args[1:], getenv, logOut)
+		case "verify":
+			return verify(ctx, args[1:], getenv, logOut)
+		case "help":
+			_, err := loadConfig([]string{"-h"}, getenv, logOut)
+			return err
+		}
 	}
 	cfg, err := loadConfig(args, getenv, logOut)
 	if err != nil {
 		return err
 	}
 	logger := newLogger(cfg.LogFormat, logOut)
+	// The address first: a first start must not create the admin, log its
+	// only copy of the password, then fail on a port already taken.
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("%s: %w", cfg.name("CALENDAR_ADDR"), err)
+	}
+	defer ln.Close()
 
 	store, backend, err := openStore(ctx, cfg)
 	if err != nil {
@@ -97,10 +114,6 @@ func run(ctx context.Context, args []string, getenv func(string) string, logOut 
 			"login", app.AdminLogin, "application_password", generated)
 	}
 
-	ln, err := net.Listen("tcp", cfg.Addr)
-	if err != nil {
-		return fmt.Errorf("CALENDAR_ADDR: %w", err)
-	}
 	srv := &http.Server{
 		Handler:           controllers.New(controllers.Config{SiteURL: cfg.SiteURL, Logger: logger, MetricsToken: cfg.MetricsToken, CORSOrigins: cfg.CORSOrigins}, a),
 		ReadHeaderTimeout: headerTimeout,
@@ -138,7 +151,7 @@ func openStore(ctx context.Context, cfg Config) (app.Store, string, error) {
 	if cfg.MongoURI == "" {
 		s, err := repository.OpenBolt(cfg.DataDir)
 		if err != nil {
-			return nil, "", fmt.Errorf("CALENDAR_DATA_DIR: %w", err)
+			return nil, "", fmt.Errorf("%s: %w", cfg.name("CALENDAR_DATA_DIR"), err)
 		}
 		return s, "embedded", nil
 	}
@@ -146,7 +159,7 @@ func openStore(ctx context.Context, cfg Config) (app.Store, string, error) {
 	defer cancel()
 	s, err := repository.OpenMongo(connectCtx, cfg.MongoURI, cfg.MongoDB)
 	if err != nil {
-		return nil, "", fmt.Errorf("CALENDAR_MONGODB_URI: %w", err)
+		return nil, "", fmt.Errorf("%s: %w", cfg.name("CALENDAR_MONGODB_URI"), err)
 	}
 	return s, "mongodb", nil
 }

@@ -1,0 +1,102 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+)
+
+// runMain runs main with args in a process of its own (see TestMain), to
+// see its exit status.
+func runMain(t *testing.T, args string) (string, error) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "CALENDAR_TEST_MAIN_ARGS="+args, "CALENDAR_DATA_DIR="+t.TempDir())
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
+func TestHelpListsTheCommandsAndExitsZero(t *testing.T) {
+	for _, args := range []string{"-h", "--help", "help", "reindex -h", "verify -h"} {
+		t.Run(args, func(t *testing.T) {
+			out, err := runMain(t, args)
+			if err != nil {
+				t.Fatalf("exit: %v\n%s", err, out)
+			}
+			for _, want := range []string{"Usage: calendar [command] [flags]", "reindex", "verify", "help", "-addr", "[CALENDAR_ADDR]", "-data-dir"} {
+				if !strings.Contains(out, want) {
+					t.Errorf("usage without %q:\n%s", want, out)
+				}
+			}
+		})
+	}
+	if out, err := runMain(t, "-per-page 0"); err == nil || !strings.Contains(out, "-per-page (CALENDAR_PER_PAGE)") {
+		t.Fatalf("a bad flag: exit %v, output %s", err, out)
+	}
+}
+
+func TestAConfigurationErrorNamesTheFlagWhenOneWasGiven(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		env  map[string]string
+		want string
+	}{
+		{[]string{"-per-page", "51"}, nil, "-per-page (CALENDAR_PER_PAGE): "},
+		{nil, map[string]string{"CALENDAR_PER_PAGE": "51"}, "CALENDAR_PER_PAGE: "},
+		{[]string{"-timezone", "Mars/Olympus"}, map[string]string{"CALENDAR_TIMEZONE": "Europe/Paris"}, "-timezone (CALENDAR_TIMEZONE): "},
+		{[]string{"-addr", "8080"}, nil, "-addr (CALENDAR_ADDR): "},
+		{[]string{"-per-page", "20"}, map[string]string{"CALENDAR_SITE_URL": "ftp://x"}, "CALENDAR_SITE_URL: "},
+	} {
+		_, err := loadConfig(c.args, env(c.env), io.Discard)
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%v %v: err = %v, want it to start with %q", c.args, c.env, err, c.want)
+		}
+	}
+	if _, err := loadConfig([]string{"-h"}, env(nil), io.Discard); !errors.Is(err, flag.ErrHelp) {
+		t.Fatalf("-h: %v", err)
+	}
+}
+
+// A first start on a port already taken must fail before it creates the
+// admin: the password it would log is shown once only.
+func TestABusyPortFailsBeforeTheAdminIsCreated(t *testing.T) {
+	busy, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer busy.Close()
+	dir := t.TempDir()
+	var logs strings.Builder
+	err = run(context.Background(), []string{"-addr", busy.Addr().String()}, env(map[string]string{"CALENDAR_DATA_DIR": dir}), &syncWriter{b: &logs})
+	if err == nil || !strings.Contains(err.Error(), "CALENDAR_ADDR") {
+		t.Fatalf("err = %v", err)
+	}
+	if strings.Contains(logs.String(), "application_password") {
+		t.Fatalf("the admin was created, its password logged, then the start failed:\n%s", logs.String())
+	}
+	// The next start, on a free port, creates the admin and shows its password.
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	next := &syncWriter{b: &strings.Builder{}}
+	go func() {
+		done <- run(ctx, nil, env(map[string]string{"CALENDAR_ADDR": freeAddr(t), "CALENDAR_DATA_DIR": dir}), next)
+	}()
+	deadline := time.Now().Add(20 * time.Second)
+	for !strings.Contains(next.String(), "application_password") {
+		if time.Now().After(deadline) {
+			t.Fatalf("no password logged on the next start:\n%s", next.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}
