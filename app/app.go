@@ -71,7 +71,7 @@ func New(store Store, index Index, settings Settings) *App {
 	// budget on the searches that run; writes and syncs are not bounded.
 	searched := newCachedIndex(newBudgetedIndex(index, settings.SearchBudget), max(settings.ResultCacheSize, 0))
 	posts := postService{store: store, index: searched, settings: settings, now: time.Now, sync: a.sync,
-		views: newViewCache(defaultViewCacheSize), throttle: throttle}
+		views: newViewCache(defaultViewCacheSize), contents: newContentCache(), throttle: throttle}
 	if settings.ResultCacheSize < 0 {
 		posts.views = newViewCache(0)
 	}

@@ -140,11 +140,14 @@ func (c *cachedIndex) CountLinks(ctx context.Context, link Link, among PostQuery
 	return counts, err
 }
 
-// lru is a map of at most max entries that forgets the least recently used
-// one first; safe for concurrent use.
+// lru is a map of at most max entries (or, with a cost, of values costing
+// at most max in all) that forgets the least recently used one first; safe
+// for concurrent use.
 type lru[K comparable, V any] struct {
 	mu      sync.Mutex
 	max     int
+	cost    func(V) int // nil: each entry costs 1
+	used    int
 	entries map[K]*list.Element
 	order   *list.List // most recently used first
 }
@@ -156,6 +159,20 @@ type lruEntry[K comparable, V any] struct {
 
 func newLRU[K comparable, V any](max int) *lru[K, V] {
 	return &lru[K, V]{max: max, entries: map[K]*list.Element{}, order: list.New()}
+}
+
+// newCostedLRU is an lru whose values cost at most budget in all.
+func newCostedLRU[K comparable, V any](budget int, cost func(V) int) *lru[K, V] {
+	c := newLRU[K, V](budget)
+	c.cost = cost
+	return c
+}
+
+func (c *lru[K, V]) costOf(v V) int {
+	if c.cost == nil {
+		return 1
+	}
+	return c.cost(v)
 }
 
 func (c *lru[K, V]) get(key K) (V, bool) {
@@ -173,15 +190,23 @@ func (c *lru[K, V]) get(key K) (V, bool) {
 func (c *lru[K, V]) put(key K, value V) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if el, ok := c.entries[key]; ok {
-		el.Value.(*lruEntry[K, V]).value = value
-		c.order.MoveToFront(el)
-		return
+	if c.costOf(value) > c.max {
+		return // would push everything else out
 	}
-	c.entries[key] = c.order.PushFront(&lruEntry[K, V]{key: key, value: value})
-	for c.order.Len() > c.max {
+	if el, ok := c.entries[key]; ok {
+		entry := el.Value.(*lruEntry[K, V])
+		c.used += c.costOf(value) - c.costOf(entry.value)
+		entry.value = value
+		c.order.MoveToFront(el)
+	} else {
+		c.entries[key] = c.order.PushFront(&lruEntry[K, V]{key: key, value: value})
+		c.used += c.costOf(value)
+	}
+	for c.used > c.max {
 		oldest := c.order.Back()
 		c.order.Remove(oldest)
-		delete(c.entries, oldest.Value.(*lruEntry[K, V]).key)
+		entry := oldest.Value.(*lruEntry[K, V])
+		delete(c.entries, entry.key)
+		c.used -= c.costOf(entry.value)
 	}
 }

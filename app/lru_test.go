@@ -31,3 +31,20 @@ func TestLRUForgetsTheLeastRecentlyUsedFirst(t *testing.T) {
 		t.Fatalf("%d entries in order, %d in the map: want 3", c.order.Len(), len(c.entries))
 	}
 }
+
+// TestACostedLRUKeepsItsBudget: with a cost, the bound is on the values' sum;
+// a value dearer than the whole budget is not kept at all.
+func TestACostedLRUKeepsItsBudget(t *testing.T) {
+	c := newCostedLRU[string, string](10, func(v string) int { return len(v) })
+	c.put("a", "aaaa")
+	c.put("b", "bbbb")
+	c.put("c", "cccc") // 12 > 10: drops a
+	if _, ok := c.get("a"); ok || c.used != 8 {
+		t.Fatalf("a kept, or used = %d, want 8", c.used)
+	}
+	c.put("b", "b") // a smaller value frees its difference
+	c.put("huge", "hhhhhhhhhhh")
+	if _, ok := c.get("huge"); ok || c.used != 5 || len(c.entries) != 2 {
+		t.Fatalf("used %d with %d entries, want 5 with 2", c.used, len(c.entries))
+	}
+}

@@ -17,6 +17,7 @@ type postService struct {
 	now      func() time.Time
 	sync     *indexSync
 	views    *viewCache
+	contents *lru[contentKey, renderedTexts]
 	throttle *Throttle
 }
 

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"html"
 	"path"
-	"regexp"
 	"strings"
 	"time"
 )
@@ -107,8 +106,9 @@ func (s *postService) common(p *Post, home string) postCommon {
 		author: itoa(p.Author), date: s.formatLocal(p.Date), dateUTC: formatUTC(p.Date),
 		modified: s.formatLocal(p.Modified), modifiedUTC: formatUTC(p.Modified),
 		url: permalink(p, home), globalID: s.globalID(p.ID),
-		description: autop(p.Content), excerpt: autop(p.Excerpt),
 	}
+	texts := s.texts(p)
+	c.description, c.excerpt = texts.description, texts.excerpt
 	if p.Author == 0 {
 		c.author = ""
 	}
@@ -253,24 +253,6 @@ func urlPath(raw string) string {
 		raw = raw[:i]
 	}
 	return raw
-}
-
-var blankLines = regexp.MustCompile(`\n\s*\n`)
-
-// autop is WordPress' automatic paragraphs: blocks separated by blank lines
-// become <p>…</p>, single newlines inside a block become <br />.
-func autop(text string) string {
-	text = strings.TrimSpace(strings.ReplaceAll(text, "\r\n", "\n"))
-	if text == "" {
-		return ""
-	}
-	var out []string
-	for _, block := range blankLines.Split(text, -1) {
-		if block = strings.TrimSpace(block); block != "" {
-			out = append(out, "<p>"+strings.ReplaceAll(block, "\n", "<br />\n")+"</p>")
-		}
-	}
-	return strings.Join(out, "\n")
 }
 
 func stripTags(s string) string {
