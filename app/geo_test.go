@@ -203,6 +203,38 @@ func TestAVenueWithOnlyACityIsPlacedByTheGazetteer(t *testing.T) {
 	}
 }
 
+// Places as people write them: without a state, the most populous city of
+// the name; with a state or a province, the one there; names in their own
+// language and short forms too.
+func TestVenuesArePlacedWherePeopleMeanThem(t *testing.T) {
+	w := newWorld(t)
+	for _, c := range []struct {
+		meta     map[string]string
+		lat, lng float64
+	}{
+		{map[string]string{"city": "Portland", "country": "USA"}, 45.52, -122.68},
+		{map[string]string{"city": "Portland", "country": "USA", "state": "ME"}, 43.66, -70.26},
+		{map[string]string{"city": "Springfield", "country": "United States"}, 37.22, -93.30},
+		{map[string]string{"city": "Frankfurt", "country": "Germany", "province": "Brandenburg"}, 52.34, 14.55},
+		{map[string]string{"city": "Köln", "country": "Deutschland"}, 50.94, 6.96},
+		{map[string]string{"city": "München", "country": "Germany"}, 48.14, 11.58},
+		{map[string]string{"city": "NYC", "country": "US"}, 40.71, -74.01},
+		{map[string]string{"city": "Genève", "country": "Suisse"}, 46.20, 6.15},
+	} {
+		v := w.venue(c.meta["city"]+" "+c.meta["state"]+c.meta["province"], app.LinkedInput{Meta: c.meta})
+		if v.GeoLat == nil || math.Abs(*v.GeoLat-c.lat) > 0.3 || math.Abs(*v.GeoLng-c.lng) > 0.3 {
+			t.Errorf("%v: placed at %v, %v; want near %v, %v", c.meta, deref(v.GeoLat), deref(v.GeoLng), c.lat, c.lng)
+		}
+	}
+}
+
+func deref(f *float64) any {
+	if f == nil {
+		return nil
+	}
+	return *f
+}
+
 func TestEventsMoveWithTheirVenue(t *testing.T) {
 	w := newWorld(t)
 	v := w.venueAt("mobile", lyon)

@@ -327,7 +327,11 @@ func placeVenue(p *Post) {
 		return
 	}
 	p.Geo = nil
-	if lat, lng, ok := gazetteer.Locate(p.Meta["city"], p.Meta["country"], p.Meta["state"]); ok {
+	region := p.Meta["state"] // or, outside the USA, the province
+	if region == "" {
+		region = p.Meta["province"]
+	}
+	if lat, lng, ok := gazetteer.Locate(p.Meta["city"], p.Meta["country"], region); ok {
 		p.Geo = &Geo{Lat: lat, Lng: lng, Source: GeoCity}
 	}
 }
