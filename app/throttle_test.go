@@ -61,3 +61,55 @@ func TestTheThrottleCountsBySubjectAndClientAndForgets(t *testing.T) {
 		}
 	})
 }
+
+// TestTheDefaultLimitsAreTheREADMEs pins the numbers the README's Limits
+// table states for wrong passwords.
+func TestTheDefaultLimitsAreTheREADMEs(t *testing.T) {
+	start := time.Unix(0, 0)
+	now := start
+	th := NewThrottle(ThrottleLimits{})
+	th.now = func() time.Time { return now }
+	for i := 1; i <= 20; i++ {
+		if w := th.Wait("admin", "a"); w != 0 {
+			t.Fatalf("try %d refused (wait %v)", i, w)
+		}
+		want := time.Duration(max(0, i-5)) * 100 * time.Millisecond
+		if d := th.Failed("admin", "a"); d != want {
+			t.Fatalf("failure %d held %v, want %v", i, d, want)
+		}
+		now = now.Add(time.Second)
+	}
+	if w := th.Wait("admin", "a"); w != start.Add(time.Minute).Sub(now) {
+		t.Fatalf("after the 20th: wait %v, want the rest of the minute from the first", w)
+	}
+	if th.Wait("admin", "b") != 0 || th.Wait("editor", "a") != 0 {
+		t.Fatal("the refusal reached another address or account")
+	}
+	now = start.Add(time.Minute)
+	if th.Wait("admin", "a") != 0 {
+		t.Fatal("still refused once the minute has ended")
+	}
+
+	t.Run("100 from one address on any accounts", func(t *testing.T) {
+		th := NewThrottle(ThrottleLimits{})
+		for i := 0; i < 99; i++ {
+			th.Failed(fmt.Sprint("login:", i), "sprayer")
+		}
+		if th.Wait("fresh", "sprayer") != 0 {
+			t.Fatal("refused after 99")
+		}
+		th.Failed("login:99", "sprayer")
+		if th.Wait("fresh", "sprayer") == 0 {
+			t.Fatal("not refused after 100")
+		}
+	})
+	t.Run("100 on one account from any addresses", func(t *testing.T) {
+		th := NewThrottle(ThrottleLimits{})
+		for i := 0; i < 100; i++ {
+			th.Failed("admin", fmt.Sprint("bot", i))
+		}
+		if th.Wait("admin", "bot0") == 0 || th.Wait("admin", "owner") != 0 {
+			t.Fatalf("a bot waits %v, the owner %v", th.Wait("admin", "bot0"), th.Wait("admin", "owner"))
+		}
+	})
+}

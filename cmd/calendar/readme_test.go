@@ -1,0 +1,133 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// readmePassword is the password the README's examples show; the test's
+// service is started with it, as a newcomer pastes the one printed.
+const readmePassword = "abcd EFGH ijkl MNOP qrst UVWX"
+
+// The README's examples, run as a newcomer runs them: in order, in one
+// shell, with curl, against a service started on a fresh data directory.
+// Every request must succeed and every example show what its comment says.
+func TestTheREADMEExamplesRunInOrderOnAFreshStart(t *testing.T) {
+	commands := readmeCommands(t)
+	addr := freeAddr(t)
+	logs := &syncWriter{b: &strings.Builder{}}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, nil, env(map[string]string{"CALENDAR_ADDR": addr, "CALENDAR_DATA_DIR": t.TempDir(),
+			"CALENDAR_ADMIN_PASSWORD": readmePassword, "CALENDAR_LOG_FORMAT": "json"}), logs)
+	}()
+	t.Cleanup(func() {
+		cancel()
+		<-done
+	})
+	waitReady(t, addr)
+
+	var script strings.Builder
+	for i, c := range commands {
+		script.WriteString("echo '@@" + strconv.Itoa(i) + "'\n" + strings.ReplaceAll(c, "127.0.0.1:8080", addr) + "\n")
+	}
+	cmd := exec.Command("bash", "-c", script.String())
+	cmd.Dir = t.TempDir()
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("the examples stopped: %v\n%s", err, out)
+	}
+	outputs := map[int]string{}
+	for _, part := range strings.Split(string(out), "@@")[1:] {
+		n, rest, _ := strings.Cut(part, "\n")
+		i, _ := strconv.Atoi(n)
+		outputs[i] = rest
+	}
+
+	for _, line := range strings.Split(logs.String(), "\n") {
+		var entry struct {
+			Msg, Method, Path string
+			Status            int
+		}
+		if json.Unmarshal([]byte(line), &entry) == nil && entry.Msg == "request" && entry.Status >= 400 {
+			t.Errorf("%s %s answered %d", entry.Method, entry.Path, entry.Status)
+		}
+	}
+	// What each example's comment promises, by a part of its command.
+	for _, want := range []struct{ command, shows string }{
+		{"$ADMIN/users            #", `"login":"admin"`},
+		{"login=maria", `"application_password"`},
+		{`-X DELETE "$ADMIN/users/$MARIA"`, `"deleted":true`},
+		{`"title": "Jazz night"`, `"venue":"Salle Pleyel"`},
+		{"events?start_date=today&end_date=next+month&categories=jazz", `"title":"Jazz night"`},
+		{"venues?search=paris", `"venue":"Philharmonie de Paris"`},
+		{"venues?search=paris", `"venue":"Salle Pleyel"`},
+		{"name=Bebop", `"parent":`},
+		{"hide_empty=false", `"name":"Bebop"`},
+		{"If-None-Match", " 304 "},
+		{"_fields=id,title,venue.venue", `"venue":{"venue":"Salle Pleyel"}`},
+		{"_envelope", `"status":400`},
+		{"_method=DELETE", `"status":"trash"`},
+		{"search=cafe%20concrt", `"title":"Café concert"`},
+		{"events.ics", "SUMMARY:Jazz night"},
+		{"modified_after=yesterday", `"title":"Jazz night"`},
+		{"changes?since=0", `"created"`},
+		{"geoloc_lat=48.8566", `"title":"Jazz night"`},
+	} {
+		found := false
+		for i, c := range commands {
+			if strings.Contains(c, want.command) {
+				found = true
+				if !strings.Contains(outputs[i], want.shows) {
+					t.Errorf("%s\nshows no %s:\n%s", c, want.shows, outputs[i])
+				}
+			}
+		}
+		if !found {
+			t.Errorf("no README example has %q", want.command)
+		}
+	}
+}
+
+// readmeCommands are the shell commands of the README's sh blocks, from its
+// first steps on, continued lines joined; blocks that build, test or need
+// Docker are left out.
+func readmeCommands(t *testing.T) []string {
+	t.Helper()
+	raw, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, text, ok := strings.Cut(string(raw), "## First steps")
+	if !ok {
+		t.Fatal("the README has no First steps")
+	}
+	var commands []string
+	for _, block := range regexp.MustCompile("(?s)```sh\n(.*?)```").FindAllStringSubmatch(text, -1) {
+		if strings.Contains(block[1], "go run") || strings.Contains(block[1], "docker") {
+			continue
+		}
+		var command string
+		for _, line := range strings.Split(block[1], "\n") {
+			command += line + "\n"
+			if strings.HasSuffix(line, "\\") || strings.Count(command, "'")%2 == 1 {
+				continue // continued, or inside a quoted string
+			}
+			if strings.TrimSpace(command) != "" && !strings.HasPrefix(strings.TrimSpace(command), "#") {
+				commands = append(commands, strings.TrimSuffix(command, "\n"))
+			}
+			command = ""
+		}
+	}
+	if len(commands) < 20 {
+		t.Fatalf("only %d commands found in the README", len(commands))
+	}
+	return commands
+}
