@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // readmePassword is the password the README's examples show; the test's
@@ -30,7 +31,11 @@ func TestTheREADMEExamplesRunInOrderOnAFreshStart(t *testing.T) {
 	}()
 	t.Cleanup(func() {
 		cancel()
-		<-done
+		select { // a close of the index was once seen waiting on bleve's persister for minutes: reported, not this test's subject
+		case <-done:
+		case <-time.After(30 * time.Second):
+			t.Log("the service did not stop within 30 s (index close waiting on bleve's persister)")
+		}
 	})
 	waitReady(t, addr)
 
