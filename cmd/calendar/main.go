@@ -70,15 +70,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, logOut 
 	}
 	defer ln.Close()
 
-	store, backend, err := openStore(ctx, cfg)
+	store, backend, idx, err := openStoreAndIndex(ctx, cfg)
 	if err != nil {
 		return err
 	}
 	defer store.Close(context.Background())
-	idx, err := index.Open(cfg.DataDir)
-	if err != nil {
-		return err
-	}
 	defer idx.Close()
 
 	a := app.New(store, idx, app.Settings{SiteURL: cfg.SiteURL, TimeZone: cfg.TimeZone, PerPage: cfg.PerPage})
@@ -145,6 +141,21 @@ func run(ctx context.Context, args []string, getenv func(string) string, logOut 
 	}
 	logger.Info("stopped")
 	return nil
+}
+
+// openStoreAndIndex opens the configured store, then the index beside it;
+// on an error nothing is left open.
+func openStoreAndIndex(ctx context.Context, cfg Config) (app.Store, string, *index.Index, error) {
+	store, backend, err := openStore(ctx, cfg)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	idx, err := index.Open(cfg.DataDir)
+	if err != nil {
+		store.Close(context.Background())
+		return nil, "", nil, err
+	}
+	return store, backend, idx, nil
 }
 
 func openStore(ctx context.Context, cfg Config) (app.Store, string, error) {

@@ -18,15 +18,11 @@ func verify(ctx context.Context, args []string, getenv func(string) string, out 
 	if err != nil {
 		return err
 	}
-	store, _, err := openStore(ctx, cfg)
+	store, _, idx, err := openStoreAndIndex(ctx, cfg)
 	if err != nil {
 		return err
 	}
 	defer store.Close(context.Background())
-	idx, err := index.Open(cfg.DataDir)
-	if err != nil {
-		return err
-	}
 	defer idx.Close()
 	if idx.Fresh {
 		return fmt.Errorf("there was no index under %s: start the service or run reindex", cfg.DataDir)
