@@ -9,10 +9,12 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/index/scorch"
 
 	"calendar/app"
 )
@@ -34,6 +36,10 @@ type Index struct {
 	bleve      bleve.Index
 	generation atomic.Uint64
 	writes     writes
+	// persistFailed hears the persister's errors: it retries a failed
+	// snapshot forever and calls no batch's callback meanwhile.
+	persistFailed chan error
+	dir           string
 	// Fresh is true when the index was created empty by Open and must be filled
 	// from the store.
 	Fresh bool
@@ -47,7 +53,7 @@ func Open(dir string) (*Index, error) {
 	switch {
 	case err == nil:
 		if v, _ := idx.GetInternal(versionKey); string(v) == strconv.Itoa(MappingVersion) {
-			return &Index{bleve: idx}, nil
+			return watched(idx, path, false), nil
 		}
 		_ = idx.Close()
 		if err := os.RemoveAll(path); err != nil {
@@ -68,12 +74,38 @@ func Open(dir string) (*Index, error) {
 		_ = idx.Close()
 		return nil, err
 	}
-	return &Index{bleve: idx, Fresh: true}, nil
+	return watched(idx, path, true), nil
 }
 
 // scorchConfig is a new map for each index: bleve writes into the one it is
 // given, so two indexes opened at once must not share one.
-func scorchConfig() map[string]any { return map[string]any{"unsafe_batch": true} }
+func scorchConfig() map[string]any {
+	return map[string]any{"unsafe_batch": true, "asyncErrorCallbackName": asyncErrors}
+}
+
+// asyncErrors names the callback scorch calls with its background errors
+// (by default it calls none, and a persister failing forever is silent); it
+// passes the index's path, which leads to the open Index.
+const asyncErrors = "calendar"
+
+var openIndexes sync.Map // path -> *Index
+
+func init() {
+	scorch.RegistryAsyncErrorCallbacks[asyncErrors] = func(err error, path string) {
+		if i, ok := openIndexes.Load(filepath.Dir(path)); ok { // scorch's path is the index's "store"
+			select {
+			case i.(*Index).persistFailed <- err:
+			default: // one unread failure is enough to tell
+			}
+		}
+	}
+}
+
+func watched(idx bleve.Index, path string, fresh bool) *Index {
+	i := &Index{bleve: idx, Fresh: fresh, persistFailed: make(chan error, 1), dir: path}
+	openIndexes.Store(path, i)
+	return i
+}
 
 var appliedKey = []byte("applied_seq")
 
@@ -123,16 +155,28 @@ func (i *Index) Ping(ctx context.Context) error {
 }
 
 // Close returns once every write made so far is on disk: scorch's own Close
-// drops the snapshots its persister has not written yet.
+// drops the snapshots its persister has not written yet. When the persister
+// fails, or takes longer than closeWait, Close gives up waiting: what was not
+// written is caught up from the store's change feed at the next start, since
+// the checkpoint on disk is only as new as the documents on disk.
 func (i *Index) Close() error {
-	return errors.Join(i.persist(), i.bleve.Close())
+	err := i.persist(closeWait)
+	openIndexes.CompareAndDelete(i.dir, i)
+	return errors.Join(err, i.bleve.Close())
 }
+
+// closeWait bounds the wait for the persister at Close.
+var closeWait = 30 * time.Second
 
 var persistedKey = []byte("persisted")
 
 // persist introduces one more batch and waits for the persister to write the
 // snapshot holding it, and with it everything introduced before.
-func (i *Index) persist() error {
+func (i *Index) persist(wait time.Duration) error {
+	select { // a failure before this batch says nothing about it
+	case <-i.persistFailed:
+	default:
+	}
 	done := make(chan error, 1)
 	b := i.bleve.NewBatch()
 	b.SetInternal(persistedKey, []byte(time.Now().UTC().Format(time.RFC3339Nano)))
@@ -140,5 +184,14 @@ func (i *Index) persist() error {
 	if err := i.bleve.Batch(b); err != nil {
 		return err
 	}
-	return <-done
+	timeout := time.NewTimer(wait)
+	defer timeout.Stop()
+	select {
+	case err := <-done:
+		return err
+	case err := <-i.persistFailed:
+		return fmt.Errorf("index not written to disk (the next start catches it up from the store): %w", err)
+	case <-timeout.C:
+		return fmt.Errorf("index not written to disk within %s (the next start catches it up from the store)", wait)
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strconv"
 	"testing"
+	"time"
 
 	"calendar/app"
 )
@@ -78,5 +79,29 @@ func TestCloseRightAfterWritesKeepsEveryWrite(t *testing.T) {
 	}
 	if seq, err := again.AppliedSeq(ctx); err != nil || seq != n {
 		t.Fatalf("after Close and Open the checkpoint is %d (%v), want %d", seq, err, n)
+	}
+}
+
+// The persister retries a snapshot it cannot write forever, calling no
+// batch's callback: Close must still return, with the failure, and leave the
+// index to be caught up from the store at the next start.
+func TestCloseReturnsWhenThePersisterCannotWrite(t *testing.T) {
+	dir := t.TempDir()
+	idx := openIndex(t, dir)
+	if err := Remove(dir); err != nil { // the data directory gone under a running service
+		t.Fatal(err)
+	}
+	if err := idx.bleve.Index("post:1", map[string]any{"title": "a segment to write"}); err != nil {
+		t.Fatal(err)
+	}
+	closed := make(chan error, 1)
+	go func() { closed <- idx.Close() }()
+	select {
+	case err := <-closed:
+		if err == nil {
+			t.Fatal("Close reported success though nothing could be written")
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatalf("Close still waiting on the persister after %s", 5*time.Second)
 	}
 }

@@ -75,7 +75,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, logOut 
 		return err
 	}
 	defer store.Close(context.Background())
-	defer idx.Close()
+	defer func() {
+		if err := idx.Close(); err != nil {
+			logger.Warn("closing the index", "error", err)
+		}
+	}()
 
 	a := app.New(store, idx, app.Settings{SiteURL: cfg.SiteURL, TimeZone: cfg.TimeZone, PerPage: cfg.PerPage})
 	syncCtx, stopSync := context.WithCancel(ctx)

@@ -25,16 +25,17 @@ func TestTheREADMEExamplesRunInOrderOnAFreshStart(t *testing.T) {
 	logs := &syncWriter{b: &strings.Builder{}}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
+	dataDir := t.TempDir() // here, not in the goroutine: its removal must be registered before the stop below, so it runs after it
 	go func() {
-		done <- run(ctx, nil, env(map[string]string{"CALENDAR_ADDR": addr, "CALENDAR_DATA_DIR": t.TempDir(),
+		done <- run(ctx, nil, env(map[string]string{"CALENDAR_ADDR": addr, "CALENDAR_DATA_DIR": dataDir,
 			"CALENDAR_ADMIN_PASSWORD": readmePassword, "CALENDAR_LOG_FORMAT": "json"}), logs)
 	}()
 	t.Cleanup(func() {
 		cancel()
-		select { // a close of the index was once seen waiting on bleve's persister for minutes: reported, not this test's subject
+		select {
 		case <-done:
-		case <-time.After(30 * time.Second):
-			t.Log("the service did not stop within 30 s (index close waiting on bleve's persister)")
+		case <-time.After(time.Minute):
+			t.Error("the service did not stop within a minute")
 		}
 	})
 	waitReady(t, addr)

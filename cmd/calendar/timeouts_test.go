@@ -18,8 +18,9 @@ func TestAClientThatNeverFinishesItsHeadersIsCutOff(t *testing.T) {
 	addr := freeAddr(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
+	dataDir := t.TempDir()
 	go func() {
-		done <- run(ctx, nil, env(map[string]string{"CALENDAR_ADDR": addr, "CALENDAR_DATA_DIR": t.TempDir()}), &syncWriter{b: &strings.Builder{}})
+		done <- run(ctx, nil, env(map[string]string{"CALENDAR_ADDR": addr, "CALENDAR_DATA_DIR": dataDir}), &syncWriter{b: &strings.Builder{}})
 	}()
 	defer func() {
 		cancel()
