@@ -16,6 +16,7 @@ require (
 	github.com/testcontainers/testcontainers-go/modules/mongodb v0.44.0
 	go.etcd.io/bbolt v1.4.3
 	go.mongodb.org/mongo-driver/v2 v2.9.3
+	golang.org/x/image v0.33.0
 	golang.org/x/text v0.40.0
 )
 
