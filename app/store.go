@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"io"
 	"time"
 )
 
@@ -47,6 +48,8 @@ type Store interface {
 	Users() Repo[*User]
 	Posts() Repo[*Post]
 	Terms() Repo[*Term]
+	// Files keeps the files of uploaded media.
+	Files() Files
 	// Changes returns up to limit changes with a sequence above afterSeq, in
 	// sequence order: the latest write of each live document, and a tombstone
 	// for each document deleted for good.
@@ -56,6 +59,39 @@ type Store interface {
 	// Ping reports whether the store is reachable.
 	Ping(ctx context.Context) error
 	Close(ctx context.Context) error
+}
+
+// Files keeps uploaded files under names such as "2026/11/poster-150x150.jpg",
+// each with the ID of the record that owns it (its attachment), so a file
+// whose record was never written (a crash mid-upload) can be told and swept.
+type Files interface {
+	// PutFile stores data under name, whole or not at all: after a crash the
+	// file is either complete or absent. ErrConflict when the name is taken
+	// (the caller picks another); nothing is written then.
+	PutFile(ctx context.Context, name string, owner int64, data []byte) error
+	// OpenFile opens a stored file for reading. ErrNotFound.
+	OpenFile(ctx context.Context, name string) (StoredFile, error)
+	// StatFile describes a stored file without reading it. ErrNotFound.
+	StatFile(ctx context.Context, name string) (FileInfo, error)
+	// DeleteFile removes a file; a missing one is not an error.
+	DeleteFile(ctx context.Context, name string) error
+	// ListFiles returns every file stored before the instant, with its owner,
+	// in name order, for the sweep of files no record names.
+	ListFiles(ctx context.Context, before time.Time) ([]FileInfo, error)
+}
+
+// StoredFile is an open stored file: readable from any offset (ranges).
+type StoredFile interface {
+	io.ReadSeekCloser
+	Info() FileInfo
+}
+
+// FileInfo describes a stored file.
+type FileInfo struct {
+	Name    string
+	Owner   int64
+	Size    int64
+	Written time.Time
 }
 
 // Collections of the store, as Changes names them.
@@ -166,8 +202,13 @@ type PostQuery struct {
 	// terms (OR within each list), the featured flag, listing visibility.
 	StartAfter, StartBefore, EndAfter, EndBefore *Bound
 	Venues, Organizers, Categories, Tags         []int64
-	Featured                                     *bool
-	Parent                                       *int64
+	// Authors keeps the posts of these authors; Images those whose image is
+	// one of these attachments; Source the attachment sideloaded from it.
+	Authors  []int64
+	Images   []int64
+	Source   string
+	Featured *bool
+	Parent   *int64
 	// Near keeps posts within a great-circle radius of a point (venues by their
 	// position, events by their venue's); HasGeo keeps those with (or without)
 	// a position.

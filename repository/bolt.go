@@ -28,6 +28,7 @@ type Bolt struct {
 	users *boltRepo[app.User, *app.User]
 	posts *boltRepo[app.Post, *app.Post]
 	terms *boltRepo[app.Term, *app.Term]
+	files *boltFiles
 }
 
 var (
@@ -58,7 +59,7 @@ func OpenBolt(dir string) (*Bolt, error) {
 		terms: newBoltRepo[app.Term](w, termsCollection),
 	}
 	err = db.Update(func(tx *bbolt.Tx) error {
-		for _, b := range [][]byte{metaBucket, changesBucket} {
+		for _, b := range [][]byte{metaBucket, changesBucket, filesBucket} {
 			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
 				return err
 			}
@@ -70,6 +71,9 @@ func OpenBolt(dir string) (*Bolt, error) {
 		}
 		return nil
 	})
+	if err == nil {
+		s.files, err = openBoltFiles(dir, w)
+	}
 	if err != nil {
 		db.Close()
 		return nil, err

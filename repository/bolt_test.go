@@ -2,7 +2,13 @@ package repository
 
 import (
 	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
 	"testing"
+	"time"
 
 	"calendar/app"
 )
@@ -39,5 +45,147 @@ func TestBoltRefusesADataDirInUse(t *testing.T) {
 	defer s.Close(context.Background())
 	if _, err := OpenBolt(dir); err == nil {
 		t.Fatal("a second open of the same data dir succeeded")
+	}
+}
+
+// openDir opens the store in dir, closed when the test ends unless closed first.
+func openDir(t *testing.T, dir string) *Bolt {
+	t.Helper()
+	s, err := OpenBolt(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close(context.Background()) })
+	return s
+}
+
+// reopenDir plays a restart: what a crash left on disk is there when the
+// store opens again.
+func reopenDir(t *testing.T, s *Bolt, dir string) *Bolt {
+	t.Helper()
+	if err := s.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return openDir(t, dir)
+}
+
+func writeFile(t *testing.T, path string, data []byte) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o750); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func assertGone(t *testing.T, s *Bolt, name string) {
+	t.Helper()
+	ctx := context.Background()
+	if _, err := s.Files().OpenFile(ctx, name); !errors.Is(err, app.ErrNotFound) {
+		t.Fatalf("OpenFile(%q) err = %v, want ErrNotFound", name, err)
+	}
+	if _, err := s.Files().StatFile(ctx, name); !errors.Is(err, app.ErrNotFound) {
+		t.Fatalf("StatFile(%q) err = %v, want ErrNotFound", name, err)
+	}
+	listed, err := s.Files().ListFiles(ctx, time.Now().Add(time.Hour))
+	if err != nil || slices.Contains(names(listed), name) {
+		t.Fatalf("ListFiles = %v, %v; want no %s", names(listed), err, name)
+	}
+}
+
+func TestBoltFilesRecoverFromACrash(t *testing.T) {
+	ctx := context.Background()
+
+	t.Run("a temporary file left by a put is removed", func(t *testing.T) {
+		dir := t.TempDir()
+		s := openDir(t, dir)
+		leftover := filepath.Join(dir, "uploads", ".tmp", "put-123")
+		writeFile(t, leftover, []byte("half"))
+		reopenDir(t, s, dir)
+		if _, err := os.Stat(leftover); !errors.Is(err, fs.ErrNotExist) {
+			t.Fatalf("temporary file after reopen: %v", err)
+		}
+	})
+
+	t.Run("an entry whose file is missing or short is dropped", func(t *testing.T) {
+		dir := t.TempDir()
+		s := openDir(t, dir)
+		for _, name := range []string{"2026/11/lost.jpg", "2026/11/short.jpg", "2026/11/kept.jpg"} {
+			if err := s.Files().PutFile(ctx, name, 1, randomBytes(100)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		// The claim committed, the rename did not reach the disk; or did, whole
+		// to another size on a file system that disagrees.
+		if err := os.Remove(filepath.Join(dir, "uploads/2026/11/lost.jpg")); err != nil {
+			t.Fatal(err)
+		}
+		short := filepath.Join(dir, "uploads/2026/11/short.jpg")
+		if err := os.Truncate(short, 50); err != nil {
+			t.Fatal(err)
+		}
+		s = reopenDir(t, s, dir)
+		assertGone(t, s, "2026/11/lost.jpg")
+		assertGone(t, s, "2026/11/short.jpg")
+		if _, err := os.Stat(short); !errors.Is(err, fs.ErrNotExist) {
+			t.Fatalf("the short file is still on disk: %v", err)
+		}
+		mustOpen(t, s.Files(), "2026/11/kept.jpg", randomBytes(100))
+		if err := s.Files().PutFile(ctx, "2026/11/lost.jpg", 2, []byte("again")); err != nil {
+			t.Fatalf("the dropped name is not free: %v", err)
+		}
+	})
+
+	t.Run("a file without an entry is never reported and is removed", func(t *testing.T) {
+		dir := t.TempDir()
+		s := openDir(t, dir)
+		// A delete removed the entry, not yet the file.
+		stray := filepath.Join(dir, "uploads/2026/12/stray.jpg")
+		writeFile(t, stray, []byte("stray"))
+		assertGone(t, s, "2026/12/stray.jpg")
+		if err := s.Files().PutFile(ctx, "2026/12/other.jpg", 1, []byte("x")); err != nil {
+			t.Fatal(err)
+		}
+		s = reopenDir(t, s, dir)
+		assertGone(t, s, "2026/12/stray.jpg")
+		if _, err := os.Stat(stray); !errors.Is(err, fs.ErrNotExist) {
+			t.Fatalf("stray file after reopen: %v", err)
+		}
+		mustOpen(t, s.Files(), "2026/12/other.jpg", []byte("x"))
+		if err := s.Files().DeleteFile(ctx, "2026/12/other.jpg"); err != nil {
+			t.Fatal(err)
+		}
+		reopenDir(t, s, dir)
+		if _, err := os.Stat(filepath.Join(dir, "uploads/2026")); !errors.Is(err, fs.ErrNotExist) {
+			t.Fatalf("empty directories after reopen: %v", err)
+		}
+	})
+
+	t.Run("a put over a stray file replaces it", func(t *testing.T) {
+		dir := t.TempDir()
+		s := openDir(t, dir)
+		writeFile(t, filepath.Join(dir, "uploads/2026/12/name.jpg"), []byte("stray"))
+		if err := s.Files().PutFile(ctx, "2026/12/name.jpg", 3, []byte("mine")); err != nil {
+			t.Fatal(err)
+		}
+		mustOpen(t, s.Files(), "2026/12/name.jpg", []byte("mine"))
+		mustOpen(t, reopenDir(t, s, dir).Files(), "2026/12/name.jpg", []byte("mine"))
+	})
+}
+
+func TestBoltFilesStayInsideUploads(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "data")
+	abs := filepath.Join(t.TempDir(), "escape")
+	s := openDir(t, dir)
+	for _, name := range []string{"../escape", "../../escape", abs, `..\escape`} {
+		if err := s.Files().PutFile(context.Background(), name, 1, []byte("x")); err == nil {
+			t.Fatalf("PutFile(%q) accepted", name)
+		}
+	}
+	for _, p := range []string{filepath.Join(dir, "escape"), filepath.Join(dir, "..", "escape"), abs} {
+		if _, err := os.Stat(p); !errors.Is(err, fs.ErrNotExist) {
+			t.Fatalf("%s was written: %v", p, err)
+		}
 	}
 }

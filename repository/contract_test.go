@@ -256,6 +256,8 @@ func runContract(t *testing.T, sut storeUnderTest) {
 		}
 	})
 
+	t.Run("files", func(t *testing.T) { runFilesContract(t, sut) })
+
 	if sut.reopen != nil {
 		t.Run("data persists across close and reopen", func(t *testing.T) {
 			s := sut.open(t)

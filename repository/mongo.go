@@ -28,6 +28,7 @@ type Mongo struct {
 	users      *mongoRepo[app.User, *app.User]
 	posts      *mongoRepo[app.Post, *app.Post]
 	terms      *mongoRepo[app.Term, *app.Term]
+	files      *mongoFiles
 }
 
 // OpenMongo connects to uri, uses database dbName and creates the indexes.
@@ -58,6 +59,10 @@ func OpenMongo(ctx context.Context, uri, dbName string) (*Mongo, error) {
 			_ = client.Disconnect(ctx)
 			return nil, fmt.Errorf("creating indexes: %w", err)
 		}
+	}
+	if s.files, err = openMongoFiles(ctx, db); err != nil {
+		_ = client.Disconnect(ctx)
+		return nil, fmt.Errorf("creating indexes: %w", err)
 	}
 	return s, nil
 }

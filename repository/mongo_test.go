@@ -11,6 +11,7 @@ import (
 
 	"github.com/testcontainers/testcontainers-go"
 	tcmongo "github.com/testcontainers/testcontainers-go/modules/mongodb"
+	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
 	"calendar/app"
@@ -123,5 +124,25 @@ func TestAServerGoingAwayIsUnavailableNotAFault(t *testing.T) {
 		if got := errors.Is(storeError(c.err), app.ErrUnavailable); got != c.unavailable {
 			t.Errorf("%v: unavailable = %v, want %v", c.err, got, c.unavailable)
 		}
+	}
+}
+
+// TestMongoFilesUniqueIndexDecides: a put that passed the early look-up but
+// lost the name to another is refused by the unique index, and its chunks go.
+func TestMongoFilesUniqueIndexDecides(t *testing.T) {
+	ctx := context.Background()
+	s := mongoSUT(ferretdbtest.Start(t), false).open(t).(*Mongo)
+	first := randomBytes(600 << 10) // three chunks
+	if err := s.files.PutFile(ctx, "2026/11/a.jpg", 1, first); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.files.upload(ctx, "2026/11/a.jpg", 2, randomBytes(700<<10)); !errors.Is(err, app.ErrConflict) {
+		t.Fatalf("upload of a taken name err = %v, want ErrConflict", err)
+	}
+	if n, err := s.files.chunks.CountDocuments(ctx, bson.D{}); err != nil || n != 3 {
+		t.Fatalf("%d chunks, %v; want the first file's 3", n, err)
+	}
+	if f := mustOpen(t, s.files, "2026/11/a.jpg", first); f.Info().Owner != 1 {
+		t.Fatalf("Info = %+v", f.Info())
 	}
 }

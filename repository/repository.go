@@ -9,6 +9,9 @@ import (
 	"encoding/binary"
 	"fmt"
 	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"calendar/app"
 )
@@ -38,6 +41,23 @@ func checkKeys(keys map[string]string) error {
 		if v == "" {
 			return fmt.Errorf("unique key %q is empty", f)
 		}
+	}
+	return nil
+}
+
+// checkFileName accepts only clean relative names ("2026/11/poster.jpg"), so
+// that no stored file lands outside its store: no empty segment (a leading,
+// doubled or trailing slash), none starting with a dot ("..", ".", hidden
+// names, the embedded store's .tmp), no backslash, no control character, valid
+// UTF-8. Both backends share it so that a name one takes the other takes too.
+func checkFileName(name string) error {
+	bad := name == "" || !utf8.ValidString(name) ||
+		strings.ContainsFunc(name, func(r rune) bool { return r == '\\' || unicode.IsControl(r) })
+	for _, seg := range strings.Split(name, "/") {
+		bad = bad || seg == "" || seg[0] == '.'
+	}
+	if bad {
+		return fmt.Errorf("file name %q is not a clean relative path", name)
 	}
 	return nil
 }
