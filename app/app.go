@@ -28,6 +28,11 @@ type Settings struct {
 	SearchBudget time.Duration
 	// Throttle limits the guessing of passwords (DefaultThrottleLimits when zero).
 	Throttle ThrottleLimits
+	// MaxUpload bounds an uploaded file in bytes, MaxPixels an image's width
+	// times height (DefaultMaxUpload, DefaultMaxPixels when 0).
+	MaxUpload, MaxPixels int64
+	// Sideload, when set, fetches foreign image URLs into the media library.
+	Sideload Fetcher
 }
 
 // defaultResultCacheSize bounds the list cache: a few MB of IDs.
@@ -44,6 +49,7 @@ type App struct {
 	Categories *Terms
 	Tags       *Terms
 	Events     *Events
+	Media      *Media
 	sync       *indexSync
 }
 
@@ -61,6 +67,12 @@ func New(store Store, index Index, settings Settings) *App {
 	if settings.FeedMaxBytes <= 0 {
 		settings.FeedMaxBytes = DefaultFeedMaxBytes
 	}
+	if settings.MaxUpload <= 0 {
+		settings.MaxUpload = DefaultMaxUpload
+	}
+	if settings.MaxPixels <= 0 {
+		settings.MaxPixels = DefaultMaxPixels
+	}
 	throttle := NewThrottle(settings.Throttle)
 	a := &App{store: store, index: index, settings: settings, Users: NewUsers(store.Users(), throttle),
 		sync: &indexSync{store: store, index: index}}
@@ -75,6 +87,10 @@ func New(store Store, index Index, settings Settings) *App {
 	if settings.ResultCacheSize < 0 {
 		posts.views = newViewCache(0)
 	}
+	// Every service shares the one library, which itself is a post service.
+	a.Media = &Media{slots: make(chan struct{}, uploadSlots)}
+	posts.media = a.Media
+	a.Media.postService = posts
 	a.Venues = &LinkedPosts[VenueView]{postService: posts, kind: venueKind, render: posts.renderVenue}
 	a.Organizers = &LinkedPosts[OrganizerView]{postService: posts, kind: organizerKind, render: posts.renderOrganizer}
 	a.Categories = &Terms{store: store, index: searched, posts: posts, kind: categoryKind}

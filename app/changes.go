@@ -143,7 +143,7 @@ func postAction(actor *User, p *Post, since int64) string {
 // before kinds were kept says only "post" or "term".
 func kindType(kind, unknown string) string {
 	switch kind {
-	case PostTypeEvent, PostTypeVenue, PostTypeOrganizer:
+	case PostTypeEvent, PostTypeVenue, PostTypeOrganizer, PostTypeAttachment:
 		return kind
 	case TaxonomyCategory:
 		return "category"

@@ -12,16 +12,17 @@ import (
 type Kind int
 
 const (
-	KindInternal     Kind = iota // a bug or a failure of the service itself
-	KindInvalid                  // a parameter, or the request, is wrong
-	KindUnauthorized             // no caller, or a wrong credential
-	KindForbidden                // the caller may not
-	KindNotFound                 // no such thing
-	KindConflict                 // another write changed the same thing meanwhile
-	KindGone                     // already gone (in the trash)
-	KindTooLarge                 // more than the service takes
-	KindThrottled                // too many attempts: wait
-	KindUnavailable              // not now: the store, the index, a search's time budget
+	KindInternal       Kind = iota // a bug or a failure of the service itself
+	KindInvalid                    // a parameter, or the request, is wrong
+	KindUnauthorized               // no caller, or a wrong credential
+	KindForbidden                  // the caller may not
+	KindNotFound                   // no such thing
+	KindConflict                   // another write changed the same thing meanwhile
+	KindGone                       // already gone (in the trash)
+	KindTooLarge                   // more than the service takes
+	KindThrottled                  // too many attempts: wait
+	KindUnavailable                // not now: the store, the index, a search's time budget
+	KindNotImplemented             // asks for what this kind of item does not do
 )
 
 // Error is the one error type of the service. It carries the WordPress REST error

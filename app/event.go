@@ -74,7 +74,7 @@ func (s *Events) Create(ctx context.Context, caller Caller, raw EventInput) (*Ev
 	if !actor.Can(CapEditPosts) {
 		return nil, ErrForbidden(actor)
 	}
-	status, err := in.permit(actor, true)
+	status, err := s.permitEvent(ctx, actor, in, true)
 	if err != nil {
 		return nil, err
 	}
@@ -109,7 +109,7 @@ func (s *Events) Update(ctx context.Context, caller Caller, ref PostRef, raw Eve
 	if !canEdit(actor, p) {
 		return nil, ErrForbidden(actor)
 	}
-	status, err := in.permit(actor, false)
+	status, err := s.permitEvent(ctx, actor, in, false)
 	if err != nil {
 		return nil, err
 	}

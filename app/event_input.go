@@ -114,13 +114,13 @@ func distinctRefs(refs []LinkRef) []LinkRef {
 	return out
 }
 
-// permit is postFields.permit, and WordPress' rule for sticky events: only
+// permitEvent is permit, and WordPress' rule for sticky events: only
 // those who may publish or edit others' events make one sticky.
-func (in *eventInput) permit(actor *User, creating bool) (string, error) {
+func (s *Events) permitEvent(ctx context.Context, actor *User, in *eventInput, creating bool) (string, error) {
 	if in.flags["sticky"] && !actor.Can(CapPublishPosts) && !actor.Can(CapEditOthersPosts) {
 		return "", NewError(KindForbidden, "rest_cannot_assign_sticky", "Sorry, you are not allowed to make posts sticky.")
 	}
-	return in.postFields.permit(actor, creating)
+	return s.permit(ctx, actor, &in.postFields, creating)
 }
 
 // resolveLink returns the ID of an existing venue or organizer the caller may

@@ -56,6 +56,7 @@ const (
 var textLimits = map[string]int{
 	"title": MaxTitleBytes, "venue": MaxTitleBytes, "organizer": MaxTitleBytes,
 	"description": MaxDescriptionBytes, "excerpt": MaxExcerptBytes, "password": MaxPasswordBytes,
+	"caption": MaxExcerptBytes, "alt_text": MaxExcerptBytes,
 	"image": MaxURLBytes, "website": MaxURLBytes, "email": MaxEmailBytes,
 	"slug": MaxShortBytes, "timezone": MaxShortBytes, "date": MaxShortBytes, "date_utc": MaxShortBytes,
 	"start_date": MaxShortBytes, "end_date": MaxShortBytes,

@@ -228,7 +228,7 @@ func (s *LinkedPosts[V]) create(ctx context.Context, caller Caller, raw LinkedIn
 	if !actor.Can(CapEditPosts) {
 		return nil, ErrForbidden(actor)
 	}
-	status, err := in.permit(actor, true)
+	status, err := s.permit(ctx, actor, &in.postFields, true)
 	if err != nil {
 		return nil, err
 	}
@@ -293,7 +293,7 @@ func (s *LinkedPosts[V]) Update(ctx context.Context, caller Caller, ref PostRef,
 	if !canEdit(actor, p) {
 		return zero, ErrForbidden(actor)
 	}
-	status, err := in.permit(actor, false)
+	status, err := s.permit(ctx, actor, &in.postFields, false)
 	if err != nil {
 		return zero, err
 	}
@@ -315,7 +315,7 @@ func (s *LinkedPosts[V]) saveChanges(ctx context.Context, p *Post, in *linkedInp
 		return err
 	}
 	if p.Type == PostTypeVenue && !sameGeo(before, p.Geo) {
-		return s.forEachEvent(ctx, func(q *PostQuery) { q.Venues = []int64{p.ID} }, func(e *Post) { e.VenueGeo = p.Geo })
+		return s.forEachPost(ctx, func(q *PostQuery) { q.Venues = []int64{p.ID} }, func(e *Post) { e.VenueGeo = p.Geo })
 	}
 	return nil
 }
@@ -377,9 +377,9 @@ func (s *LinkedPosts[V]) Delete(ctx context.Context, caller Caller, ref PostRef,
 // unlink removes a trashed or deleted venue or organizer from the events.
 func (s *LinkedPosts[V]) unlink(ctx context.Context, id int64) error {
 	if s.kind.postType == PostTypeVenue {
-		return s.forEachEvent(ctx, func(q *PostQuery) { q.Venues = []int64{id} }, func(e *Post) { e.Venue, e.VenueGeo = 0, nil })
+		return s.forEachPost(ctx, func(q *PostQuery) { q.Venues = []int64{id} }, func(e *Post) { e.Venue, e.VenueGeo = 0, nil })
 	}
-	return s.forEachEvent(ctx, func(q *PostQuery) { q.Organizers = []int64{id} },
+	return s.forEachPost(ctx, func(q *PostQuery) { q.Organizers = []int64{id} },
 		func(e *Post) { e.Organizers = withoutID(e.Organizers, id) })
 }
 

@@ -19,6 +19,8 @@ type postService struct {
 	views    *viewCache
 	contents *lru[contentKey, renderedTexts]
 	throttle *Throttle
+	// media resolves images that name an attachment, and sideloads.
+	media *Media
 }
 
 // PostRef names a post by ID or, when ID is 0, by slug.
@@ -173,11 +175,12 @@ type Deleted[V any] struct {
 	Previous V    `json:"previous"`
 }
 
-// forEachEvent changes every event (any status) that where selects: it finds
-// them all through the index first, then rewrites each in the store and the
-// index. Used to unlink a removed venue, organizer or term, and to move
-// events with their venue.
-func (s *postService) forEachEvent(ctx context.Context, where func(*PostQuery), change func(*Post)) error {
+// forEachPost changes every post (any status) that where selects, events
+// unless it sets another type ("" for every type): it finds them all through
+// the index first, then rewrites each in the store and the index. Used to
+// unlink a removed venue, organizer, term or image, and to move events with
+// their venue.
+func (s *postService) forEachPost(ctx context.Context, where func(*PostQuery), change func(*Post)) error {
 	q := PostQuery{Type: PostTypeEvent, Statuses: PostStatuses, Reader: readEverything, Limit: 1000}
 	where(&q)
 	var ids []int64
@@ -220,10 +223,11 @@ func withoutID(ids []int64, id int64) []int64 {
 // postFields are the write fields every post resource takes; nil pointers were
 // not sent.
 type postFields struct {
-	title, description, excerpt, password, image *string
-	status                                       string
-	author                                       int64
-	date                                         *time.Time
+	title, description, excerpt, password *string
+	image                                 *imageChoice
+	status                                string
+	author                                int64
+	date                                  *time.Time
 }
 
 // checkPostFields checks the common fields: the name under titleParam (venue,
@@ -240,8 +244,8 @@ func (s *postService) checkPostFields(ctx context.Context, in PostFields, titleP
 		}
 		f.title = &title
 	}
-	if f.image = in.Image; f.image != nil && *f.image != "" && !isHTTPURL(*f.image) {
-		bad.Add("image", "image must be an absolute http(s) URL.", nil)
+	if in.Image != nil {
+		f.image = s.checkImage(ctx, *in.Image, bad)
 	}
 	if in.Author != nil {
 		if _, err := s.store.Users().Get(ctx, *in.Author); err != nil {
@@ -272,23 +276,31 @@ func (s *postService) checkPostFields(ctx context.Context, in PostFields, titleP
 // permit checks what only some callers may send, after the permission to
 // write and before anything is written: another author (editors only), and
 // the status (statusFor). It returns the status to store; "" keeps the
-// stored one on an update that sends none.
-func (f *postFields) permit(actor *User, creating bool) (string, error) {
+// stored one on an update that sends none. Once all is allowed, a foreign
+// image URL is sideloaded when the service does it.
+func (s *postService) permit(ctx context.Context, actor *User, f *postFields, creating bool) (string, error) {
 	if f.author != 0 && f.author != actor.ID && !actor.Can(CapEditOthersPosts) {
 		return "", ErrForbidden(actor)
 	}
-	if f.status == "" && !creating {
-		return "", nil
+	status := ""
+	if f.status != "" || creating {
+		var err error
+		if status, err = statusFor(actor, f.status); err != nil {
+			return "", err
+		}
 	}
-	return statusFor(actor, f.status)
+	return status, s.sideload(ctx, actor, f.image)
 }
 
 // apply writes the sent common fields onto p; an empty string clears one.
 func (f *postFields) apply(p *Post) {
-	for dst, src := range map[*string]*string{&p.Title: f.title, &p.Content: f.description, &p.Excerpt: f.excerpt, &p.Password: f.password, &p.Image: f.image} {
+	for dst, src := range map[*string]*string{&p.Title: f.title, &p.Content: f.description, &p.Excerpt: f.excerpt, &p.Password: f.password} {
 		if src != nil {
 			*dst = *src
 		}
+	}
+	if f.image != nil {
+		f.image.apply(p)
 	}
 	if f.author != 0 {
 		p.Author = f.author

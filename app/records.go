@@ -13,6 +13,8 @@ const (
 	PostTypeEvent     = "event"
 	PostTypeVenue     = "venue"
 	PostTypeOrganizer = "organizer"
+	// PostTypeAttachment is an uploaded image (WordPress keeps them as posts).
+	PostTypeAttachment = "attachment"
 )
 
 // Post is the stored record of an event, a venue or an organizer.
@@ -30,6 +32,12 @@ type Post struct {
 	Modified time.Time `bson:"modified"` // last change, UTC
 	Password string    `bson:"password,omitempty"`
 	Image    string    `bson:"image,omitempty"` // absolute http(s) URL
+	// ImageID is the attachment the image is, when it is one of ours;
+	// ImageFile is a copy of its files, so a post renders without loading it.
+	ImageID   int64      `bson:"image_id,omitempty"`
+	ImageFile *MediaFile `bson:"image_file,omitempty"`
+	// Media is an attachment's files.
+	Media *MediaFile `bson:"media,omitempty"`
 	// Meta holds a venue's or an organizer's text fields (address, city, phone,
 	// email...), by their API names.
 	Meta        map[string]string `bson:"meta,omitempty"`
@@ -60,6 +68,36 @@ type Post struct {
 	// creation from an update; 0 for posts stored before it was kept.
 	CreatedSeq int64 `bson:"created_seq,omitempty"`
 	fresh      bool  // an ID was just assigned: the next sequence is the insert's
+}
+
+// MediaFile is an uploaded image as served: the full file and its sizes,
+// named relative to the uploads directory ("2026/11/poster.jpg").
+type MediaFile struct {
+	File     string      `bson:"file"`
+	MIME     string      `bson:"mime"`
+	Width    int         `bson:"width"`
+	Height   int         `bson:"height"`
+	FileSize int64       `bson:"filesize"`
+	Sizes    []MediaSize `bson:"sizes,omitempty"`
+}
+
+// MediaSize is one resized copy, in WordPress' size order.
+type MediaSize struct {
+	Name     string `bson:"name"`
+	File     string `bson:"file"`
+	MIME     string `bson:"mime"`
+	Width    int    `bson:"width"`
+	Height   int    `bson:"height"`
+	FileSize int64  `bson:"filesize"`
+}
+
+// names are every file of the image, the full one first.
+func (m *MediaFile) names() []string {
+	out := []string{m.File}
+	for _, s := range m.Sizes {
+		out = append(out, s.File)
+	}
+	return out
 }
 
 // Geo is a venue's position: given exactly, or approximated from its city.

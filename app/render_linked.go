@@ -4,15 +4,29 @@ import (
 	"bytes"
 	"encoding/json"
 	"html"
-	"path"
 	"strings"
 	"time"
 )
 
-// ImageView is a post's image: the URL as given and its extension.
+// ImageView is a post's image, as the plugin writes it: the URL and its
+// extension, and for one of our uploads its ID, dimensions, size in bytes and
+// sizes.
 type ImageView struct {
-	URL       string `json:"url"`
-	Extension string `json:"extension,omitempty"`
+	URL       string                   `json:"url"`
+	ID        int64                    `json:"id,omitempty"`
+	Extension string                   `json:"extension,omitempty"`
+	Width     int                      `json:"width,omitempty"`
+	Height    int                      `json:"height,omitempty"`
+	FileSize  int64                    `json:"filesize,omitempty"`
+	Sizes     map[string]ImageSizeView `json:"sizes,omitempty"`
+}
+
+// ImageSizeView is one size of an image (the plugin's keys).
+type ImageSizeView struct {
+	Width  int    `json:"width"`
+	Height int    `json:"height"`
+	MIME   string `json:"mime-type"`
+	URL    string `json:"url"`
 }
 
 // VenueView is the venue object, keys in the plugin's order; empty keys are left out.
@@ -113,7 +127,7 @@ func (s *postService) common(p *Post, home string) postCommon {
 		c.author = ""
 	}
 	if p.Image != "" {
-		c.image = &ImageView{URL: p.Image, Extension: strings.TrimPrefix(path.Ext(urlPath(p.Image)), ".")}
+		c.image = s.imageView(p.Image, p.ImageID, p.ImageFile)
 	}
 	return c
 }

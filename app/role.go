@@ -31,17 +31,18 @@ const (
 	CapManageEventCategories Capability = "manage_event_categories" // the plugin maps it to publish_tribe_events
 	CapManageTags            Capability = "manage_categories"       // post_tag's manage_terms
 	CapManageUsers           Capability = "manage_users"            // /vendor/admin/v1/users
+	CapUploadFiles           Capability = "upload_files"            // the media library
 )
 
 var roleCapabilities = map[Role][]Capability{
 	RoleAdministrator: {CapRead, CapEditPosts, CapEditPublishedPosts, CapEditOthersPosts, CapPublishPosts,
 		CapDeletePosts, CapDeletePublishedPosts, CapDeleteOthersPosts, CapReadPrivatePosts,
-		CapManageEventCategories, CapManageTags, CapManageUsers},
+		CapManageEventCategories, CapManageTags, CapManageUsers, CapUploadFiles},
 	RoleEditor: {CapRead, CapEditPosts, CapEditPublishedPosts, CapEditOthersPosts, CapPublishPosts,
 		CapDeletePosts, CapDeletePublishedPosts, CapDeleteOthersPosts, CapReadPrivatePosts,
-		CapManageEventCategories, CapManageTags},
+		CapManageEventCategories, CapManageTags, CapUploadFiles},
 	RoleAuthor: {CapRead, CapEditPosts, CapEditPublishedPosts, CapPublishPosts,
-		CapDeletePosts, CapDeletePublishedPosts, CapManageEventCategories},
+		CapDeletePosts, CapDeletePublishedPosts, CapManageEventCategories, CapUploadFiles},
 	RoleContributor: {CapRead, CapEditPosts, CapDeletePosts},
 	RoleSubscriber:  {CapRead},
 }

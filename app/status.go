@@ -13,6 +13,11 @@ const (
 	StatusPending = "pending"
 	StatusPrivate = "private"
 	StatusTrash   = "trash"
+	// StatusInherit is an attachment's: readable by anyone, as WordPress'
+	// unattached uploads. StatusUploading is one whose files are being
+	// written: readable by no one, and swept if never finished.
+	StatusInherit   = "inherit"
+	StatusUploading = "uploading"
 )
 
 // PostStatuses are the statuses WordPress registers for posts.

@@ -339,7 +339,7 @@ func (s *Terms) Delete(ctx context.Context, caller Caller, id int64) (*TermView,
 			}
 		}
 	}
-	err = s.posts.forEachEvent(ctx,
+	err = s.posts.forEachPost(ctx,
 		func(q *PostQuery) {
 			if s.kind.taxonomy == TaxonomyTag {
 				q.Tags = []int64{t.ID}

@@ -22,7 +22,7 @@ type ReadRule struct {
 // PublicStatuses are readable by anyone; OwnStatuses by the post's author
 // (contributors and authors), who never read their own trash.
 var (
-	PublicStatuses = []string{StatusPublish}
+	PublicStatuses = []string{StatusPublish, StatusInherit}
 	OwnStatuses    = []string{StatusPublish, StatusFuture, StatusDraft, StatusPending, StatusPrivate}
 )
 

@@ -77,6 +77,9 @@ const unmatchedRoute = "unmatched"
 // routeOf is the route pattern a path answers to (its language segment and
 // trailing slash dropped as the outer handler does), whatever the method.
 func (api *API) routeOf(method, path string) string {
+	if strings.HasPrefix(path, uploadsPrefix) {
+		return uploadsPrefix
+	}
 	if m := languagePrefix.FindStringSubmatch(path); m != nil {
 		path = m[2]
 	}

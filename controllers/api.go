@@ -98,6 +98,7 @@ func New(cfg Config, a *app.App) *API {
 	mountLinked(api, "organizers", a.Organizers, OrganizerList{})
 	mountTerms(api, "categories", a.Categories, CategoryList{})
 	mountTerms(api, "tags", a.Tags, TagList{})
+	api.mountMedia()
 	api.mountChanges()
 	api.mountRoot(AdminNamespace)
 	api.mountUsers()
@@ -128,19 +129,24 @@ var languagePrefix = regexp.MustCompile(`^/([a-zA-Z]{2,3}(?:[-_][a-zA-Z0-9]{2,8}
 func (api *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w, r, answered := api.begin(w, r) // request ID, access log, metrics
 	defer answered()
-	r.Body = http.MaxBytesReader(w, r.Body, MaxBodyBytes)
+	if strings.HasPrefix(r.URL.Path, uploadsPrefix) { // files, not the API
+		api.serveUpload(w, r)
+		return
+	}
+	limit := api.bodyLimit(r)
+	r.Body = http.MaxBytesReader(w, r.Body, limit)
 	a := newAnswer(w, r)
-	api.serve(a, r)
+	api.serve(a, r, limit)
 	a.send(api.cfg.CacheMaxAge)
 }
 
 // serve runs the WordPress order of checks around the router: credentials,
 // then the route, then (in each handler) parameters, permission and the work.
-func (api *API) serve(w *answer, r *http.Request) {
+func (api *API) serve(w *answer, r *http.Request, bodyLimit int64) {
 	defer api.recoverPanic(w, r)
 	api.setCommonHeaders(w, r)
-	if r.ContentLength > MaxBodyBytes {
-		api.writeError(w, r, errBodyTooLarge(MaxBodyBytes))
+	if r.ContentLength > bodyLimit {
+		api.writeError(w, r, errBodyTooLarge(bodyLimit))
 		return
 	}
 	overrideMethod(r)

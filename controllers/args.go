@@ -93,7 +93,7 @@ func eventWriteArgs(create bool) []Arg {
 		{Name: "all_day", Type: TypeBoolean, Description: "All day: from 00:00:00 on the start's day to 23:59:59 on the end's."},
 		{Name: "start_date", Type: TypeString, Required: create, Description: "A date PHP's strtotime accepts (2018-01-01 16:00, tomorrow 9am, next wednesday 4pm, +1 week), or a Unix timestamp."},
 		{Name: "end_date", Type: TypeString, Required: create, Description: "As start_date; not before it."},
-		{Name: "image", Type: TypeString, Description: "Absolute http(s) URL of the image."},
+		{Name: "image", Type: TypeMixed, Description: "The featured image: the ID of an image of the media library (POST {api}/media), or an absolute http(s) URL (one of the library's files is that image; another is kept as given, or fetched into the library when the service sideloads); empty to remove."},
 		{Name: "cost", Type: TypeMixed, Description: "A cost, a number, or a list of them (20$, [\"0$\", \"30$\"])."},
 		{Name: "website", Type: TypeString, Description: "URL with a scheme; the event's own page when absent."},
 		{Name: "show_map", Type: TypeBoolean, Description: "Show the venue's map."},
@@ -146,7 +146,7 @@ func linkedWriteArgs(postType string, meta []string, create bool) []Arg {
 		{Name: "excerpt", Type: TypeString, Description: "A short description, HTML."},
 		{Name: "status", Type: TypeString, Enum: app.PostStatuses, Description: "publish by default for those who may publish; contributors' posts wait as pending (or draft)."},
 		{Name: "password", Type: TypeString, Description: "Protects the fields other than the name; empty to remove."},
-		{Name: "image", Type: TypeString, Description: "Absolute http(s) URL of the image."},
+		{Name: "image", Type: TypeMixed, Description: "The featured image: the ID of an image of the media library (POST {api}/media), or an absolute http(s) URL (one of the library's files is that image; another is kept as given, or fetched into the library when the service sideloads); empty to remove."},
 	}
 	for _, m := range meta {
 		args = append(args, Arg{Name: m, Type: TypeString, Description: metaDescriptions[m]})

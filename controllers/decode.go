@@ -14,8 +14,21 @@ import (
 	"calendar/app"
 )
 
-// MaxBodyBytes is the largest request body the service reads.
+// MaxBodyBytes is the largest request body the service reads, but for an
+// upload to the media library, which may be as large as its limit, and a
+// little more for a form's envelope and fields.
 const MaxBodyBytes = 1 << 20
+
+// uploadRoute is the path of uploads, with or without a language segment.
+var uploadRoute = regexp.MustCompile(`^(/[a-zA-Z]{2,3}(?:[-_][a-zA-Z0-9]{2,8})*)?/` + regexp.QuoteMeta(EventsNamespace) + `/media/?$`)
+
+// bodyLimit is the largest body the request may send.
+func (api *API) bodyLimit(r *http.Request) int64 {
+	if r.Method == http.MethodPost && uploadRoute.MatchString(r.URL.Path) {
+		return api.app.Media.MaxUpload() + 64<<10
+	}
+	return MaxBodyBytes
+}
 
 // decodeValues merges the parameters of a request, first source wins: JSON body,
 // form body (urlencoded with any charset, or multipart), query string; the
@@ -53,6 +66,8 @@ func decodeBody(r *http.Request) (map[string]any, error) {
 		return decodeJSON(r.Body)
 	case mediaType == "multipart/form-data":
 		return decodeMultipart(r, params["boundary"])
+	case isWrite(r.Method) && dispositionName(r) != "":
+		return decodeRawUpload(r)
 	case (mediaType == "application/x-www-form-urlencoded" || mediaType == "") && isWrite(r.Method):
 		raw, err := readAll(r.Body)
 		if err != nil {
@@ -69,7 +84,7 @@ func readAll(body io.Reader) ([]byte, error) {
 	var tooLarge *http.MaxBytesError
 	switch {
 	case errors.As(err, &tooLarge):
-		return nil, errBodyTooLarge(MaxBodyBytes)
+		return nil, errBodyTooLarge(tooLarge.Limit)
 	case err != nil: // most often a body shorter than its Content-Length
 		return nil, errUnreadableBody(err)
 	}
@@ -114,13 +129,62 @@ func decodeMultipart(r *http.Request, boundary string) (map[string]any, error) {
 	if err := r.ParseMultipartForm(MaxBodyBytes); err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
-			return nil, errBodyTooLarge(MaxBodyBytes)
+			return nil, errBodyTooLarge(tooLarge.Limit)
 		}
 		e := app.NewError(app.KindInvalid, "rest_invalid_body", "Invalid multipart body passed.")
 		e.Cause = err
 		return nil, e
 	}
-	return phpForm(r.MultipartForm.Value), nil
+	form := phpForm(r.MultipartForm.Value)
+	if files := r.MultipartForm.File["file"]; len(files) > 0 {
+		f, err := files[0].Open()
+		if err != nil {
+			return nil, errUnreadableBody(err)
+		}
+		defer f.Close()
+		data, err := readAll(f)
+		if err != nil {
+			return nil, err
+		}
+		form["file"] = upload{name: files[0].Filename, data: data}
+	}
+	return form, nil
+}
+
+// upload is a file sent to the media library.
+type upload struct {
+	name string
+	data []byte
+}
+
+// decodeRawUpload reads a file sent as the whole body, named by its
+// Content-Disposition (WordPress' way for the media endpoint).
+func decodeRawUpload(r *http.Request) (map[string]any, error) {
+	data, err := readAll(r.Body)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"file": upload{name: dispositionName(r), data: data}}, nil
+}
+
+func dispositionName(r *http.Request) string {
+	_, params, err := mime.ParseMediaType(r.Header.Get("Content-Disposition"))
+	if err != nil {
+		return ""
+	}
+	return params["filename"]
+}
+
+// isUnnamedRawBody: a body that is neither JSON nor a form, without the
+// Content-Disposition that names an upload.
+func isUnnamedRawBody(r *http.Request) bool {
+	mediaType, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	switch {
+	case r.ContentLength == 0, mediaType == "", mediaType == "application/x-www-form-urlencoded", mediaType == "multipart/form-data",
+		mediaType == "application/json", strings.HasSuffix(mediaType, "+json"):
+		return false
+	}
+	return dispositionName(r) == ""
 }
 
 // phpForm reads form keys the way PHP does: a[]=1&a[]=2 is a list, a[k]=v and

@@ -48,7 +48,7 @@ func TestTheNamespaceRootListsEveryRouteWithMethodsAndArgs(t *testing.T) {
 	want["/vendor/events/v1/events"] = []string{"GET", "POST"}
 	want[`/vendor/events/v1/events/(?P<id>\d+)`] = []string{"GET", "DELETE", "POST", "PUT", "PATCH"}
 	want[`/vendor/events/v1/events/by-slug/(?P<slug>[^/]+)`] = []string{"GET", "DELETE", "POST", "PUT", "PATCH"}
-	for _, kind := range []string{"categories", "tags"} {
+	for _, kind := range []string{"categories", "tags", "media"} {
 		base := "/vendor/events/v1/" + kind
 		want[base] = []string{"GET", "POST"}
 		want[base+`/(?P<id>\d+)`] = []string{"GET", "POST", "PUT", "PATCH", "DELETE"}
@@ -238,7 +238,12 @@ func docType(op map[string]any, name string) any {
 	if body == nil {
 		return nil
 	}
-	schema := body["content"].(map[string]any)["application/json"].(map[string]any)["schema"].(map[string]any)
+	content := body["content"].(map[string]any)
+	media, ok := content["application/json"].(map[string]any)
+	if !ok { // an upload: a form beside the file
+		media = content["multipart/form-data"].(map[string]any)
+	}
+	schema := media["schema"].(map[string]any)
 	if prop, ok := schema["properties"].(map[string]any)[name].(map[string]any); ok {
 		return prop["type"]
 	}
@@ -285,7 +290,12 @@ func TestTheDocTellsTheTruth(t *testing.T) {
 				}
 			}
 			if body, ok := op["requestBody"].(map[string]any); ok {
-				schema := body["content"].(map[string]any)["application/json"].(map[string]any)["schema"].(map[string]any)
+				content := body["content"].(map[string]any)
+				media, ok := content["application/json"].(map[string]any)
+				if !ok { // an upload: a form beside the file
+					media = content["multipart/form-data"].(map[string]any)
+				}
+				schema := media["schema"].(map[string]any)
 				for name, prop := range schema["properties"].(map[string]any) {
 					if d, _ := prop.(map[string]any)["description"].(string); d == "" {
 						t.Errorf("%s: body parameter %s has no description", where, name)

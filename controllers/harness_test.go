@@ -19,6 +19,7 @@ import (
 	"calendar/controllers"
 	"calendar/index"
 	"calendar/repository"
+	"calendar/repository/ferretdbtest"
 )
 
 const adminPassword = "test admin password 0001"
@@ -79,11 +80,39 @@ func noConfig(*controllers.Config) {}
 // startServiceSettings starts the service with changed app settings too.
 func startServiceSettings(t *testing.T, settings func(*app.Settings), configure func(*controllers.Config)) *service {
 	t.Helper()
+	return startServiceOn(t, embedded, settings, configure)
+}
+
+// backend opens the store a service runs on, its files under dir.
+type backend struct {
+	name string
+	open func(t *testing.T, dir string) app.Store
+}
+
+var (
+	embedded = backend{"embedded", func(t *testing.T, dir string) app.Store {
+		store, err := repository.OpenBolt(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return store
+	}}
+	// mongoDB is a MongoDB server run in the test process.
+	mongoDB = backend{"mongodb", func(t *testing.T, dir string) app.Store {
+		store, err := repository.OpenMongo(context.Background(), ferretdbtest.Start(t), "calendar")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return store
+	}}
+	bothStores = []backend{embedded, mongoDB}
+)
+
+// startServiceOn starts the service on the backend's store.
+func startServiceOn(t *testing.T, on backend, settings func(*app.Settings), configure func(*controllers.Config)) *service {
+	t.Helper()
 	dir := t.TempDir()
-	store, err := repository.OpenBolt(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	store := on.open(t, dir)
 	idx, err := index.Open(dir)
 	if err != nil {
 		t.Fatal(err)

@@ -53,6 +53,58 @@ func (r *roles) item(t *testing.T, kind string, owner app.Role, status string, n
 	return m
 }
 
+// checkMedia checks the media routes: anyone reads the library; those who
+// may upload (upload_files) add to it; edits and deletes follow the post
+// rules, an attachment being never published.
+func (r *roles) checkMedia(t *testing.T, check func(*testing.T, string, string, []option, int), method, rest string, role app.Role, name string, n *int) {
+	opts := r.caller(role)
+	jpg := photo(t, 20, 20)
+	if rest == "" {
+		want := http.StatusOK
+		switch {
+		case role == "wrong":
+			want = http.StatusUnauthorized
+		case method == "POST" && !role.Has(app.CapUploadFiles):
+			want = denied(role)
+		case method == "POST":
+			want = http.StatusCreated
+		}
+		check(t, method, mediaPath, append(opts, rawUpload("m.jpg", "image/jpeg", jpg)), want)
+		return
+	}
+	for _, owner := range []string{"other", "own"} {
+		ownerRole := app.RoleAdministrator
+		if role == app.RoleAdministrator {
+			ownerRole = app.RoleEditor
+		}
+		own := owner == "own" && role.Has(app.CapUploadFiles)
+		if own {
+			ownerRole = role
+		}
+		if owner == "own" && !own {
+			continue
+		}
+		*n++
+		res := r.do("POST", mediaPath, r.creds[ownerRole], rawUpload(fmt.Sprintf("m-%d.jpg", *n), "image/jpeg", jpg))
+		res.expectStatus(t, http.StatusCreated)
+		path := mediaPath + "/" + idOf(res.object(t))
+		want := http.StatusOK
+		switch {
+		case role == "wrong":
+			want = http.StatusUnauthorized
+		case method == "DELETE" && !mayChange(role, own, "draft", app.CapDeleteOthersPosts, app.CapDeletePublishedPosts, app.CapDeletePosts),
+			method != "GET" && method != "DELETE" && !mayChange(role, own, "draft", app.CapEditOthersPosts, app.CapEditPublishedPosts, app.CapEditPosts):
+			want = denied(role)
+		}
+		if method == "DELETE" {
+			path += "?force=true"
+		}
+		t.Run(fmt.Sprintf("%s, %s", name, owner), func(t *testing.T) {
+			check(t, method, path, append(opts, jsonBody(map[string]any{"caption": "changed"})), want)
+		})
+	}
+}
+
 // The contract's rules, written from the permission tables of the reference.
 func mayRead(role app.Role, own bool, status string) bool {
 	switch {
@@ -197,6 +249,8 @@ func TestThePermissionMatrix(t *testing.T) {
 						path += "/" + idOf(r.term(kind, "name", fmt.Sprintf("term %d", n)))
 					}
 					check(t, method, path, append(opts, form("name", fmt.Sprintf("made %d", n), "description", "d")), want)
+				case kind == "media":
+					r.checkMedia(t, check, method, rest, role, name, &n)
 				case rest == "": // a post collection: list, or create
 					want := http.StatusOK
 					switch {

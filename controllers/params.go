@@ -121,11 +121,25 @@ func readEventFilter(v Values) (app.EventFilter, error) {
 	return f, bad.Err()
 }
 
+// imageParam reads an image sent as an attachment ID (a number or digits) or
+// a URL; another shape is kept as text, which the service refuses by name.
+func imageParam(v Values) *string {
+	switch raw := v["image"].(type) {
+	case nil:
+		return nil
+	case string:
+		return &raw
+	default:
+		s := fmt.Sprint(raw)
+		return &s
+	}
+}
+
 // readPostFields reads the fields every post write takes; titleParam names the
 // title (title, venue or organizer).
 func readPostFields(v Values, titleParam string) app.PostFields {
 	f := app.PostFields{Title: stringParam(v, titleParam), Description: stringParam(v, "description"),
-		Excerpt: stringParam(v, "excerpt"), Password: stringParam(v, "password"), Image: stringParam(v, "image"),
+		Excerpt: stringParam(v, "excerpt"), Password: stringParam(v, "password"), Image: imageParam(v),
 		Author: intParam(v, "author"), Date: stringParam(v, "date"), DateUTC: stringParam(v, "date_utc")}
 	f.Status, _ = v.String("status")
 	return f

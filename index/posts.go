@@ -152,10 +152,14 @@ func filter(q app.PostQuery, near query.Query) query.Query {
 	for _, link := range []struct {
 		field string
 		ids   []int64
-	}{{fieldVenue, q.Venues}, {fieldOrgs, q.Organizers}, {fieldCats, q.Categories}, {fieldTags, q.Tags}} {
+	}{{fieldVenue, q.Venues}, {fieldOrgs, q.Organizers}, {fieldCats, q.Categories}, {fieldTags, q.Tags},
+		{fieldAuthor, q.Authors}, {fieldImage, q.Images}} {
 		if link.ids != nil {
 			must = append(must, anyOf(link.field, idStrings(link.ids)))
 		}
+	}
+	if q.Source != "" {
+		must = append(must, term(fieldSource, q.Source))
 	}
 	if q.Featured != nil {
 		must = append(must, term(fieldFeatured, strconv.FormatBool(*q.Featured)))

@@ -28,6 +28,8 @@ type Config struct {
 	LogFormat     string
 	MetricsToken  string
 	CORSOrigins   []string
+	MaxUpload     int64
+	Sideload      bool
 	// flagged are the settings given as flags, by environment name: an
 	// error names what the operator typed.
 	flagged map[string]string
@@ -60,6 +62,8 @@ var settings = []setting{
 	{"CALENDAR_LOG_FORMAT", "log-format", "json", "log format: json (one object a line) or text"},
 	{"CALENDAR_METRICS_TOKEN", "metrics-token", "", "when set, /metrics asks for it as a Bearer credential"},
 	{"CALENDAR_CORS_ORIGINS", "cors-origins", "", "comma-separated origins (https://example.org) browsers may call the API from; empty: any, as WordPress"},
+	{"CALENDAR_MAX_UPLOAD", "max-upload", "10MiB", "largest image the media library takes: bytes, or with KiB or MiB"},
+	{"CALENDAR_SIDELOAD_IMAGES", "sideload-images", "false", "true: an image URL of another site is fetched once into the media library (public addresses only)"},
 }
 
 // loadConfig reads the environment, then the flags (a flag wins), and checks
@@ -145,6 +149,12 @@ func (c *Config) check(get func(env string) string) error {
 	if t := c.MetricsToken; t != "" && (len(t) < minMetricsToken || strings.ContainsAny(t, " \t")) {
 		return fail("CALENDAR_METRICS_TOKEN", "want at least %d characters and no spaces", minMetricsToken)
 	}
+	if c.MaxUpload, err = byteSize(get("CALENDAR_MAX_UPLOAD")); err != nil || c.MaxUpload < 1<<10 || c.MaxUpload > 1<<30 {
+		return fail("CALENDAR_MAX_UPLOAD", "want a size from 1KiB to 1024MiB (bytes, or with KiB or MiB), got %q", get("CALENDAR_MAX_UPLOAD"))
+	}
+	if c.Sideload, err = strconv.ParseBool(get("CALENDAR_SIDELOAD_IMAGES")); err != nil {
+		return fail("CALENDAR_SIDELOAD_IMAGES", "want true or false, got %q", get("CALENDAR_SIDELOAD_IMAGES"))
+	}
 	for _, origin := range strings.Split(get("CALENDAR_CORS_ORIGINS"), ",") {
 		if origin = strings.TrimSpace(origin); origin == "" {
 			continue
@@ -156,6 +166,21 @@ func (c *Config) check(get func(env string) string) error {
 		c.CORSOrigins = append(c.CORSOrigins, strings.TrimSuffix(origin, "/"))
 	}
 	return nil
+}
+
+// byteSize reads 10485760, 10240KiB or 10MiB.
+func byteSize(s string) (int64, error) {
+	unit := int64(1)
+	for suffix, n := range map[string]int64{"KiB": 1 << 10, "MiB": 1 << 20} {
+		if num, ok := strings.CutSuffix(s, suffix); ok {
+			s, unit = strings.TrimSpace(num), n
+		}
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n < 0 || n > 1<<40/unit {
+		return 0, fmt.Errorf("not a size: %q", s)
+	}
+	return n * unit, nil
 }
 
 // minMetricsToken keeps the metrics token out of guessing range: /metrics is

@@ -81,12 +81,18 @@ func run(ctx context.Context, args []string, getenv func(string) string, logOut 
 		}
 	}()
 
-	a := app.New(store, idx, app.Settings{SiteURL: cfg.SiteURL, TimeZone: cfg.TimeZone, PerPage: cfg.PerPage})
+	settings := app.Settings{SiteURL: cfg.SiteURL, TimeZone: cfg.TimeZone, PerPage: cfg.PerPage, MaxUpload: cfg.MaxUpload}
+	if cfg.Sideload {
+		settings.Sideload = controllers.NewSideloader(sideloadTimeout)
+	}
+	a := app.New(store, idx, settings)
+	started := time.Now()
 	syncCtx, stopSync := context.WithCancel(ctx)
 	defer stopSync()
 	syncDone := make(chan struct{})
 	keepIndexTrue := func() {
 		defer close(syncDone)
+		go sweepUploads(syncCtx, a, logger, backend, started)
 		a.Sync(syncCtx, cfg.SyncInterval, func(err error) { logger.Warn("index catch-up failed", "error", err) })
 	}
 	if idx.Fresh {

@@ -1,0 +1,261 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"time"
+
+	"calendar/app/imaging"
+)
+
+// Media is the media library: images uploaded once, kept in their WordPress
+// sizes, and referenced by ID from events, venues and organizers. An
+// attachment is a post (WordPress keeps them so) whose files the Store's
+// Files keep.
+type Media struct {
+	postService
+	// slots bounds the uploads decoded at once: a 50-megapixel image takes
+	// 200 MB while it is resized.
+	slots chan struct{}
+}
+
+// Defaults of the upload bounds (Settings.MaxUpload, Settings.MaxPixels).
+const (
+	DefaultMaxUpload = 10 << 20
+	DefaultMaxPixels = 50_000_000
+	// uploadSlots is how many uploads are decoded at once.
+	uploadSlots = 2
+	// MetaAlt and MetaSource are an attachment's alternative text and the URL
+	// it was sideloaded from.
+	MetaAlt    = "alt_text"
+	MetaSource = "source"
+)
+
+// UploadInput is one upload: the file's bytes and the name the client gave
+// it, and the text fields sent beside it.
+type UploadInput struct {
+	FileName string
+	Data     []byte
+	MediaFields
+}
+
+// MediaFields are an attachment's text fields; nil was not sent.
+type MediaFields struct {
+	Title, AltText, Caption, Description *string
+}
+
+// MediaFilter selects a page of the library.
+type MediaFilter struct {
+	Page    PageRequest
+	Search  *string
+	Authors []int64
+}
+
+// Upload stores an image as an attachment: its record first, marked as
+// uploading (readable by no one), then every file, then the record as done.
+// A crash in between leaves a record no one reads and files no record
+// serves, which Sweep removes.
+func (m *Media) Upload(ctx context.Context, caller Caller, in UploadInput) (AttachmentView, error) {
+	p, err := m.upload(ctx, caller.User, in, "")
+	if err != nil {
+		return AttachmentView{}, err
+	}
+	return m.renderAttachment(p, caller), nil
+}
+
+func (m *Media) upload(ctx context.Context, actor *User, in UploadInput, source string) (*Post, error) {
+	if !actor.Can(CapUploadFiles) {
+		return nil, errCannotUpload(actor)
+	}
+	if err := m.checkFields(in.MediaFields); err != nil {
+		return nil, err
+	}
+	if len(in.Data) == 0 {
+		return nil, NewError(KindInvalid, "rest_upload_no_data", "No data supplied.")
+	}
+	if int64(len(in.Data)) > m.settings.MaxUpload {
+		return nil, errUploadTooLarge(m.settings.MaxUpload)
+	}
+	m.slots <- struct{}{}
+	img, err := imaging.Process(in.Data, m.settings.MaxPixels, imaging.WordPressSizes)
+	<-m.slots
+	switch {
+	case errors.Is(err, imaging.ErrTooManyPixels):
+		return nil, NewError(KindInvalid, "rest_upload_image_too_large",
+			"The image has more than "+itoa(m.settings.MaxPixels)+" pixels.")
+	case err != nil:
+		e := NewError(KindInvalid, "rest_upload_invalid_type", "Sorry, you are not allowed to upload this file type (JPEG, PNG, GIF and WebP images only).")
+		e.Cause = err
+		return nil, e
+	}
+	stem := fileStem(in.FileName)
+	now := m.now().UTC().Truncate(time.Second)
+	p := &Post{Type: PostTypeAttachment, Status: StatusUploading, Author: actor.ID, Date: now, Modified: now,
+		Title: stem, Meta: map[string]string{}}
+	if source != "" {
+		p.Meta[MetaSource] = source
+	}
+	applyMediaFields(p, in.MediaFields)
+	if err := m.insert(ctx, p, SanitizeTitle(p.Title)); err != nil {
+		return nil, err
+	}
+	folder := now.In(m.settings.TimeZone).Format("2006/01/")
+	if p.Media, err = m.writeFiles(ctx, p.ID, folder, stem, img); err != nil {
+		_ = m.remove(ctx, p) // the files written were removed; Sweep takes what a failure left
+		return nil, err
+	}
+	p.Status = StatusInherit
+	return p, m.save(ctx, p)
+}
+
+func errCannotUpload(actor *User) *Error {
+	e := ErrForbidden(actor)
+	e.Code, e.Message = "rest_cannot_create", "Sorry, you are not allowed to upload media on this site."
+	return e
+}
+
+func errUploadTooLarge(limit int64) *Error {
+	return NewError(KindTooLarge, "rest_upload_file_too_big", "The file is larger than "+itoa(limit)+" bytes.").
+		With("max_bytes", limit)
+}
+
+func (m *Media) checkFields(f MediaFields) error {
+	var bad InvalidParams
+	checkLengths(&bad, map[string]*string{"title": f.Title, "alt_text": f.AltText, "caption": f.Caption, "description": f.Description})
+	if f.Title != nil && strings.TrimSpace(*f.Title) == "" {
+		bad.Add("title", "title must not be empty.", nil)
+	}
+	return bad.Err()
+}
+
+func applyMediaFields(p *Post, f MediaFields) {
+	if f.Title != nil {
+		p.Title = strings.TrimSpace(*f.Title)
+	}
+	if f.AltText != nil {
+		p.Meta[MetaAlt] = *f.AltText
+	}
+	if f.Caption != nil {
+		p.Excerpt = *f.Caption
+	}
+	if f.Description != nil {
+		p.Content = *f.Description
+	}
+}
+
+// Get reads one attachment.
+func (m *Media) Get(ctx context.Context, caller Caller, id int64) (AttachmentView, error) {
+	p, err := m.loadAttachment(ctx, id)
+	if err != nil {
+		return AttachmentView{}, err
+	}
+	return m.renderAttachment(p, caller), nil
+}
+
+// loadAttachment finds a finished attachment; anything else is WordPress' 404.
+func (m *Media) loadAttachment(ctx context.Context, id int64) (*Post, error) {
+	p, err := m.store.Posts().Get(ctx, id)
+	if errors.Is(err, ErrNotFound) || (err == nil && (p.Type != PostTypeAttachment || p.Status != StatusInherit)) {
+		return nil, NewError(KindNotFound, "rest_post_invalid_id", "Invalid post ID.")
+	}
+	return p, err
+}
+
+// List is one page of the library, newest first.
+func (m *Media) List(ctx context.Context, caller Caller, f MediaFilter) (*Page[AttachmentView], error) {
+	page, perPage := m.paging(f.Page)
+	q := PostQuery{Type: PostTypeAttachment, Statuses: []string{StatusInherit}, Reader: readRuleOf(caller.User),
+		Authors: f.Authors, Offset: (page - 1) * perPage, Limit: perPage}
+	if f.Search != nil && strings.TrimSpace(*f.Search) != "" {
+		if len(*f.Search) > MaxSearchLength {
+			return nil, ErrInvalidParam("search", "search must not be longer than "+itoa(MaxSearchLength)+" bytes.")
+		}
+		q.Fragments = SearchFragments(*f.Search)
+	}
+	found, err := m.index.SearchPosts(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	if len(found.IDs) == 0 && page > 1 && found.Total > 0 {
+		return nil, NewError(KindInvalid, "rest_post_invalid_page_number", "The page number requested is larger than the number of pages available.")
+	}
+	posts, err := m.store.Posts().GetMany(ctx, found.IDs)
+	if err != nil {
+		return nil, err
+	}
+	items := make([]AttachmentView, 0, len(posts))
+	for _, p := range posts {
+		items = append(items, m.renderAttachment(p, caller))
+	}
+	return newPage(items, page, perPage, found.Total), nil
+}
+
+// Update changes the text fields sent; who may is decided as for posts.
+func (m *Media) Update(ctx context.Context, caller Caller, id int64, f MediaFields) (AttachmentView, error) {
+	actor := caller.User
+	if actor == nil {
+		return AttachmentView{}, ErrForbidden(nil)
+	}
+	p, err := m.loadAttachment(ctx, id)
+	if err != nil {
+		return AttachmentView{}, err
+	}
+	if err := m.checkFields(f); err != nil {
+		return AttachmentView{}, err
+	}
+	if !canEdit(actor, p) {
+		return AttachmentView{}, errCannotEdit(actor)
+	}
+	if p.Meta == nil {
+		p.Meta = map[string]string{}
+	}
+	applyMediaFields(p, f)
+	if err := m.save(ctx, p); err != nil {
+		return AttachmentView{}, err
+	}
+	return m.renderAttachment(p, caller), nil
+}
+
+func errCannotEdit(actor *User) *Error {
+	e := ErrForbidden(actor)
+	e.Code, e.Message = "rest_cannot_edit", "Sorry, you are not allowed to edit this post."
+	return e
+}
+
+// Delete removes an attachment for good (attachments have no trash, as in
+// WordPress): first from the posts whose image it is, then its record, then
+// its files, so that no step leaves a post pointing at a missing file.
+func (m *Media) Delete(ctx context.Context, caller Caller, id int64, force bool) (Deleted[AttachmentView], error) {
+	var none Deleted[AttachmentView]
+	actor := caller.User
+	if actor == nil {
+		return none, ErrForbidden(nil)
+	}
+	p, err := m.loadAttachment(ctx, id)
+	if err != nil {
+		return none, err
+	}
+	if !canDelete(actor, p) {
+		e := ErrForbidden(actor)
+		e.Code, e.Message = "rest_cannot_delete", "Sorry, you are not allowed to delete this post."
+		return none, e
+	}
+	if !force {
+		return none, NewError(KindNotImplemented, "rest_trash_not_supported", "Attachments do not support trashing. Set 'force' to true to delete.")
+	}
+	previous := m.renderAttachment(p, caller)
+	err = m.forEachPost(ctx, func(q *PostQuery) { q.Type, q.Images = "", []int64{p.ID} },
+		func(post *Post) { post.Image, post.ImageID, post.ImageFile = "", 0, nil })
+	if err != nil {
+		return none, err
+	}
+	if err := m.remove(ctx, p); err != nil {
+		return none, err
+	}
+	m.deleteFiles(ctx, p.Media)
+	return Deleted[AttachmentView]{Deleted: true, Previous: previous}, nil
+}
+
+// MaxUpload is the largest file the library takes, in bytes.
+func (m *Media) MaxUpload() int64 { return m.settings.MaxUpload }

@@ -1,0 +1,221 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"calendar/app/imaging"
+)
+
+// maxStemBytes bounds a file's name before its size and extension.
+const maxStemBytes = 80
+
+var percentEncoded = regexp.MustCompile(`%[0-9a-f]{2}`)
+
+// fileStem is the name an upload's files start with: the client's name
+// without folders or extension, as a slug (so no traversal, control
+// characters or spaces), "image" when nothing is left. The extension comes
+// from the content, never from the name.
+func fileStem(name string) string {
+	name = name[strings.LastIndexAny(name, `/\`)+1:]
+	if dot := strings.LastIndexByte(name, '.'); dot > 0 {
+		name = name[:dot]
+	}
+	stem := percentEncoded.ReplaceAllString(SanitizeTitle(name), "-")
+	stem = strings.Trim(dashRun.ReplaceAllString(stem, "-"), "-_.")
+	if len(stem) > maxStemBytes {
+		stem = strings.TrimRight(stem[:maxStemBytes], "-_")
+	}
+	if stem == "" {
+		return "image"
+	}
+	return stem
+}
+
+// writeFiles stores the image's files under folder: stem.ext (stem-rotated
+// when turned upright) and stem-WxH.ext for each size. A name taken by an
+// earlier upload moves all of them to stem-1, stem-2..., as WordPress does.
+func (m *Media) writeFiles(ctx context.Context, owner int64, folder, stem string, img *imaging.Result) (*MediaFile, error) {
+	for n := 0; ; n++ {
+		base := folder + stem
+		if n > 0 {
+			base += "-" + itoa(int64(n))
+		}
+		media, err := m.tryFiles(ctx, owner, base, img)
+		if !errors.Is(err, ErrConflict) {
+			return media, err
+		}
+		if n == 1000 {
+			return nil, err
+		}
+	}
+}
+
+func (m *Media) tryFiles(ctx context.Context, owner int64, base string, img *imaging.Result) (*MediaFile, error) {
+	full := base + "." + img.Full.Ext
+	if img.Rotated {
+		full = base + "-rotated." + img.Full.Ext
+	}
+	media := &MediaFile{File: full, MIME: img.Full.MIME, Width: img.Full.Width, Height: img.Full.Height,
+		FileSize: int64(len(img.Full.Data))}
+	files := []imaging.File{img.Full}
+	for _, s := range img.Sizes {
+		name := base + "-" + itoa(int64(s.Width)) + "x" + itoa(int64(s.Height)) + "." + s.Ext
+		media.Sizes = append(media.Sizes, MediaSize{Name: s.Name, File: name, MIME: s.MIME, Width: s.Width,
+			Height: s.Height, FileSize: int64(len(s.Data))})
+		files = append(files, s)
+	}
+	var written []string
+	for i, name := range media.names() {
+		if slices.Contains(written, name) { // two sizes of one shape share a file
+			continue
+		}
+		if err := m.store.Files().PutFile(ctx, name, owner, files[i].Data); err != nil {
+			for _, w := range written {
+				_ = m.store.Files().DeleteFile(ctx, w)
+			}
+			return nil, err
+		}
+		written = append(written, name)
+	}
+	return media, nil
+}
+
+// deleteFiles removes an image's files; what fails is left to Sweep.
+func (m *Media) deleteFiles(ctx context.Context, media *MediaFile) {
+	if media == nil {
+		return
+	}
+	for _, name := range media.names() {
+		_ = m.store.Files().DeleteFile(ctx, name)
+	}
+}
+
+// ServedFile is a stored file an attachment serves, with its type.
+type ServedFile struct {
+	StoredFile
+	MIME string
+}
+
+// OpenFile opens a file of a finished attachment by its name under the
+// uploads URL; a file no finished attachment lists (a crash mid-upload left
+// it) is not found.
+func (m *Media) OpenFile(ctx context.Context, name string) (*ServedFile, error) {
+	notFound := NewError(KindNotFound, "rest_no_route", "No route was found matching the URL and request method.")
+	f, err := m.store.Files().OpenFile(ctx, name)
+	if errors.Is(err, ErrNotFound) {
+		return nil, notFound
+	}
+	if err != nil {
+		return nil, err
+	}
+	owner, err := m.loadAttachment(ctx, f.Info().Owner)
+	mime, listed := "", false
+	if err == nil {
+		mime, listed = owner.Media.mimeOf(name)
+	}
+	if !listed {
+		f.Close()
+		if err != nil && AsError(err).Kind != KindNotFound {
+			return nil, err
+		}
+		return nil, notFound
+	}
+	return &ServedFile{StoredFile: f, MIME: mime}, nil
+}
+
+func (m *MediaFile) mimeOf(name string) (string, bool) {
+	if m == nil {
+		return "", false
+	}
+	if m.File == name {
+		return m.MIME, true
+	}
+	for _, s := range m.Sizes {
+		if s.File == name {
+			return s.MIME, true
+		}
+	}
+	return "", false
+}
+
+// SweepGrace is how old an unfinished upload must be before Sweep removes
+// it: another replica may be writing it still.
+const SweepGrace = time.Hour
+
+// Sweep removes what unfinished uploads left before the instant: records
+// still marked as uploading and files no finished attachment lists. It
+// reports how many records and files it removed.
+func (m *Media) Sweep(ctx context.Context, before time.Time) (records, files int, err error) {
+	q := PostQuery{Type: PostTypeAttachment, Statuses: []string{StatusUploading}, Reader: readEverything, Limit: 1000}
+	found, err := m.index.SearchPosts(ctx, q)
+	if err != nil {
+		return 0, 0, err
+	}
+	stale, err := m.store.Posts().GetMany(ctx, found.IDs)
+	if err != nil {
+		return 0, 0, err
+	}
+	for _, p := range stale {
+		if p.Status == StatusUploading && p.Modified.Before(before) {
+			if err := m.remove(ctx, p); err != nil {
+				return records, files, err
+			}
+			records++
+		}
+	}
+	stored, err := m.store.Files().ListFiles(ctx, before)
+	if err != nil {
+		return records, files, err
+	}
+	for _, f := range stored {
+		owner, err := m.loadAttachment(ctx, f.Owner)
+		if err != nil && AsError(err).Kind != KindNotFound {
+			return records, files, err
+		}
+		if _, listed := owner.mediaOf().mimeOf(f.Name); err == nil && listed {
+			continue
+		}
+		if err := m.store.Files().DeleteFile(ctx, f.Name); err != nil {
+			return records, files, err
+		}
+		files++
+	}
+	return records, files, nil
+}
+
+func (p *Post) mediaOf() *MediaFile {
+	if p == nil {
+		return nil
+	}
+	return p.Media
+}
+
+// uploadsURL is where the files are served: {site}/uploads/.
+func (m *Media) uploadsURL() string { return m.settings.SiteURL + "/uploads/" }
+
+// ownUpload finds the attachment one of our file URLs serves, nil when the
+// URL is not one of ours.
+func (m *Media) ownUpload(ctx context.Context, rawURL string) (*Post, error) {
+	name, ok := strings.CutPrefix(rawURL, m.uploadsURL())
+	if !ok {
+		return nil, nil
+	}
+	name, _, _ = strings.Cut(name, "?")
+	info, err := m.store.Files().StatFile(ctx, name)
+	if errors.Is(err, ErrNotFound) {
+		return nil, ErrInvalidParam("image", "image names no file of the media library.")
+	}
+	if err != nil {
+		return nil, err
+	}
+	p, err := m.loadAttachment(ctx, info.Owner)
+	if err != nil || !slices.Contains(p.Media.names(), name) {
+		return nil, ErrInvalidParam("image", "image names no file of the media library.")
+	}
+	return p, nil
+}

@@ -1,0 +1,104 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"net/url"
+	"path"
+)
+
+// imageChoice is a checked image of a post write: an attachment of ours, or
+// a URL kept as given ("" removes the image).
+type imageChoice struct {
+	url        string
+	attachment *Post
+	// sideload: the URL is a foreign one the service fetches into the library.
+	sideload bool
+}
+
+// checkImage reads an image as the interface takes it: an attachment ID, the
+// URL of one of our uploads (which is that attachment), or another absolute
+// http(s) URL.
+func (s *postService) checkImage(ctx context.Context, raw string, bad *InvalidParams) *imageChoice {
+	const invalid = "image must be the ID of an image of the media library, or an absolute http(s) URL."
+	if raw == "" {
+		return &imageChoice{}
+	}
+	if id, ok := WholeNumber(raw); ok {
+		p, err := s.media.loadAttachment(ctx, id)
+		if err != nil {
+			bad.Add("image", invalid, nil)
+			return nil
+		}
+		return s.attachmentChoice(p)
+	}
+	if !isHTTPURL(raw) {
+		bad.Add("image", invalid, nil)
+		return nil
+	}
+	switch p, err := s.media.ownUpload(ctx, raw); {
+	case err != nil:
+		bad.Add("image", "image names no image of the media library.", nil)
+		return nil
+	case p != nil:
+		return s.attachmentChoice(p)
+	}
+	return &imageChoice{url: raw, sideload: s.settings.Sideload != nil}
+}
+
+// attachmentChoice: a post keeps the URL a sideloaded image came from, so
+// that sending it again keeps the attachment, or else the file's URL.
+func (s *postService) attachmentChoice(p *Post) *imageChoice {
+	c := &imageChoice{url: p.Meta[MetaSource], attachment: p}
+	if c.url == "" {
+		c.url = s.fileURL(p.Media.File)
+	}
+	return c
+}
+
+// apply writes the image onto a post, with a copy of an attachment's files.
+func (c *imageChoice) apply(p *Post) {
+	if c.url == p.Image && c.attachment == nil && p.ImageID != 0 {
+		return // the URL it was sideloaded from, sent again: it stays the attachment
+	}
+	p.Image, p.ImageID, p.ImageFile = c.url, 0, nil
+	if a := c.attachment; a != nil {
+		f := *a.Media
+		p.ImageID, p.ImageFile = a.ID, &f
+	}
+}
+
+// sideload fetches a foreign image into the library, once per URL: an
+// attachment already sideloaded from it is reused. Only callers who may
+// upload have it done; a fetch that fails or is refused (an address that is
+// not public) leaves the URL as given, as when sideloading is off.
+func (s *postService) sideload(ctx context.Context, actor *User, c *imageChoice) error {
+	if c == nil || !c.sideload || !actor.Can(CapUploadFiles) {
+		return nil
+	}
+	found, err := s.index.SearchPosts(ctx, PostQuery{Type: PostTypeAttachment, Statuses: []string{StatusInherit},
+		Reader: readEverything, Source: c.url, Limit: 1})
+	if err != nil {
+		return err
+	}
+	if len(found.IDs) > 0 {
+		if p, err := s.media.loadAttachment(ctx, found.IDs[0]); err == nil {
+			*c = *s.attachmentChoice(p)
+			return nil
+		}
+	}
+	data, err := s.settings.Sideload.Fetch(ctx, c.url, s.settings.MaxUpload)
+	if err != nil {
+		return nil
+	}
+	u, _ := url.Parse(c.url)
+	p, err := s.media.upload(ctx, actor, UploadInput{FileName: path.Base(u.Path), Data: data}, c.url)
+	if e := (*Error)(nil); errors.As(err, &e) && (e.Kind == KindInvalid || e.Kind == KindTooLarge) {
+		return nil // not an image we take: the URL stays as given
+	}
+	if err != nil {
+		return err
+	}
+	*c = *s.attachmentChoice(p)
+	return nil
+}

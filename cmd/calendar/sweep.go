@@ -1,0 +1,39 @@
+package main
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"calendar/app"
+)
+
+// sideloadTimeout bounds one fetch of a foreign image.
+const sideloadTimeout = 15 * time.Second
+
+// sweepUploads removes what unfinished uploads left (a crash mid-upload), at
+// start and then every hour. The embedded store has one process: what was
+// unfinished before this one started will never be finished. Replicas of a
+// MongoDB store may be writing theirs: only what is older than
+// app.SweepGrace goes.
+func sweepUploads(ctx context.Context, a *app.App, logger *slog.Logger, backend string, started time.Time) {
+	before := started.Add(-app.SweepGrace)
+	if backend == "embedded" {
+		before = started
+	}
+	for first := true; ; first = false {
+		records, files, err := a.Media.Sweep(ctx, before)
+		switch {
+		case err != nil && ctx.Err() == nil:
+			logger.Warn("sweeping unfinished uploads failed", "error", err)
+		case err == nil && (first || records+files > 0): // the first says the start's sweep is done
+			logger.Info("swept unfinished uploads", "records", records, "files", files)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(time.Hour):
+		}
+		before = time.Now().Add(-app.SweepGrace)
+	}
+}
