@@ -25,7 +25,7 @@ func (c *countingIndex) SearchPosts(ctx context.Context, q app.PostQuery) (app.P
 
 // openStoreAndIndex opens the embedded store and the index in a temporary
 // directory, closed when the test ends.
-func openStoreAndIndex(t *testing.T) (*repository.Bolt, *index.Index) {
+func openStoreAndIndex(t testing.TB) (*repository.Bolt, *index.Index) {
 	t.Helper()
 	dir := t.TempDir()
 	store, err := repository.OpenBolt(dir)

@@ -266,3 +266,10 @@ func (s *service) createUser(login string, role app.Role) (id float64, password 
 func bigBody(n int) string { return string(bytes.Repeat([]byte("a"), n)) }
 
 func formatFloat(f float64) string { return strconv.FormatFloat(f, 'f', 0, 64) }
+
+// onBothStores runs a test against the service on each store.
+func onBothStores(t *testing.T, settings func(*app.Settings), test func(t *testing.T, s *service)) {
+	for _, on := range bothStores {
+		t.Run(on.name, func(t *testing.T) { test(t, startServiceOn(t, on, settings, noConfig)) })
+	}
+}

@@ -7,10 +7,13 @@ import (
 	"hash/crc32"
 	"image"
 	"image/color"
+	"image/color/palette"
+	"image/gif"
 	"image/jpeg"
 	"image/png"
 	"mime/multipart"
 	"net/http"
+	"os"
 	"strings"
 	"testing"
 
@@ -117,98 +120,97 @@ func details(t *testing.T, attachment map[string]any) (map[string]any, map[strin
 }
 
 func TestAnUploadIsKeptInWordPressSizesAndServedAsItsOwnType(t *testing.T) {
-	for _, on := range bothStores {
-		t.Run(on.name, func(t *testing.T) {
-			s := startServiceOn(t, on, func(*app.Settings) {}, noConfig)
-			a := s.upload("Affiche du Festival.JPG", photo(t, 1600, 1200))
-			if a["mime_type"] != "image/jpeg" || a["media_type"] != "image" || a["status"] != "inherit" || a["type"] != "attachment" {
-				t.Fatalf("attachment = %v", a)
+	onBothStores(t, func(*app.Settings) {}, func(t *testing.T, s *service) {
+		a := s.upload("Affiche du Festival.JPG", photo(t, 1600, 1200))
+		if a["mime_type"] != "image/jpeg" || a["media_type"] != "image" || a["status"] != "inherit" || a["type"] != "attachment" {
+			t.Fatalf("attachment = %v", a)
+		}
+		if title, _ := a["title"].(map[string]any); title["rendered"] != "affiche-du-festival" {
+			t.Fatalf("title = %v, want the file's name", a["title"])
+		}
+		d, sizes := details(t, a)
+		if d["width"] != 1600.0 || d["height"] != 1200.0 || !strings.HasSuffix(d["file"].(string), "/affiche-du-festival.jpg") {
+			t.Fatalf("media_details = %v", d)
+		}
+		want := map[string][2]float64{"thumbnail": {150, 150}, "medium": {300, 225}, "medium_large": {768, 576},
+			"large": {1024, 768}, "full": {1600, 1200}}
+		for name, wh := range want {
+			size, _ := sizes[name].(map[string]any)
+			if size["width"] != wh[0] || size["height"] != wh[1] || size["mime_type"] != "image/jpeg" {
+				t.Fatalf("size %s = %v, want %v", name, size, wh)
 			}
-			if title, _ := a["title"].(map[string]any); title["rendered"] != "affiche-du-festival" {
-				t.Fatalf("title = %v, want the file's name", a["title"])
+			res := s.fetch(size["source_url"].(string))
+			res.expectStatus(t, http.StatusOK)
+			cfg, format, err := image.DecodeConfig(bytes.NewReader(res.Body))
+			if err != nil || format != "jpeg" || float64(cfg.Width) != wh[0] || float64(cfg.Height) != wh[1] {
+				t.Fatalf("file of %s: %s %dx%d (%v), want jpeg %v", name, format, cfg.Width, cfg.Height, err, wh)
 			}
-			d, sizes := details(t, a)
-			if d["width"] != 1600.0 || d["height"] != 1200.0 || !strings.HasSuffix(d["file"].(string), "/affiche-du-festival.jpg") {
-				t.Fatalf("media_details = %v", d)
+			if size["filesize"] != float64(len(res.Body)) {
+				t.Fatalf("size %s filesize = %v, served %d bytes", name, size["filesize"], len(res.Body))
 			}
-			want := map[string][2]float64{"thumbnail": {150, 150}, "medium": {300, 225}, "medium_large": {768, 576},
-				"large": {1024, 768}, "full": {1600, 1200}}
-			for name, wh := range want {
-				size, _ := sizes[name].(map[string]any)
-				if size["width"] != wh[0] || size["height"] != wh[1] || size["mime_type"] != "image/jpeg" {
-					t.Fatalf("size %s = %v, want %v", name, size, wh)
-				}
-				res := s.fetch(size["source_url"].(string))
-				res.expectStatus(t, http.StatusOK)
-				cfg, format, err := image.DecodeConfig(bytes.NewReader(res.Body))
-				if err != nil || format != "jpeg" || float64(cfg.Width) != wh[0] || float64(cfg.Height) != wh[1] {
-					t.Fatalf("file of %s: %s %dx%d (%v), want jpeg %v", name, format, cfg.Width, cfg.Height, err, wh)
-				}
-				if size["filesize"] != float64(len(res.Body)) {
-					t.Fatalf("size %s filesize = %v, served %d bytes", name, size["filesize"], len(res.Body))
-				}
-				for h, v := range map[string]string{"Content-Type": "image/jpeg", "X-Content-Type-Options": "nosniff", "Cache-Control": "public, max-age=31536000"} {
-					if res.Header.Get(h) != v {
-						t.Fatalf("%s of %s = %q, want %q", h, name, res.Header.Get(h), v)
-					}
+			for h, v := range map[string]string{"Content-Type": "image/jpeg", "X-Content-Type-Options": "nosniff", "Cache-Control": "public, max-age=31536000"} {
+				if res.Header.Get(h) != v {
+					t.Fatalf("%s of %s = %q, want %q", h, name, res.Header.Get(h), v)
 				}
 			}
-			if sizes["full"].(map[string]any)["source_url"] != a["source_url"] {
-				t.Fatalf("full size %v is not source_url %v", sizes["full"], a["source_url"])
-			}
-			got := s.do("GET", fmt.Sprintf("%s/%v", mediaPath, a["id"]))
-			got.expectStatus(t, http.StatusOK)
-			if got.object(t)["source_url"] != a["source_url"] {
-				t.Fatalf("read back %s", got.Body)
-			}
-		})
-	}
+		}
+		if sizes["full"].(map[string]any)["source_url"] != a["source_url"] {
+			t.Fatalf("full size %v is not source_url %v", sizes["full"], a["source_url"])
+		}
+		got := s.do("GET", fmt.Sprintf("%s/%v", mediaPath, a["id"]))
+		got.expectStatus(t, http.StatusOK)
+		if got.object(t)["source_url"] != a["source_url"] {
+			t.Fatalf("read back %s", got.Body)
+		}
+	})
 }
 
 func TestUploadedFilesAnswerConditionalAndRangeRequests(t *testing.T) {
-	s := startService(t)
-	a := s.upload("poster.jpg", photo(t, 400, 300))
-	full := s.fetch(a["source_url"].(string))
-	etag := full.Header.Get("ETag")
-	if etag == "" || full.Header.Get("Last-Modified") == "" {
-		t.Fatalf("no ETag or Last-Modified: %v", full.Header)
-	}
-	s.fetch(a["source_url"].(string), header("If-None-Match", etag)).expectStatus(t, http.StatusNotModified)
-	part := s.fetch(a["source_url"].(string), header("Range", "bytes=10-19"))
-	part.expectStatus(t, http.StatusPartialContent)
-	if !bytes.Equal(part.Body, full.Body[10:20]) {
-		t.Fatalf("range 10-19 = %x, want %x", part.Body, full.Body[10:20])
-	}
-	head := s.do("HEAD", strings.TrimPrefix(a["source_url"].(string), s.URL))
-	if head.Status != http.StatusOK || len(head.Body) != 0 || head.Header.Get("Content-Length") != fmt.Sprint(len(full.Body)) {
-		t.Fatalf("HEAD: %d, %d bytes, Content-Length %q", head.Status, len(head.Body), head.Header.Get("Content-Length"))
-	}
-	s.do("GET", "/uploads/2026/11/never-uploaded.jpg").expectError(t, http.StatusNotFound, "rest_no_route")
-	s.do("GET", "/uploads/../calendar.db").expectError(t, http.StatusNotFound, "rest_no_route")
+	onBothStores(t, func(*app.Settings) {}, func(t *testing.T, s *service) {
+		a := s.upload("poster.jpg", photo(t, 400, 300))
+		full := s.fetch(a["source_url"].(string))
+		etag := full.Header.Get("ETag")
+		if etag == "" || full.Header.Get("Last-Modified") == "" {
+			t.Fatalf("no ETag or Last-Modified: %v", full.Header)
+		}
+		s.fetch(a["source_url"].(string), header("If-None-Match", etag)).expectStatus(t, http.StatusNotModified)
+		part := s.fetch(a["source_url"].(string), header("Range", "bytes=10-19"))
+		part.expectStatus(t, http.StatusPartialContent)
+		if !bytes.Equal(part.Body, full.Body[10:20]) {
+			t.Fatalf("range 10-19 = %x, want %x", part.Body, full.Body[10:20])
+		}
+		head := s.do("HEAD", strings.TrimPrefix(a["source_url"].(string), s.URL))
+		if head.Status != http.StatusOK || len(head.Body) != 0 || head.Header.Get("Content-Length") != fmt.Sprint(len(full.Body)) {
+			t.Fatalf("HEAD: %d, %d bytes, Content-Length %q", head.Status, len(head.Body), head.Header.Get("Content-Length"))
+		}
+		s.do("GET", "/uploads/2026/11/never-uploaded.jpg").expectError(t, http.StatusNotFound, "rest_no_route")
+		s.do("GET", "/uploads/../calendar.db").expectError(t, http.StatusNotFound, "rest_no_route")
+	})
 }
 
 func TestAFormUploadTakesItsTextFields(t *testing.T) {
-	s := startService(t)
-	res := s.do("POST", mediaPath, asAdmin(), formUpload("stage.png", pngImage(t, 320, 200), map[string]string{
-		"title": "The stage", "alt_text": "An empty stage, lit", "caption": "Before the show", "description": "Taken at noon"}))
-	res.expectStatus(t, http.StatusCreated)
-	a := res.object(t)
-	if a["alt_text"] != "An empty stage, lit" || a["mime_type"] != "image/png" || a["slug"] != "the-stage" {
-		t.Fatalf("attachment = %s", res.Body)
-	}
-	for key, want := range map[string]string{"title": "The stage", "caption": "<p>Before the show</p>", "description": "<p>Taken at noon</p>"} {
-		if got := a[key].(map[string]any)["rendered"]; got != want {
-			t.Fatalf("%s.rendered = %q, want %q", key, got, want)
+	onBothStores(t, func(*app.Settings) {}, func(t *testing.T, s *service) {
+		res := s.do("POST", mediaPath, asAdmin(), formUpload("stage.png", pngImage(t, 320, 200), map[string]string{
+			"title": "The stage", "alt_text": "An empty stage, lit", "caption": "Before the show", "description": "Taken at noon"}))
+		res.expectStatus(t, http.StatusCreated)
+		a := res.object(t)
+		if a["alt_text"] != "An empty stage, lit" || a["mime_type"] != "image/png" || a["slug"] != "the-stage" {
+			t.Fatalf("attachment = %s", res.Body)
 		}
-	}
-	if res.Header.Get("Location") == "" {
-		t.Fatal("no Location header")
-	}
-	edited := s.do("POST", fmt.Sprintf("%s/%v", mediaPath, a["id"]), asAdmin(), jsonBody(map[string]string{"alt_text": "A stage"}))
-	edited.expectStatus(t, http.StatusOK)
-	if m := edited.object(t); m["alt_text"] != "A stage" || m["title"].(map[string]any)["rendered"] != "The stage" {
-		t.Fatalf("after editing alt_text: %s", edited.Body)
-	}
+		for key, want := range map[string]string{"title": "The stage", "caption": "<p>Before the show</p>", "description": "<p>Taken at noon</p>"} {
+			if got := a[key].(map[string]any)["rendered"]; got != want {
+				t.Fatalf("%s.rendered = %q, want %q", key, got, want)
+			}
+		}
+		if res.Header.Get("Location") == "" {
+			t.Fatal("no Location header")
+		}
+		edited := s.do("POST", fmt.Sprintf("%s/%v", mediaPath, a["id"]), asAdmin(), jsonBody(map[string]string{"alt_text": "A stage"}))
+		edited.expectStatus(t, http.StatusOK)
+		if m := edited.object(t); m["alt_text"] != "A stage" || m["title"].(map[string]any)["rendered"] != "The stage" {
+			t.Fatalf("after editing alt_text: %s", edited.Body)
+		}
+	})
 }
 
 func pngImage(t testing.TB, w, h int) []byte {
@@ -225,90 +227,93 @@ func pngImage(t testing.TB, w, h int) []byte {
 }
 
 func TestNoFileServedCarriesTheCamerasMetadataAndEveryOneIsUpright(t *testing.T) {
-	s := startService(t)
-	for _, tc := range []struct {
-		name        string
-		orientation uint16
-		w, h        float64
-		rotated     bool
-	}{
-		{"as shot", 1, 640, 480, false},
-		{"turned a quarter", 6, 480, 640, true},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			a := s.upload("holiday.jpg", withExif(photo(t, 640, 480), tc.orientation))
-			d, sizes := details(t, a)
-			if d["width"] != tc.w || d["height"] != tc.h {
-				t.Fatalf("dimensions %vx%v, want %vx%v (upright)", d["width"], d["height"], tc.w, tc.h)
-			}
-			if got := strings.Contains(d["file"].(string), "-rotated."); got != tc.rotated {
-				t.Fatalf("file %v: -rotated is %v, want %v", d["file"], got, tc.rotated)
-			}
-			for name, size := range sizes {
-				served := s.fetch(size.(map[string]any)["source_url"].(string))
-				served.expectStatus(t, http.StatusOK)
-				if bytes.Contains(served.Body, []byte(gpsMarker)) || bytes.Contains(served.Body, []byte("Exif\x00")) {
-					t.Fatalf("size %s still carries the EXIF block", name)
+	onBothStores(t, func(*app.Settings) {}, func(t *testing.T, s *service) {
+		for _, tc := range []struct {
+			name        string
+			orientation uint16
+			w, h        float64
+			rotated     bool
+		}{
+			{"as shot", 1, 640, 480, false},
+			{"turned a quarter", 6, 480, 640, true},
+		} {
+			t.Run(tc.name, func(t *testing.T) {
+				a := s.upload("holiday.jpg", withExif(photo(t, 640, 480), tc.orientation))
+				d, sizes := details(t, a)
+				if d["width"] != tc.w || d["height"] != tc.h {
+					t.Fatalf("dimensions %vx%v, want %vx%v (upright)", d["width"], d["height"], tc.w, tc.h)
 				}
-				cfg, _, err := image.DecodeConfig(bytes.NewReader(served.Body))
-				if err != nil || cfg.Width != cfg.Height && (cfg.Width > cfg.Height) != (tc.w > tc.h) {
-					t.Fatalf("size %s is %dx%d (%v): not upright", name, cfg.Width, cfg.Height, err)
+				if got := strings.Contains(d["file"].(string), "-rotated."); got != tc.rotated {
+					t.Fatalf("file %v: -rotated is %v, want %v", d["file"], got, tc.rotated)
 				}
-			}
-		})
-	}
+				for name, size := range sizes {
+					served := s.fetch(size.(map[string]any)["source_url"].(string))
+					served.expectStatus(t, http.StatusOK)
+					if bytes.Contains(served.Body, []byte(gpsMarker)) || bytes.Contains(served.Body, []byte("Exif\x00")) {
+						t.Fatalf("size %s still carries the EXIF block", name)
+					}
+					cfg, _, err := image.DecodeConfig(bytes.NewReader(served.Body))
+					if err != nil || cfg.Width != cfg.Height && (cfg.Width > cfg.Height) != (tc.w > tc.h) {
+						t.Fatalf("size %s is %dx%d (%v): not upright", name, cfg.Width, cfg.Height, err)
+					}
+				}
+			})
+		}
+	})
 }
 
 func TestWhoMayUploadEditAndDeleteMedia(t *testing.T) {
-	s := startService(t)
-	_, author := s.createUser("author", app.RoleAuthor)
-	_, other := s.createUser("other", app.RoleAuthor)
-	_, contributor := s.createUser("contributor", app.RoleContributor)
-	_, subscriber := s.createUser("subscriber", app.RoleSubscriber)
-	_, editor := s.createUser("editor", app.RoleEditor)
-	jpg := photo(t, 200, 150)
-	s.do("POST", mediaPath, rawUpload("a.jpg", "image/jpeg", jpg)).expectError(t, http.StatusUnauthorized, "rest_cannot_create")
-	for login, password := range map[string]string{"contributor": contributor, "subscriber": subscriber} {
-		s.do("POST", mediaPath, basic(login, password), rawUpload("a.jpg", "image/jpeg", jpg)).expectError(t, http.StatusForbidden, "rest_cannot_create")
-	}
-	res := s.do("POST", mediaPath, basic("author", author), rawUpload("mine.jpg", "image/jpeg", jpg))
-	res.expectStatus(t, http.StatusCreated)
-	item := fmt.Sprintf("%s/%v", mediaPath, res.object(t)["id"])
-	s.do("POST", item, basic("other", other), jsonBody(map[string]string{"title": "taken"})).expectError(t, http.StatusForbidden, "rest_cannot_edit")
-	s.do("DELETE", item+"?force=true", basic("other", other)).expectError(t, http.StatusForbidden, "rest_cannot_delete")
-	s.do("POST", item, basic("editor", editor), jsonBody(map[string]string{"title": "Edited"})).expectStatus(t, http.StatusOK)
-	s.do("DELETE", item, basic("author", author)).expectError(t, http.StatusNotImplemented, "rest_trash_not_supported")
-	s.do("DELETE", item+"?force=true", basic("author", author)).expectStatus(t, http.StatusOK)
-	s.do("GET", item).expectError(t, http.StatusNotFound, "rest_post_invalid_id")
+	onBothStores(t, func(*app.Settings) {}, func(t *testing.T, s *service) {
+		_, author := s.createUser("author", app.RoleAuthor)
+		_, other := s.createUser("other", app.RoleAuthor)
+		_, contributor := s.createUser("contributor", app.RoleContributor)
+		_, subscriber := s.createUser("subscriber", app.RoleSubscriber)
+		_, editor := s.createUser("editor", app.RoleEditor)
+		jpg := photo(t, 200, 150)
+		s.do("POST", mediaPath, rawUpload("a.jpg", "image/jpeg", jpg)).expectError(t, http.StatusUnauthorized, "rest_cannot_create")
+		for login, password := range map[string]string{"contributor": contributor, "subscriber": subscriber} {
+			s.do("POST", mediaPath, basic(login, password), rawUpload("a.jpg", "image/jpeg", jpg)).expectError(t, http.StatusForbidden, "rest_cannot_create")
+		}
+		res := s.do("POST", mediaPath, basic("author", author), rawUpload("mine.jpg", "image/jpeg", jpg))
+		res.expectStatus(t, http.StatusCreated)
+		item := fmt.Sprintf("%s/%v", mediaPath, res.object(t)["id"])
+		s.do("POST", item, basic("other", other), jsonBody(map[string]string{"title": "taken"})).expectError(t, http.StatusForbidden, "rest_cannot_edit")
+		s.do("DELETE", item+"?force=true", basic("other", other)).expectError(t, http.StatusForbidden, "rest_cannot_delete")
+		s.do("POST", item, basic("editor", editor), jsonBody(map[string]string{"title": "Edited"})).expectStatus(t, http.StatusOK)
+		s.do("DELETE", item, basic("author", author)).expectError(t, http.StatusNotImplemented, "rest_trash_not_supported")
+		s.do("DELETE", item+"?force=true", basic("author", author)).expectStatus(t, http.StatusOK)
+		s.do("GET", item).expectError(t, http.StatusNotFound, "rest_post_invalid_id")
+	})
 }
 
 func TestBadUploadsAreRefusedByWhatTheyHold(t *testing.T) {
-	s := startServiceSettings(t, func(set *app.Settings) { set.MaxUpload = 200 << 10 }, noConfig)
-	bomb := pngHeader(60000, 60000)
-	cases := []struct {
-		name   string
-		opt    option
-		status int
-		code   string
-	}{
-		{"a text named .jpg", rawUpload("photo.jpg", "image/jpeg", []byte("<?php echo 'hi'; ?>")), 400, "rest_upload_invalid_type"},
-		{"an SVG", rawUpload("logo.svg", "image/svg+xml", []byte(`<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>`)), 400, "rest_upload_invalid_type"},
-		{"a truncated JPEG", rawUpload("cut.jpg", "image/jpeg", photo(t, 300, 300)[:400]), 400, "rest_upload_invalid_type"},
-		{"a decompression bomb", rawUpload("bomb.png", "image/png", bomb), 400, "rest_upload_image_too_large"},
-		{"more than the limit", rawUpload("big.jpg", "image/jpeg", bytes.Repeat([]byte{0xFF}, 300<<10)), 413, "rest_body_too_large"},
-		{"no file", rawUpload("empty.jpg", "image/jpeg", nil), 400, "rest_upload_no_data"},
-		{"no name", body("image/jpeg", string(photo(t, 20, 20))), 400, "rest_upload_no_content_disposition"},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			s.do("POST", mediaPath, asAdmin(), tc.opt).expectError(t, tc.status, tc.code)
-		})
-	}
-	list := s.do("GET", mediaPath, asAdmin())
-	list.expectStatus(t, http.StatusOK)
-	if n := len(list.list(t)); n != 0 || list.Header.Get("X-WP-Total") != "0" {
-		t.Fatalf("refused uploads left %d attachments: %s", n, list.Body)
-	}
+	onBothStores(t, func(set *app.Settings) { set.MaxUpload = 200 << 10 }, func(t *testing.T, s *service) {
+		bomb := pngHeader(60000, 60000)
+		cases := []struct {
+			name   string
+			opt    option
+			status int
+			code   string
+		}{
+			{"a text named .jpg", rawUpload("photo.jpg", "image/jpeg", []byte("<?php echo 'hi'; ?>")), 400, "rest_upload_invalid_type"},
+			{"an SVG", rawUpload("logo.svg", "image/svg+xml", []byte(`<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>`)), 400, "rest_upload_invalid_type"},
+			{"a truncated JPEG", rawUpload("cut.jpg", "image/jpeg", photo(t, 300, 300)[:400]), 400, "rest_upload_invalid_type"},
+			{"a decompression bomb", rawUpload("bomb.png", "image/png", bomb), 400, "rest_upload_image_too_large"},
+			{"more than the limit", rawUpload("big.jpg", "image/jpeg", bytes.Repeat([]byte{0xFF}, 300<<10)), 413, "rest_body_too_large"},
+			{"no file", rawUpload("empty.jpg", "image/jpeg", nil), 400, "rest_upload_no_data"},
+			{"no name", body("image/jpeg", string(photo(t, 20, 20))), 400, "rest_upload_no_content_disposition"},
+		}
+		for _, tc := range cases {
+			t.Run(tc.name, func(t *testing.T) {
+				s.do("POST", mediaPath, asAdmin(), tc.opt).expectError(t, tc.status, tc.code)
+			})
+		}
+		list := s.do("GET", mediaPath, asAdmin())
+		list.expectStatus(t, http.StatusOK)
+		if n := len(list.list(t)); n != 0 || list.Header.Get("X-WP-Total") != "0" {
+			t.Fatalf("refused uploads left %d attachments: %s", n, list.Body)
+		}
+	})
 }
 
 // pngHeader is the start of a PNG whose header claims w×h: what a
@@ -328,51 +333,53 @@ func pngHeader(w, h uint32) []byte {
 }
 
 func TestFileNamesAreCleanedAndNeverReused(t *testing.T) {
-	s := startService(t)
-	jpg := photo(t, 100, 80)
-	var files []string
-	for _, name := range []string{"../../etc/passwd.jpg", "poster.png", "poster.jpg", `C:\photos\Été 2026 – Nuit.jpeg`, "..jpg"} {
-		d, _ := details(t, s.upload(name, jpg))
-		files = append(files, d["file"].(string))
-	}
-	want := []string{"passwd.jpg", "poster.jpg", "poster-1.jpg", "ete-2026-nuit.jpg", "image.jpg"}
-	for i, f := range files {
-		if !strings.HasSuffix(f, "/"+want[i]) || strings.Count(f, "/") != 2 || strings.Contains(f, "..") {
-			t.Fatalf("upload %d stored as %q, want yyyy/mm/%s", i, f, want[i])
+	onBothStores(t, func(*app.Settings) {}, func(t *testing.T, s *service) {
+		jpg := photo(t, 100, 80)
+		var files []string
+		for _, name := range []string{"../../etc/passwd.jpg", "poster.png", "poster.jpg", `C:\photos\Été 2026 – Nuit.jpeg`, "..jpg"} {
+			d, _ := details(t, s.upload(name, jpg))
+			files = append(files, d["file"].(string))
 		}
-	}
+		want := []string{"passwd.jpg", "poster.jpg", "poster-1.jpg", "ete-2026-nuit.jpg", "image.jpg"}
+		for i, f := range files {
+			if !strings.HasSuffix(f, "/"+want[i]) || strings.Count(f, "/") != 2 || strings.Contains(f, "..") {
+				t.Fatalf("upload %d stored as %q, want yyyy/mm/%s", i, f, want[i])
+			}
+		}
+	})
 }
 
 func TestTheLibraryListsSearchesAndCounts(t *testing.T) {
-	s := startService(t)
-	authorID, author := s.createUser("author", app.RoleAuthor)
-	jpg := photo(t, 60, 40)
-	s.upload("jazz-night.jpg", jpg)
-	s.upload("rock-night.jpg", jpg)
-	res := s.do("POST", mediaPath, basic("author", author), rawUpload("jazz-brunch.jpg", "image/jpeg", jpg))
-	res.expectStatus(t, http.StatusCreated)
-	for _, tc := range []struct {
-		query string
-		want  []string
-	}{
-		{"", []string{"jazz-brunch", "rock-night", "jazz-night"}},
-		{"?search=jazz", []string{"jazz-brunch", "jazz-night"}},
-		{"?author=" + formatFloat(authorID), []string{"jazz-brunch"}},
-		{"?per_page=2&page=2", []string{"jazz-night"}},
-	} {
-		list := s.do("GET", mediaPath+tc.query)
-		list.expectStatus(t, http.StatusOK)
-		var got []string
-		for _, a := range list.list(t) {
-			got = append(got, a["slug"].(string))
+	onBothStores(t, func(*app.Settings) {}, func(t *testing.T, s *service) {
+		authorID, author := s.createUser("author", app.RoleAuthor)
+		jpg := photo(t, 60, 40)
+		s.upload("jazz-night.jpg", jpg)
+		s.upload("rock-night.jpg", jpg)
+		res := s.do("POST", mediaPath, basic("author", author), rawUpload("jazz-brunch.jpg", "image/jpeg", jpg))
+		res.expectStatus(t, http.StatusCreated)
+		for _, tc := range []struct {
+			query string
+			want  []string
+		}{
+			{"", []string{"jazz-brunch", "rock-night", "jazz-night"}},
+			{"?search=jazz", []string{"jazz-brunch", "jazz-night"}},
+			{"?author=" + formatFloat(authorID), []string{"jazz-brunch"}},
+			{"?per_page=2&page=2", []string{"jazz-night"}},
+		} {
+			list := s.do("GET", mediaPath+tc.query)
+			list.expectStatus(t, http.StatusOK)
+			var got []string
+			for _, a := range list.list(t) {
+				got = append(got, a["slug"].(string))
+			}
+			if strings.Join(got, ",") != strings.Join(tc.want, ",") {
+				t.Fatalf("GET media%s = %v, want %v", tc.query, got, tc.want)
+			}
 		}
-		if strings.Join(got, ",") != strings.Join(tc.want, ",") {
-			t.Fatalf("GET media%s = %v, want %v", tc.query, got, tc.want)
+		if list := s.do("GET", mediaPath+"?per_page=2"); list.Header.Get("X-WP-Total") != "3" || list.Header.Get("X-WP-TotalPages") != "2" {
+			t.Fatalf("totals headers: %v", list.Header)
 		}
-	}
-	if list := s.do("GET", mediaPath+"?per_page=2"); list.Header.Get("X-WP-Total") != "3" || list.Header.Get("X-WP-TotalPages") != "2" {
-		t.Fatalf("totals headers: %v", list.Header)
-	}
+	})
 }
 
 func TestTheDocDescribesUploadsAndTheirShape(t *testing.T) {
@@ -401,4 +408,49 @@ func TestTheDocDescribesUploadsAndTheirShape(t *testing.T) {
 			}
 		}
 	}
+}
+
+// Every type taken keeps its own full file; sizes of a WebP are JPEG when it
+// is opaque and PNG when it is not, those of a GIF are PNG.
+func TestEachImageTypeIsServedAsItselfWithSizesBrowsersShow(t *testing.T) {
+	webp := func(name string) []byte {
+		raw, err := os.ReadFile("../app/imaging/testdata/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return raw
+	}
+	var gifData bytes.Buffer
+	paletted := image.NewPaletted(image.Rect(0, 0, 400, 300), palette.Plan9)
+	for i := range paletted.Pix {
+		paletted.Pix[i] = uint8(i % 200)
+	}
+	if err := gif.Encode(&gifData, paletted, nil); err != nil {
+		t.Fatal(err)
+	}
+	onBothStores(t, func(*app.Settings) {}, func(t *testing.T, s *service) {
+		for _, tc := range []struct {
+			name, mime, sizeMIME string
+			data                 []byte
+		}{
+			{"opaque.webp", "image/webp", "image/jpeg", webp("lossy_opaque.webp")},
+			{"clear.webp", "image/webp", "image/png", webp("lossless_alpha.webp")},
+			{"anim.gif", "image/gif", "image/png", gifData.Bytes()},
+			{"photo.png", "image/jpeg", "image/jpeg", photo(t, 400, 300)}, // the name says PNG, the content JPEG
+		} {
+			a := s.upload(tc.name, tc.data)
+			_, sizes := details(t, a)
+			full, _ := sizes["full"].(map[string]any)
+			thumb, _ := sizes["thumbnail"].(map[string]any)
+			if a["mime_type"] != tc.mime || full["mime_type"] != tc.mime || thumb["mime_type"] != tc.sizeMIME {
+				t.Fatalf("%s: %v, full %v, thumbnail %v; want %s with %s sizes", tc.name, a["mime_type"], full, thumb, tc.mime, tc.sizeMIME)
+			}
+			for _, size := range []map[string]any{full, thumb} {
+				res := s.fetch(size["source_url"].(string))
+				if res.Status != http.StatusOK || res.Header.Get("Content-Type") != size["mime_type"] {
+					t.Fatalf("%s: %s served %d as %q", tc.name, size["file"], res.Status, res.Header.Get("Content-Type"))
+				}
+			}
+		}
+	})
 }

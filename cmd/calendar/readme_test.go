@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -46,6 +47,9 @@ func TestTheREADMEExamplesRunInOrderOnAFreshStart(t *testing.T) {
 	}
 	cmd := exec.Command("bash", "-c", script.String())
 	cmd.Dir = t.TempDir()
+	if err := os.WriteFile(filepath.Join(cmd.Dir, "poster.jpg"), gradientJPEG(t, 1200, 800), 0o600); err != nil { // "any image as poster.jpg"
+		t.Fatal(err)
+	}
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("the examples stopped: %v\n%s", err, out)
@@ -86,6 +90,10 @@ func TestTheREADMEExamplesRunInOrderOnAFreshStart(t *testing.T) {
 		{"modified_after=yesterday", `"title":"Jazz night"`},
 		{"changes?since=0", `"created"`},
 		{"geoloc_lat=48.8566", `"title":"Jazz night"`},
+		{`filename="poster.jpg"`, `"media_type":"image"`},
+		{`"image": '$POSTER'`, `"thumbnail":{"width":150,"height":150,"mime-type":"image/jpeg"`},
+		{"-F file=@poster.jpg", `"alt_text":"The festival poster"`},
+		{"media?search=poster", `"slug":"poster-2"`},
 	} {
 		found := false
 		for i, c := range commands {
