@@ -33,6 +33,9 @@ type Settings struct {
 	MaxUpload, MaxPixels int64
 	// Sideload, when set, fetches foreign image URLs into the media library.
 	Sideload Fetcher
+	// Now is the clock (time.Now when nil): tests move it to see series
+	// extended as time passes.
+	Now func() time.Time
 }
 
 // defaultResultCacheSize bounds the list cache: a few MB of IDs.
@@ -82,7 +85,10 @@ func New(store Store, index Index, settings Settings) *App {
 	// What answers requests: answers kept per index generation, then a time
 	// budget on the searches that run; writes and syncs are not bounded.
 	searched := newCachedIndex(newBudgetedIndex(index, settings.SearchBudget), max(settings.ResultCacheSize, 0))
-	posts := postService{store: store, index: searched, settings: settings, now: time.Now, sync: a.sync,
+	if settings.Now == nil {
+		settings.Now = time.Now
+	}
+	posts := postService{store: store, index: searched, settings: settings, now: settings.Now, sync: a.sync,
 		views: newViewCache(defaultViewCacheSize), contents: newContentCache(), throttle: throttle}
 	if settings.ResultCacheSize < 0 {
 		posts.views = newViewCache(0)

@@ -84,12 +84,20 @@ func (s *Events) Create(ctx context.Context, caller Caller, raw EventInput) (*Ev
 		return nil, err
 	}
 	p.Status = status
+	if err := s.applySeries(ctx, actor, p, in); err != nil {
+		return nil, err
+	}
 	base := SanitizeTitle(p.Title)
 	if in.slug != nil {
 		base = SanitizeTitle(*in.slug)
 	}
 	if err := s.insert(ctx, p, base); err != nil {
 		return nil, err
+	}
+	if isSeries(p) {
+		if err := s.materialize(ctx, p, p.Start); err != nil {
+			return nil, err
+		}
 	}
 	return s.one(ctx, caller, p)
 }
@@ -113,11 +121,15 @@ func (s *Events) Update(ctx context.Context, caller Caller, ref PostRef, raw Eve
 	if err != nil {
 		return nil, err
 	}
+	before := *p
 	if err := s.apply(ctx, caller, p, in); err != nil {
 		return nil, err
 	}
 	if status != "" {
 		p.Status = status
+	}
+	if err := s.applySeries(ctx, actor, p, in); err != nil {
+		return nil, err
 	}
 	if in.slug != nil && SanitizeTitle(*in.slug) != p.Slug {
 		if err := s.reslug(ctx, p, SanitizeTitle(*in.slug)); err != nil {
@@ -125,6 +137,9 @@ func (s *Events) Update(ctx context.Context, caller Caller, ref PostRef, raw Eve
 		}
 	}
 	if err := s.save(ctx, p); err != nil {
+		return nil, err
+	}
+	if err := s.afterEventWrite(ctx, &before, p); err != nil {
 		return nil, err
 	}
 	return s.one(ctx, caller, p)
@@ -176,13 +191,16 @@ func (s *Events) Delete(ctx context.Context, caller Caller, ref PostRef, force b
 		if err := s.remove(ctx, p); err != nil {
 			return nil, err
 		}
-		return Deleted[*EventView]{Deleted: true, Previous: previous}, nil
+		return Deleted[*EventView]{Deleted: true, Previous: previous}, s.afterEventDelete(ctx, p, true)
 	}
 	if p.Status == StatusTrash {
 		return nil, errInTrash("event")
 	}
 	p.Status = StatusTrash
 	if err := s.save(ctx, p); err != nil {
+		return nil, err
+	}
+	if err := s.afterEventDelete(ctx, p, false); err != nil {
 		return nil, err
 	}
 	return s.one(ctx, caller, p)

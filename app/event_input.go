@@ -24,6 +24,8 @@ type eventInput struct {
 	venue            *LinkRef // ID 0 and no New: unlink
 	organizers       *[]LinkRef
 	categories, tags *[]string
+	recurrence       *[]string
+	parent           *int64
 }
 
 // EventFlags are the flags an event write takes, by their API names.
@@ -32,10 +34,17 @@ var EventFlags = []string{"show_map", "show_map_link", "hide_from_listings", "st
 // checkEventInput checks every sent field; existing is nil on create.
 func (s *Events) checkEventInput(ctx context.Context, raw EventInput, existing *Post) (*eventInput, error) {
 	in := &eventInput{slug: raw.Slug, website: raw.Website, allDay: raw.AllDay, cost: raw.Cost, flags: map[string]bool{},
-		venue: raw.Venue, categories: raw.Categories, tags: raw.Tags}
+		venue: raw.Venue, categories: raw.Categories, tags: raw.Tags, recurrence: raw.Recurrence, parent: raw.Parent}
 	var bad InvalidParams
 	checkLengths(&bad, map[string]*string{"slug": raw.Slug, "website": raw.Website, "timezone": raw.Timezone,
 		"start_date": raw.StartDate, "end_date": raw.EndDate})
+	if in.recurrence != nil {
+		for _, line := range *in.recurrence {
+			if len(line) > MaxRecurrenceLineBytes {
+				bad.Add("recurrence", fmt.Sprintf("a recurrence line must not be longer than %d bytes.", MaxRecurrenceLineBytes), nil)
+			}
+		}
+	}
 	if in.slug != nil && SanitizeTitle(*in.slug) == "" {
 		bad.Add("slug", "slug has no usable character.", nil)
 	}

@@ -50,7 +50,10 @@ type EventView struct {
 	CustomFields        []any           `json:"custom_fields"`
 	JSONLD              json.RawMessage `json:"json_ld,omitempty"`
 	// Distance from the point of a "near me" list, in its unit.
-	Distance   *float64 `json:"distance,omitempty"`
+	Distance *float64 `json:"distance,omitempty"`
+	// Recurrence is a series' rules; PostParent an occurrence's series.
+	Recurrence []string `json:"recurrence,omitempty"`
+	PostParent int64    `json:"post_parent,omitempty"`
 	modifiedAt time.Time
 }
 
@@ -231,6 +234,7 @@ func (s *Events) renderEvent(e *Post, posts map[int64]*Post, terms map[int64]*Te
 		HideFromListings: boolPtr(e.HideFromListings), Sticky: boolPtr(e.Sticky), Featured: boolPtr(e.Featured),
 		Categories: eventTerms(e.Categories, terms, counts, s.categories, root), Tags: eventTerms(e.Tags, terms, counts, s.tags, root),
 		Venue: []any{}, Organizer: []OrganizerView{}, CustomFields: []any{}, modifiedAt: e.Modified,
+		Recurrence: e.Recurrence, PostParent: e.Parent,
 	}
 	if c.image != nil {
 		v.Image = c.image

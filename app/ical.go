@@ -47,8 +47,12 @@ func (s *Events) Feed(ctx context.Context, caller Caller, f EventFilter) (*Feed,
 	if err != nil {
 		return nil, err
 	}
+	entries, err := s.feedEntries(ctx, caller, events, views, f.Password)
+	if err != nil {
+		return nil, err
+	}
 	page := newPage(views, 1, perPage, found.Total)
-	return &Feed{Body: s.renderICal(events, views), Total: page.Total, TotalPages: page.TotalPages}, nil
+	return &Feed{Body: s.renderICal(entries), Total: page.Total, TotalPages: page.TotalPages}, nil
 }
 
 // siteHost names the site in UIDs and the calendar name.
@@ -75,19 +79,18 @@ func hasTZID(loc *time.Location) bool {
 	return loc != time.UTC && loc.String() != "UTC" && !utcOffsetZone.MatchString(loc.String())
 }
 
-// renderICal writes the calendar: events[i] is the record views[i] was rendered from.
-func (s *Events) renderICal(events []*Post, views []EventView) []byte {
-	// Only DTSTART and DTEND carry a TZID, so a zone is described for the years
-	// they fall in: bounded by the events, however far apart they are.
+// renderICal writes the calendar, a VEVENT an entry.
+func (s *Events) renderICal(entries []icalEntry) []byte {
+	// Only times with a TZID need their zone described, for the years they
+	// fall in: bounded by the events, however far apart they are; a series'
+	// zone for the years its made occurrences span (see zoneYears).
 	years := map[string][]int{}
 	locs := map[string]*time.Location{}
-	for _, e := range events {
-		loc := s.eventZone(e)
-		if e.AllDay || !hasTZID(loc) {
-			continue
-		}
-		locs[loc.String()] = loc
-		years[loc.String()] = append(years[loc.String()], e.Start.In(loc).Year(), e.End.In(loc).Year())
+	for _, en := range entries {
+		s.zoneYears(en, func(loc *time.Location, y ...int) {
+			locs[loc.String()] = loc
+			years[loc.String()] = append(years[loc.String()], y...)
+		})
 	}
 	w := &icalWriter{}
 	w.line("BEGIN", "", "VCALENDAR")
@@ -102,9 +105,9 @@ func (s *Events) renderICal(events []*Post, views []EventView) []byte {
 	}
 	end := len("END:VCALENDAR\r\n")
 	written := len(locs)
-	for i, e := range events {
+	for _, en := range entries {
 		before := w.buf.Len()
-		s.writeVEvent(w, e, &views[i])
+		s.writeVEvent(w, en)
 		if w.buf.Len()+end > s.settings.FeedMaxBytes {
 			w.buf.Truncate(before) // the feed is full: this event and the rest are left out
 			break
@@ -124,10 +127,17 @@ var icalStatus = map[string]string{
 	StatusDraft: "TENTATIVE", StatusPending: "TENTATIVE", StatusTrash: "CANCELLED",
 }
 
-func (s *Events) writeVEvent(w *icalWriter, e *Post, v *EventView) {
+// writeVEvent writes an event; an exception of a series goes under the
+// series' UID.
+func (s *Events) writeVEvent(w *icalWriter, en icalEntry) {
+	e, v := en.event, en.view
 	loc := s.eventZone(e)
+	uid := e.ID
+	if en.of != nil {
+		uid = en.of.ID
+	}
 	w.line("BEGIN", "", "VEVENT")
-	w.line("UID", "", icalText(strconv.FormatInt(e.ID, 10)+"@"+s.siteHost()))
+	w.line("UID", "", icalText(strconv.FormatInt(uid, 10)+"@"+s.siteHost()))
 	// Without a METHOD, DTSTAMP is when the event was last revised in the
 	// store (RFC 5545 3.8.7.2): the feed is then the same bytes until an event
 	// changes, so its ETag holds.
@@ -144,6 +154,7 @@ func (s *Events) writeVEvent(w *icalWriter, e *Post, v *EventView) {
 		w.line("DTSTART", "", icalUTC(start))
 		w.line("DTEND", "", icalUTC(end))
 	}
+	s.writeRecurrence(w, en)
 	w.text("SUMMARY", v.Title)
 	w.text("DESCRIPTION", plainText(v.Description))
 	w.line("URL", "", v.URL)

@@ -49,6 +49,11 @@ type EventInput struct {
 	Venue            *LinkRef
 	Organizers       *[]LinkRef
 	Categories, Tags *[]string // IDs, slugs or names
+	// Recurrence: RFC 5545 content lines (RRULE, RDATE, EXDATE); an empty
+	// list ends the series. Parent moves the event into a series (as an
+	// occurrence edited on its own) or, 0, out of its series.
+	Recurrence *[]string
+	Parent     *int64
 }
 
 // LinkRef names a venue or an organizer: an existing one by ID, or the fields

@@ -181,13 +181,30 @@ type Deleted[V any] struct {
 // unlink a removed venue, organizer, term or image, and to move events with
 // their venue.
 func (s *postService) forEachPost(ctx context.Context, where func(*PostQuery), change func(*Post)) error {
-	q := PostQuery{Type: PostTypeEvent, Statuses: PostStatuses, Reader: readEverything, Limit: 1000}
+	q := PostQuery{Type: PostTypeEvent}
 	where(&q)
+	posts, err := s.findPosts(ctx, q)
+	for _, p := range posts {
+		change(p)
+		if err := s.save(ctx, p); err != nil {
+			return err
+		}
+	}
+	return err
+}
+
+// findPosts loads every post q selects, whatever its status and whoever
+// wrote it unless q says otherwise, found through the index.
+func (s *postService) findPosts(ctx context.Context, q PostQuery) ([]*Post, error) {
+	if q.Statuses == nil {
+		q.Statuses = PostStatuses
+	}
+	q.Reader, q.Offset, q.Limit = readEverything, 0, 1000
 	var ids []int64
 	for {
 		found, err := s.index.SearchPosts(ctx, q)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		ids = append(ids, found.IDs...)
 		if len(found.IDs) < q.Limit {
@@ -195,19 +212,15 @@ func (s *postService) forEachPost(ctx context.Context, where func(*PostQuery), c
 		}
 		q.Offset += q.Limit
 	}
+	var posts []*Post
 	for start := 0; start < len(ids); start += 500 {
-		events, err := s.store.Posts().GetMany(ctx, ids[start:min(start+500, len(ids))])
+		batch, err := s.store.Posts().GetMany(ctx, ids[start:min(start+500, len(ids))])
 		if err != nil {
-			return err
+			return nil, err
 		}
-		for _, e := range events {
-			change(e)
-			if err := s.save(ctx, e); err != nil {
-				return err
-			}
-		}
+		posts = append(posts, batch...)
 	}
-	return nil
+	return posts, nil
 }
 
 func withoutID(ids []int64, id int64) []int64 {

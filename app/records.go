@@ -64,6 +64,19 @@ type Post struct {
 	VenueGeo         *Geo     `bson:"venue_geo,omitempty"` // the venue's position, for "near me"
 	Organizers       []int64  `bson:"organizers,omitempty"`
 
+	// A recurring event. The series keeps its rules (RFC 5545 content lines,
+	// read in its zone from its start), the starts of the occurrences it no
+	// longer has (trashed, deleted or moved out: its EXDATEs) and how far its
+	// occurrences are made. Each further occurrence is an event whose Parent
+	// is the series, whose Occurrence is the start the rules gave it (its
+	// RECURRENCE-ID), and which is Detached once edited on its own.
+	Recurrence        []string    `bson:"recurrence,omitempty"`
+	Excluded          []time.Time `bson:"excluded,omitempty"`
+	MaterializedUntil time.Time   `bson:"materialized_until,omitempty"`
+	Parent            int64       `bson:"parent,omitempty"`
+	Occurrence        time.Time   `bson:"occurrence,omitempty"`
+	Detached          bool        `bson:"detached,omitempty"`
+
 	// CreatedSeq is the sequence of the insert, so the change feed can tell a
 	// creation from an update; 0 for posts stored before it was kept.
 	CreatedSeq int64 `bson:"created_seq,omitempty"`

@@ -209,6 +209,8 @@ type PostQuery struct {
 	Source   string
 	Featured *bool
 	Parent   *int64
+	// SeriesOnly keeps events that recur (have rules).
+	SeriesOnly bool
 	// Near keeps posts within a great-circle radius of a point (venues by their
 	// position, events by their venue's); HasGeo keeps those with (or without)
 	// a position.

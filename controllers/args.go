@@ -95,6 +95,8 @@ func eventWriteArgs(create bool) []Arg {
 		{Name: "end_date", Type: TypeString, Required: create, Description: "As start_date; not before it."},
 		{Name: "image", Type: TypeMixed, Description: "The featured image: the ID of an image of the media library (POST {api}/media), or an absolute http(s) URL (one of the library's files is that image; another is kept as given, or fetched into the library when the service sideloads); empty to remove."},
 		{Name: "cost", Type: TypeMixed, Description: "A cost, a number, or a list of them (20$, [\"0$\", \"30$\"])."},
+		{Name: "recurrence", Type: TypeMixed, Description: "Makes the event a series: a list of RFC 5545 content lines (or one string of them, a line each) (RRULE:FREQ=WEEKLY;BYDAY=TU;COUNT=10, RDATE..., EXDATE...), local times in the event's timezone, start_date as DTSTART. Every further occurrence becomes an event of its own (post_parent: this one) up to two years ahead; an empty list ends the series."},
+		{Name: "post_parent", Type: TypeInteger, Description: "The series (an event with recurrence) this event is an occurrence of, edited on its own; 0 takes it out of its series."},
 		{Name: "website", Type: TypeString, Description: "URL with a scheme; the event's own page when absent."},
 		{Name: "show_map", Type: TypeBoolean, Description: "Show the venue's map."},
 		{Name: "show_map_link", Type: TypeBoolean, Description: "Show a link to the venue's map."},

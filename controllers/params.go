@@ -121,6 +121,24 @@ func readEventFilter(v Values) (app.EventFilter, error) {
 	return f, bad.Err()
 }
 
+// recurrenceLines reads content lines sent as a list, or as one text of a
+// line each (never split at commas, which BYDAY and RDATE use).
+func recurrenceLines(raw any) ([]string, bool) {
+	if text, ok := raw.(string); ok {
+		return strings.FieldsFunc(text, func(r rune) bool { return r == '\n' || r == '\r' }), true
+	}
+	items, ok := ToList(raw)
+	lines := make([]string, 0, len(items))
+	for _, item := range items {
+		line, isText := item.(string)
+		if !isText {
+			return nil, false
+		}
+		lines = append(lines, line)
+	}
+	return lines, ok
+}
+
 // imageParam reads an image sent as an attachment ID (a number or digits) or
 // a URL; another shape is kept as text, which the service refuses by name.
 func imageParam(v Values) *string {
@@ -151,13 +169,21 @@ func readEventInput(v Values, venueMeta, organizerMeta []string) (app.EventInput
 	in := app.EventInput{PostFields: readPostFields(v, "title"), Slug: stringParam(v, "slug"),
 		Website: stringParam(v, "website"), Timezone: stringParam(v, "timezone"), AllDay: boolParam(v, "all_day"),
 		StartDate: stringParam(v, "start_date"), EndDate: stringParam(v, "end_date"),
-		Categories: stringsParam(v, "categories"), Tags: stringsParam(v, "tags"), Flags: map[string]bool{}}
+		Categories: stringsParam(v, "categories"), Tags: stringsParam(v, "tags"), Flags: map[string]bool{},
+		Parent: intParam(v, "post_parent")}
 	for _, f := range app.EventFlags {
 		if b, ok := v.Bool(f); ok {
 			in.Flags[f] = b
 		}
 	}
 	var bad app.InvalidParams
+	if v.Has("recurrence") {
+		lines, ok := recurrenceLines(v["recurrence"])
+		if !ok {
+			bad.Add("recurrence", "recurrence must be a list of RRULE, RDATE and EXDATE lines.", nil)
+		}
+		in.Recurrence = &lines
+	}
 	if v.Has("cost") {
 		cost, ok := costValues(v["cost"])
 		if !ok {

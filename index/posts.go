@@ -158,6 +158,9 @@ func filter(q app.PostQuery, near query.Query) query.Query {
 			must = append(must, anyOf(link.field, idStrings(link.ids)))
 		}
 	}
+	if q.SeriesOnly {
+		must = append(must, term(fieldSeries, "true"))
+	}
 	if q.Source != "" {
 		must = append(must, term(fieldSource, q.Source))
 	}

@@ -92,7 +92,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, logOut 
 	syncDone := make(chan struct{})
 	keepIndexTrue := func() {
 		defer close(syncDone)
-		go sweepUploads(syncCtx, a, logger, backend, started)
+		go housekeeping(syncCtx, a, logger, backend, started)
 		a.Sync(syncCtx, cfg.SyncInterval, func(err error) { logger.Warn("index catch-up failed", "error", err) })
 	}
 	if idx.Fresh {

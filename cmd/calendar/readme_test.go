@@ -86,7 +86,7 @@ func TestTheREADMEExamplesRunInOrderOnAFreshStart(t *testing.T) {
 		{"_envelope", `"status":400`},
 		{"_method=DELETE", `"status":"trash"`},
 		{"search=cafe%20concrt", `"title":"Café concert"`},
-		{"events.ics", "SUMMARY:Jazz night"},
+		{"events.ics?categories=jazz", "SUMMARY:Jazz night"},
 		{"modified_after=yesterday", `"title":"Jazz night"`},
 		{"changes?since=0", `"created"`},
 		{"geoloc_lat=48.8566", `"title":"Jazz night"`},
@@ -94,6 +94,8 @@ func TestTheREADMEExamplesRunInOrderOnAFreshStart(t *testing.T) {
 		{`"image": '$POSTER'`, `"thumbnail":{"width":150,"height":150,"mime-type":"image/jpeg"`},
 		{"-F file=@poster.jpg", `"alt_text":"The festival poster"`},
 		{"media?search=poster", `"slug":"poster-2"`},
+		{"post_parent=$CLASS", `"title":"Yoga class"`},
+		{"events.ics?search=yoga", "RRULE:FREQ=WEEKLY;BYDAY=TU;COUNT=10"},
 	} {
 		found := false
 		for i, c := range commands {

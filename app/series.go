@@ -1,0 +1,351 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// A series is an event with recurrence rules. Its further occurrences are
+// events of their own (Parent: the series), made over a rolling horizon, so
+// that every list, search, facet, feed and count sees them as events. An
+// occurrence edited on its own is detached (an exception) and left alone by
+// edits of the series; one trashed or deleted leaves its start excluded.
+
+func isSeries(p *Post) bool { return len(p.Recurrence) > 0 }
+
+// checkSeries reads a series' rules against its start and zone, or refuses
+// them naming what is wrong; an occurrence cannot have rules of its own.
+func (s *Events) checkSeries(p *Post) error {
+	if !isSeries(p) {
+		return nil
+	}
+	if p.Parent != 0 {
+		return ErrInvalidParam("recurrence", "an occurrence of a series cannot recur itself; edit its series.")
+	}
+	zone := s.eventZone(p)
+	r, err := parseRecurrence(p.Recurrence, zone)
+	if err == nil {
+		err = r.check(p.Start, zone)
+	}
+	if err != nil {
+		return ErrInvalidParam("recurrence", "recurrence: "+err.Error()+".")
+	}
+	return nil
+}
+
+// occurrenceAt is the series moved to start at t (a start its rules give, in
+// its zone's local time): it lasts as long in local time, so an evening class
+// stays 20:00 to 22:00 across DST changes and a two-day festival two days.
+func (s *Events) occurrenceAt(series *Post, t time.Time) *Post {
+	zone := s.eventZone(series)
+	o := *series
+	o.ID, o.Seq, o.CreatedSeq, o.Slug = 0, 0, 0, ""
+	o.Recurrence, o.Excluded, o.MaterializedUntil = nil, nil, time.Time{}
+	o.Parent, o.Occurrence, o.Detached = series.ID, t.UTC(), false
+	o.Categories, o.Tags, o.Organizers = slices.Clone(series.Categories), slices.Clone(series.Tags), slices.Clone(series.Organizers)
+	o.Cost = slices.Clone(series.Cost)
+	length := naive(series.End, zone).Sub(naive(series.Start, zone))
+	o.Start = fromNaive(naive(t, zone), zone)
+	o.End = fromNaive(naive(t, zone).Add(length), zone)
+	if series.Status == StatusTrash {
+		o.Status = StatusTrash
+	}
+	return &o
+}
+
+// naive is a local time as if it were UTC, so that local times can be
+// added to and compared without the zone's changes; fromNaive turns one back.
+func naive(t time.Time, zone *time.Location) time.Time {
+	l := t.In(zone)
+	return time.Date(l.Year(), l.Month(), l.Day(), l.Hour(), l.Minute(), l.Second(), 0, time.UTC)
+}
+
+func fromNaive(n time.Time, zone *time.Location) time.Time {
+	return wallClock(n.Year(), int(n.Month()), n.Day(), n.Hour(), n.Minute(), n.Second(), zone).UTC()
+}
+
+func dayNumber(t time.Time) int64 {
+	return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC).Unix() / 86400
+}
+
+// occurrences are the series' occurrence events, of every status.
+func (s *Events) occurrences(ctx context.Context, seriesID int64) ([]*Post, error) {
+	return s.findPosts(ctx, PostQuery{Type: PostTypeEvent, Parent: &seriesID})
+}
+
+// materialize makes the occurrences the rules give after from, up to the
+// horizon, at most MaxOccurrencesAhead at a time; a start that has an
+// occurrence already (of any status) or is excluded is skipped. Two
+// replicas doing it at once make each occurrence once: its slug is derived
+// from its start, and the store refuses a second one.
+func (s *Events) materialize(ctx context.Context, series *Post, from time.Time) error {
+	zone := s.eventZone(series)
+	r, err := parseRecurrence(series.Recurrence, zone)
+	if err != nil {
+		return err
+	}
+	existing, err := s.occurrences(ctx, series.ID)
+	if err != nil {
+		return err
+	}
+	taken := map[int64]bool{series.Start.Unix(): true}
+	ahead := 0
+	for _, o := range existing {
+		taken[o.Occurrence.Unix()] = true
+		if o.Occurrence.After(s.now()) {
+			ahead++
+		}
+	}
+	for _, t := range series.Excluded {
+		taken[t.Unix()] = true
+	}
+	until := s.now().Add(SeriesHorizon)
+	limit := 2*MaxOccurrencesAhead + len(taken)
+	starts, err := r.between(series.Start, from, until, zone, limit)
+	if err != nil {
+		return err
+	}
+	if len(starts) == limit { // more to come: the next extension goes on from the last
+		until = starts[len(starts)-1]
+	}
+	for _, t := range starts {
+		if t.After(s.now()) && ahead >= MaxOccurrencesAhead {
+			until = t.Add(-time.Second)
+			break
+		}
+		if taken[t.Unix()] {
+			continue
+		}
+		if err := s.insertOccurrence(ctx, series, s.occurrenceAt(series, t)); err != nil {
+			return err
+		}
+		if t.After(s.now()) {
+			ahead++
+		}
+	}
+	series.MaterializedUntil = until.UTC().Truncate(time.Second)
+	return s.sync.writeThrough(func() error { return s.store.Posts().Update(ctx, series) },
+		func() error { return s.index.PutPosts(ctx, []*Post{series}) }) // bookkeeping: not a change of the event's fields
+}
+
+// insertOccurrence stores an occurrence under the slug its start gives:
+// <series slug>-<date>, with -<time> when it is not at the series' time of
+// day. A slug taken by this very occurrence means another replica made it.
+func (s *Events) insertOccurrence(ctx context.Context, series, o *Post) error {
+	zone := s.eventZone(series)
+	local, first := o.Occurrence.In(zone), series.Start.In(zone)
+	base := series.Slug + "-" + local.Format("2006-01-02")
+	if local.Format("150405") != first.Format("150405") {
+		base += "-" + local.Format("1504")
+	}
+	for n := 1; n <= 20; n++ {
+		o.Slug = base
+		if n > 1 {
+			o.Slug += "-" + strconv.Itoa(n)
+		}
+		o.ID, o.Seq = 0, 0
+		err := s.sync.writeThrough(func() error { return s.store.Posts().Insert(ctx, o) },
+			func() error { return s.index.PutPosts(ctx, []*Post{o}) })
+		if !errors.Is(err, ErrConflict) {
+			return err
+		}
+		holder, err := s.store.Posts().FindByKey(ctx, "type_slug", PostTypeEvent+"/"+o.Slug)
+		if err != nil && !errors.Is(err, ErrNotFound) {
+			return err
+		}
+		if err == nil && holder.Parent == series.ID && holder.Occurrence.Equal(o.Occurrence) {
+			return nil
+		}
+	}
+	return ErrConflict
+}
+
+// afterSeriesWrite brings the occurrences in line with a series just saved:
+// when its dates, zone or rules changed, the occurrences still to come that
+// were not edited on their own are made again from the new rules; the
+// others (and all of them otherwise) take its other fields.
+func (s *Events) afterSeriesWrite(ctx context.Context, series *Post, scheduleChanged bool) error {
+	occurrences, err := s.occurrences(ctx, series.ID)
+	if err != nil {
+		return err
+	}
+	now := s.now()
+	for _, o := range occurrences {
+		if o.Detached {
+			continue
+		}
+		if (scheduleChanged || !isSeries(series)) && o.Occurrence.After(now) && o.Status != StatusTrash {
+			if err := s.remove(ctx, o); err != nil {
+				return err
+			}
+			continue
+		}
+		if slices.ContainsFunc(series.Excluded, o.Occurrence.Equal) {
+			continue // trashed on its own: it stays so
+		}
+		fresh := s.occurrenceAt(series, o.Occurrence)
+		fresh.ID, fresh.Seq, fresh.CreatedSeq, fresh.Slug = o.ID, o.Seq, o.CreatedSeq, o.Slug
+		fresh.Start, fresh.End = o.Start, o.End // past ones keep the schedule they had
+		if err := s.save(ctx, fresh); err != nil {
+			return err
+		}
+	}
+	if !isSeries(series) {
+		return nil
+	}
+	return s.materialize(ctx, series, series.Start)
+}
+
+// leaveSeries records that an occurrence no longer stands for its start in
+// its series: trashed, deleted, or moved out of it.
+func (s *Events) leaveSeries(ctx context.Context, o *Post) error {
+	if o.Parent == 0 {
+		return nil
+	}
+	series, err := s.store.Posts().Get(ctx, o.Parent)
+	if errors.Is(err, ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if !slices.ContainsFunc(series.Excluded, o.Occurrence.Equal) {
+		series.Excluded = append(series.Excluded, o.Occurrence)
+		return s.save(ctx, series)
+	}
+	return nil
+}
+
+// ExtendSeries makes the occurrences of every series up to the horizon, as
+// time passes; it reports how many series it extended.
+func (s *Events) ExtendSeries(ctx context.Context) (int, error) {
+	series, err := s.findPosts(ctx, PostQuery{Type: PostTypeEvent, SeriesOnly: true,
+		Statuses: []string{StatusPublish, StatusFuture, StatusDraft, StatusPending, StatusPrivate}})
+	if err != nil {
+		return 0, err
+	}
+	horizon := s.now().Add(SeriesHorizon - 24*time.Hour)
+	n := 0
+	for _, p := range series {
+		if p.MaterializedUntil.Before(horizon) {
+			if err := s.materialize(ctx, p, p.MaterializedUntil); err != nil {
+				return n, err
+			}
+			n++
+		}
+	}
+	return n, nil
+}
+
+// applySeries writes the sent rules and post_parent onto an event being
+// saved, and checks them: a series is never an occurrence, post_parent names
+// a series the caller may edit, and an occurrence edited through the API is
+// detached from its series' edits.
+func (s *Events) applySeries(ctx context.Context, actor *User, p *Post, in *eventInput) error {
+	if p.Parent != 0 {
+		p.Detached = true
+	}
+	if in.recurrence != nil {
+		p.Recurrence = nil
+		for _, line := range *in.recurrence {
+			if line = strings.TrimSpace(line); line != "" {
+				p.Recurrence = append(p.Recurrence, line)
+			}
+		}
+	}
+	if in.parent != nil && *in.parent != p.Parent {
+		parent := *in.parent
+		switch {
+		case parent == 0:
+			p.Parent, p.Occurrence, p.Detached = 0, time.Time{}, false
+		case parent == p.ID:
+			return ErrInvalidParam("post_parent", "an event cannot be its own series.")
+		case isSeries(p):
+			return ErrInvalidParam("post_parent", "a series cannot be an occurrence of another.")
+		default:
+			series, err := s.store.Posts().Get(ctx, parent)
+			if err != nil || series.Type != PostTypeEvent || !isSeries(series) || !canEdit(actor, series) {
+				return ErrInvalidParam("post_parent", "post_parent must be the ID of a series (an event with recurrence) you may edit.")
+			}
+			p.Parent, p.Occurrence, p.Detached = parent, p.Start, true
+		}
+	}
+	return s.checkSeries(p)
+}
+
+// afterEventWrite keeps series and occurrences in step after an update:
+// an occurrence moved out leaves its start excluded; a series (or an event
+// that stopped being one) updates its occurrences.
+func (s *Events) afterEventWrite(ctx context.Context, before, p *Post) error {
+	if before.Parent != 0 && (p.Parent != before.Parent || p.Status == StatusTrash && before.Status != StatusTrash) {
+		if err := s.leaveSeries(ctx, before); err != nil {
+			return err
+		}
+	}
+	if !isSeries(p) && !isSeries(before) {
+		return nil
+	}
+	changed := !p.Start.Equal(before.Start) || !p.End.Equal(before.End) || p.TimeZone != before.TimeZone ||
+		p.AllDay != before.AllDay || !slices.Equal(p.Recurrence, before.Recurrence)
+	if isSeries(before) && !p.Start.Equal(before.Start) {
+		if err := s.moveSlots(ctx, before, p); err != nil {
+			return err
+		}
+	}
+	return s.afterSeriesWrite(ctx, p, changed)
+}
+
+// moveSlots: when a series' start moves, the starts its exceptions stand
+// for (excluded ones, those edited on their own) move with it, by the same
+// local time, so the occurrences made again do not come back beside them.
+func (s *Events) moveSlots(ctx context.Context, before, series *Post) error {
+	zone := s.eventZone(series)
+	shift := naive(series.Start, zone).Sub(naive(before.Start, zone))
+	move := func(t time.Time) time.Time { return fromNaive(naive(t, zone).Add(shift), zone) }
+	for i, t := range series.Excluded {
+		series.Excluded[i] = move(t)
+	}
+	occurrences, err := s.occurrences(ctx, series.ID)
+	if err != nil {
+		return err
+	}
+	for _, o := range occurrences {
+		if o.Detached || o.Status == StatusTrash {
+			o.Occurrence = move(o.Occurrence)
+			if err := s.sync.writeThrough(func() error { return s.store.Posts().Update(ctx, o) },
+				func() error { return s.index.PutPosts(ctx, []*Post{o}) }); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// afterEventDelete: a trashed or deleted occurrence leaves its start
+// excluded; a trashed or deleted series takes all its occurrences along.
+func (s *Events) afterEventDelete(ctx context.Context, p *Post, force bool) error {
+	if !isSeries(p) {
+		return s.leaveSeries(ctx, p)
+	}
+	occurrences, err := s.occurrences(ctx, p.ID)
+	if err != nil {
+		return err
+	}
+	for _, o := range occurrences {
+		switch {
+		case force:
+			err = s.remove(ctx, o)
+		case o.Status != StatusTrash:
+			o.Status = StatusTrash
+			err = s.save(ctx, o)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,346 @@
+package controllers_test
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	goical "github.com/emersion/go-ical"
+
+	"calendar/app"
+)
+
+// seriesStarts lists a series' events (itself and its occurrences) as a
+// visitor sees them, by local start, in start order.
+func (s *service) seriesStarts(t *testing.T, series map[string]any, opts ...option) []string {
+	t.Helper()
+	q := url.Values{"start_date": {"2000-01-01"}, "end_date": {"2100-01-01"}, "per_page": {"50"},
+		"post_parent": {fmt.Sprint(series["id"])}}
+	res := s.do("GET", eventsPath+"?"+q.Encode(), opts...)
+	res.expectStatus(t, http.StatusOK)
+	starts := []string{series["start_date"].(string)}
+	for _, e := range res.object(t)["events"].([]any) {
+		starts = append(starts, e.(map[string]any)["start_date"].(string))
+	}
+	return starts
+}
+
+// lastSunday is the last Sunday of a month: when Europe changes its clocks.
+func lastSunday(year int, month time.Month) time.Time {
+	d := time.Date(year, month+1, 0, 0, 0, 0, 0, time.UTC)
+	return d.AddDate(0, 0, -int(d.Weekday()))
+}
+
+// secondSunday is when the USA changes its clocks in March.
+func secondSunday(year int, month time.Month) time.Time {
+	d := time.Date(year, month, 1, 0, 0, 0, 0, time.UTC)
+	return d.AddDate(0, 0, (7-int(d.Weekday()))%7+7)
+}
+
+func recurring(title, zone string, start, end time.Time, rules ...string) map[string]any {
+	return map[string]any{"title": title, "timezone": zone, "start_date": start.Format("2006-01-02 15:04:05"),
+		"end_date": end.Format("2006-01-02 15:04:05"), "recurrence": rules}
+}
+
+func day(t time.Time, days int) string { return t.AddDate(0, 0, days).Format("2006-01-02") }
+
+func TestASeriesKeepsItsLocalTimeAcrossDaylightSavingChanges(t *testing.T) {
+	year := time.Now().Year() + 1
+	paris := lastSunday(year, time.March).AddDate(0, 0, -12) // a Tuesday, two weeks before the change
+	ny := secondSunday(year, time.March).AddDate(0, 0, -2)   // the Friday before
+	onBothStores(t, func(*app.Settings) {}, func(t *testing.T, s *service) {
+		for _, tc := range []struct {
+			zone  string
+			first time.Time
+			rule  string
+			want  []string
+			utc   []string // the start in UTC moves by the hour the clocks do
+		}{
+			{"Europe/Paris", paris.Add(20 * time.Hour), "RRULE:FREQ=WEEKLY;BYDAY=TU;COUNT=3",
+				[]string{day(paris, 0) + " 20:00:00", day(paris, 7) + " 20:00:00", day(paris, 14) + " 20:00:00"},
+				[]string{day(paris, 0) + " 19:00:00", day(paris, 7) + " 19:00:00", day(paris, 14) + " 18:00:00"}},
+			{"America/New_York", ny.Add(9 * time.Hour), "RRULE:FREQ=DAILY;COUNT=3",
+				[]string{day(ny, 0) + " 09:00:00", day(ny, 1) + " 09:00:00", day(ny, 2) + " 09:00:00"},
+				[]string{day(ny, 0) + " 14:00:00", day(ny, 1) + " 14:00:00", day(ny, 2) + " 13:00:00"}},
+		} {
+			first := s.event(recurring("Class "+tc.zone, tc.zone, tc.first, tc.first.Add(90*time.Minute), tc.rule))
+			if got := s.seriesStarts(t, first); strings.Join(got, ",") != strings.Join(tc.want, ",") {
+				t.Fatalf("%s: starts %v, want %v", tc.zone, got, tc.want)
+			}
+			q := url.Values{"post_parent": {fmt.Sprint(first["id"])}, "start_date": {"2000-01-01"}}
+			for i, e := range s.do("GET", eventsPath+"?"+q.Encode()).object(t)["events"].([]any) {
+				e := e.(map[string]any)
+				if e["utc_start_date"] != tc.utc[i+1] || !strings.HasSuffix(e["end_date"].(string), "21:30:00") && tc.zone == "Europe/Paris" {
+					t.Fatalf("%s occurrence %d: %v to %v (UTC %v), want UTC %s", tc.zone, i+1, e["start_date"], e["end_date"], e["utc_start_date"], tc.utc[i+1])
+				}
+				if e["post_parent"] != first["id"] || e["title"] != first["title"] || e["timezone"] != tc.zone {
+					t.Fatalf("occurrence %v", e)
+				}
+			}
+		}
+	})
+}
+
+func TestRulesGiveTheOccurrencesRFC5545Says(t *testing.T) {
+	year := time.Now().Year() + 1
+	jan := time.Date(year, time.January, 1, 0, 0, 0, 0, time.UTC)
+	secondThursday := func(m time.Month) string {
+		d := time.Date(year, m, 1, 0, 0, 0, 0, time.UTC)
+		return d.AddDate(0, 0, (11-int(d.Weekday()))%7+7).Format("2006-01-02") + " 18:00:00"
+	}
+	onBothStores(t, func(*app.Settings) {}, func(t *testing.T, s *service) {
+		for _, tc := range []struct {
+			name  string
+			start time.Time
+			rules []string
+			want  []string
+		}{
+			{"BYDAY ordinal: the second Thursday", time.Date(year, time.January, 1, 18, 0, 0, 0, time.UTC),
+				[]string{"RRULE:FREQ=MONTHLY;BYDAY=2TH;COUNT=3"},
+				[]string{day(jan, 0) + " 18:00:00", secondThursday(time.January), secondThursday(time.February), secondThursday(time.March)}},
+			{"UNTIL", jan.Add(10 * time.Hour), []string{fmt.Sprintf("RRULE:FREQ=DAILY;UNTIL=%d0103T235959Z", year)},
+				[]string{day(jan, 0) + " 10:00:00", day(jan, 1) + " 10:00:00", day(jan, 2) + " 10:00:00"}},
+			{"EXDATE", jan.Add(10 * time.Hour), []string{"RRULE:FREQ=WEEKLY;COUNT=4", "EXDATE:" + jan.AddDate(0, 0, 7).Format("20060102") + "T100000"},
+				[]string{day(jan, 0) + " 10:00:00", day(jan, 14) + " 10:00:00", day(jan, 21) + " 10:00:00"}},
+			{"RDATE", jan.Add(10 * time.Hour), []string{"RDATE:" + jan.AddDate(0, 0, 3).Format("20060102") + "T150000"},
+				[]string{day(jan, 0) + " 10:00:00", day(jan, 3) + " 15:00:00"}}, // an RDATE's own time
+			{"RDATE in another zone", jan.Add(10 * time.Hour), []string{"RDATE;TZID=America/New_York:" + jan.AddDate(0, 0, 4).Format("20060102") + "T090000"},
+				[]string{day(jan, 0) + " 10:00:00", day(jan, 4) + " 14:00:00"}},
+		} {
+			first := s.event(recurring(tc.name, "UTC", tc.start, tc.start.Add(time.Hour), tc.rules...))
+			if got := s.seriesStarts(t, first); strings.Join(got, ",") != strings.Join(tc.want, ",") {
+				t.Fatalf("%s: starts %v, want %v", tc.name, got, tc.want)
+			}
+			if fmt.Sprint(first["recurrence"]) != fmt.Sprint(tc.rules) {
+				t.Fatalf("%s: recurrence %v, want %v", tc.name, first["recurrence"], tc.rules)
+			}
+		}
+	})
+}
+
+func TestBadRulesAreRefusedNamingThePart(t *testing.T) {
+	s := startService(t)
+	start := time.Now().AddDate(0, 1, 0).Truncate(time.Hour)
+	for _, tc := range []struct {
+		rules []string
+		says  string
+	}{
+		{[]string{"RRULE:FREQ=FORTNIGHTLY"}, "FORTNIGHTLY"},
+		{[]string{"RRULE:FREQ=WEEKLY;BYDAY=XX"}, "line 1"},
+		{[]string{"RRULE:FREQ=WEEKLY", "EXRULE:FREQ=DAILY"}, "line 2"},
+		{[]string{"RRULE:FREQ=DAILY;COUNT=1"}, "no occurrence"},
+		{[]string{"RRULE:FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30"}, "no occurrence"},
+		{[]string{"RRULE:FREQ=SECONDLY"}, "once a minute"},
+		{[]string{"RRULE:FREQ=MINUTELY;BYSECOND=0,30"}, "once a minute"},
+		{[]string{"RDATE:notadate"}, "line 1"},
+		{[]string{"EXDATE:20300101T000000"}, "nothing recurs"},
+	} {
+		res := s.do("POST", eventsPath, asAdmin(), jsonBody(recurring("Bad", "UTC", start, start.Add(time.Hour), tc.rules...)))
+		m := res.expectError(t, http.StatusBadRequest, "rest_invalid_param")
+		params, _ := m["data"].(map[string]any)["params"].(map[string]any)
+		if msg, _ := params["recurrence"].(string); !strings.Contains(msg, tc.says) {
+			t.Fatalf("%v: %s, want the message to say %q", tc.rules, res.Body, tc.says)
+		}
+	}
+	list := s.do("GET", eventsPath+"?start_date=2000-01-01")
+	if n := len(list.object(t)["events"].([]any)); n != 0 {
+		t.Fatalf("refused series left %d events", n)
+	}
+}
+
+func TestEditingTheSeriesOrOneOccurrence(t *testing.T) {
+	onBothStores(t, func(*app.Settings) {}, func(t *testing.T, s *service) {
+		start := time.Now().AddDate(0, 0, 7).Truncate(24 * time.Hour).Add(19 * time.Hour)
+		first := s.event(recurring("Choir", "UTC", start, start.Add(2*time.Hour), "RRULE:FREQ=WEEKLY;COUNT=6"))
+		occurrences := s.occurrencesOf(t, first)
+		if len(occurrences) != 5 {
+			t.Fatalf("%d occurrences, want 5", len(occurrences))
+		}
+		one, trashed := occurrences[1], occurrences[2]
+		s.do("POST", eventsPath+"/"+idOf(one), asAdmin(), jsonBody(map[string]any{"title": "Choir: guest night"})).expectStatus(t, http.StatusOK)
+		s.do("DELETE", eventsPath+"/"+idOf(trashed), asAdmin()).expectStatus(t, http.StatusOK)
+		s.do("POST", eventsPath+"/"+idOf(first), asAdmin(), jsonBody(map[string]any{"title": "Choir practice", "cost": "5€"})).expectStatus(t, http.StatusOK)
+		titles := map[string]int{}
+		for _, o := range s.occurrencesOf(t, first) {
+			titles[o["title"].(string)]++
+			if o["id"] == trashed["id"] {
+				t.Fatal("the trashed occurrence is listed again")
+			}
+			if o["title"] == "Choir practice" && o["cost"] != "5€" {
+				t.Fatalf("an occurrence took the title but not the cost: %v", o["cost"])
+			}
+		}
+		if titles["Choir practice"] != 3 || titles["Choir: guest night"] != 1 {
+			t.Fatalf("titles after editing one, then the series: %v", titles)
+		}
+
+		// New dates for the series: what is to come is made again, the
+		// occurrence edited on its own and the trashed one's start stay as they are.
+		s.do("POST", eventsPath+"/"+idOf(first), asAdmin(), jsonBody(map[string]any{
+			"start_date": start.Add(time.Hour).Format("2006-01-02 15:04:05"), "end_date": start.Add(3 * time.Hour).Format("2006-01-02 15:04:05")})).expectStatus(t, http.StatusOK)
+		after := s.occurrencesOf(t, first)
+		if len(after) != 4 {
+			t.Fatalf("%d occurrences after moving the series, want 4 (5, less the trashed one)", len(after))
+		}
+		for _, o := range after {
+			hour := o["start_date"].(string)[11:13]
+			if o["id"] == one["id"] && (hour != "19" || o["title"] != "Choir: guest night") {
+				t.Fatalf("the occurrence edited on its own moved: %v %v", o["start_date"], o["title"])
+			}
+			if o["id"] != one["id"] && hour != "20" {
+				t.Fatalf("an occurrence kept the old time: %v", o["start_date"])
+			}
+		}
+		// Shortening the rule removes what it no longer gives.
+		s.do("POST", eventsPath+"/"+idOf(first), asAdmin(), jsonBody(map[string]any{"recurrence": []string{"RRULE:FREQ=WEEKLY;COUNT=2"}})).expectStatus(t, http.StatusOK)
+		short := s.occurrencesOf(t, first)
+		if len(short) != 2 { // the second week, and the one edited on its own
+			t.Fatalf("%d occurrences after COUNT=2, want 2: %v", len(short), short)
+		}
+		// Trashing the series trashes them all.
+		s.do("DELETE", eventsPath+"/"+idOf(first), asAdmin()).expectStatus(t, http.StatusOK)
+		if left := s.occurrencesOf(t, first); len(left) != 0 {
+			t.Fatalf("%d occurrences listed after the series went to the trash", len(left))
+		}
+	})
+}
+
+// occurrencesOf lists a series' occurrences (not itself), by start.
+func (s *service) occurrencesOf(t *testing.T, series map[string]any) []map[string]any {
+	t.Helper()
+	q := url.Values{"post_parent": {fmt.Sprint(series["id"])}, "start_date": {"2000-01-01"}, "per_page": {"50"}}
+	res := s.do("GET", eventsPath+"?"+q.Encode(), asAdmin())
+	res.expectStatus(t, http.StatusOK)
+	var out []map[string]any
+	for _, e := range res.object(t)["events"].([]any) {
+		if e.(map[string]any)["status"] != "trash" {
+			out = append(out, e.(map[string]any))
+		}
+	}
+	return out
+}
+
+func TestPostParentNamesOnlyASeries(t *testing.T) {
+	s := startService(t)
+	start := time.Now().AddDate(0, 1, 0).Truncate(time.Hour)
+	first := s.event(recurring("Series", "UTC", start, start.Add(time.Hour), "RRULE:FREQ=DAILY;COUNT=3"))
+	plain := s.event(at("Plain", start.Format("2006-01-02 15:04"), start.Add(time.Hour).Format("2006-01-02 15:04")))
+	occurrence := s.occurrencesOf(t, first)[0]
+	for _, tc := range []struct {
+		target, body map[string]any
+	}{
+		{plain, map[string]any{"post_parent": plain["id"]}},                              // itself
+		{first, map[string]any{"post_parent": plain["id"]}},                              // a series into another
+		{plain, map[string]any{"post_parent": occurrence["id"]}},                         // not a series
+		{occurrence, map[string]any{"recurrence": []string{"RRULE:FREQ=DAILY;COUNT=2"}}}, // an occurrence recurring
+	} {
+		s.do("POST", eventsPath+"/"+idOf(tc.target), asAdmin(), jsonBody(tc.body)).expectError(t, http.StatusBadRequest, "rest_invalid_param")
+	}
+	joined := s.do("POST", eventsPath+"/"+idOf(plain), asAdmin(), jsonBody(map[string]any{"post_parent": first["id"]}))
+	joined.expectStatus(t, http.StatusOK)
+	if joined.object(t)["post_parent"] != first["id"] || len(s.occurrencesOf(t, first)) != 3 {
+		t.Fatalf("an event joined to a series: %s", joined.Body)
+	}
+}
+
+func TestOccurrencesAreReadAndEditedAsTheirSeries(t *testing.T) {
+	onBothStores(t, func(*app.Settings) {}, func(t *testing.T, s *service) {
+		_, contributor := s.createUser("contributor", app.RoleContributor)
+		_, author := s.createUser("author", app.RoleAuthor)
+		start := time.Now().AddDate(0, 0, 3).Truncate(time.Hour)
+		fields := recurring("Draft series", "UTC", start, start.Add(time.Hour), "RRULE:FREQ=DAILY;COUNT=4")
+		res := s.do("POST", eventsPath, basic("contributor", contributor), jsonBody(fields))
+		res.expectStatus(t, http.StatusCreated)
+		draft := res.object(t)
+		s.do("GET", eventsPath+"?post_parent="+idOf(draft)).expectError(t, http.StatusBadRequest, "rest_invalid_param") // as a missing one
+		for _, e := range s.do("GET", eventsPath+"?start_date=2000-01-01&per_page=50").object(t)["events"].([]any) {
+			if e.(map[string]any)["post_parent"] == draft["id"] {
+				t.Fatalf("a visitor lists an occurrence of a pending series: %v", e)
+			}
+		}
+		if got := s.seriesStarts(t, draft, basic("contributor", contributor)); len(got) != 4 {
+			t.Fatalf("its author lists %d, want 4", len(got))
+		}
+		published := s.event(recurring("Published series", "UTC", start, start.Add(time.Hour), "RRULE:FREQ=DAILY;COUNT=3"))
+		occurrence := s.occurrencesOf(t, published)[0]
+		s.do("POST", eventsPath+"/"+idOf(occurrence), basic("author", author), jsonBody(map[string]any{"title": "mine"})).expectError(t, http.StatusForbidden, "rest_forbidden")
+		s.do("DELETE", eventsPath+"/"+idOf(occurrence), basic("author", author)).expectError(t, http.StatusForbidden, "rest_forbidden")
+
+		feed := s.do("GET", "/vendor/events/v1/changes?since=0&per_page=1000").object(t)["changes"].([]any)
+		created := 0
+		for _, c := range feed {
+			c := c.(map[string]any)
+			if c["type"] == "event" && c["action"] == "created" {
+				created++
+			}
+		}
+		if created != 3 { // the published series and its two occurrences; the pending one is not readable
+			t.Fatalf("the change feed shows %d events created, want 3: %v", created, feed)
+		}
+	})
+}
+
+func TestTheDocDescribesRecurrence(t *testing.T) {
+	s := startService(t)
+	doc := s.do("GET", "/vendor/events/v1/doc").object(t)
+	create := doc["paths"].(map[string]any)["/events"].(map[string]any)["post"].(map[string]any)
+	props := create["requestBody"].(map[string]any)["content"].(map[string]any)["application/json"].(map[string]any)["schema"].(map[string]any)["properties"].(map[string]any)
+	for _, name := range []string{"recurrence", "post_parent"} {
+		p, _ := props[name].(map[string]any)
+		if d, _ := p["description"].(string); !strings.Contains(d, "series") {
+			t.Fatalf("POST /events documents %s as %v", name, p)
+		}
+	}
+	view := doc["components"].(map[string]any)["schemas"].(map[string]any)["EventView"].(map[string]any)["properties"].(map[string]any)
+	if view["recurrence"] == nil || view["post_parent"] == nil {
+		t.Fatalf("the event schema has no recurrence or post_parent: %v", keys(view))
+	}
+}
+
+func TestTheICalendarFeedSendsASeriesOnceWithItsExceptions(t *testing.T) {
+	onBothStores(t, func(*app.Settings) {}, func(t *testing.T, s *service) {
+		start := time.Now().AddDate(0, 0, 10).Truncate(24 * time.Hour).Add(18 * time.Hour)
+		first := s.event(recurring("Book club", "Europe/Paris", start, start.Add(time.Hour), "RRULE:FREQ=WEEKLY;COUNT=5"))
+		occurrences := s.occurrencesOf(t, first)
+		moved, trashed := occurrences[0], occurrences[1]
+		s.do("POST", eventsPath+"/"+idOf(moved), asAdmin(), jsonBody(map[string]any{"title": "Book club: author visit"})).expectStatus(t, http.StatusOK)
+		s.do("DELETE", eventsPath+"/"+idOf(trashed), asAdmin()).expectStatus(t, http.StatusOK)
+
+		res := s.do("GET", "/vendor/events/v1/events.ics?start_date=today&end_date=%2B2+months")
+		res.expectStatus(t, http.StatusOK)
+		cal, err := goical.NewDecoder(strings.NewReader(string(res.Body))).Decode()
+		if err != nil {
+			t.Fatalf("the feed does not parse: %v\n%s", err, res.Body)
+		}
+		var withRule, exceptions int
+		uid := ""
+		for _, e := range cal.Events() {
+			if e.Props.Get(goical.PropRecurrenceRule) != nil {
+				withRule++
+				uid = e.Props.Get(goical.PropUID).Value
+				exdates := e.Props.Values(goical.PropExceptionDates)
+				local := strings.NewReplacer("-", "", ":", "", " ", "T").Replace(trashed["start_date"].(string))
+				if len(exdates) == 0 || !strings.Contains(exdates[0].Value, local) {
+					t.Fatalf("the series' EXDATE %v does not exclude the trashed %v", exdates, trashed["start_date"])
+				}
+			}
+			if e.Props.Get(goical.PropRecurrenceID) != nil {
+				exceptions++
+				if summary := e.Props.Get(goical.PropSummary).Value; summary != "Book club: author visit" {
+					t.Fatalf("the exception's SUMMARY is %q", summary)
+				}
+			}
+		}
+		if withRule != 1 || exceptions != 1 || len(cal.Events()) != 2 {
+			t.Fatalf("%d VEVENTs, %d with a rule, %d exceptions; want the series once and its one exception:\n%s", len(cal.Events()), withRule, exceptions, res.Body)
+		}
+		for _, e := range cal.Events() {
+			if e.Props.Get(goical.PropUID).Value != uid {
+				t.Fatalf("the exception does not share the series' UID %s", uid)
+			}
+		}
+	})
+}
