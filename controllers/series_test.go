@@ -205,6 +205,13 @@ func TestEditingTheSeriesOrOneOccurrence(t *testing.T) {
 		if left := s.occurrencesOf(t, first); len(left) != 0 {
 			t.Fatalf("%d occurrences listed after the series went to the trash", len(left))
 		}
+		// Deleting it for good deletes them all, the one edited on its own too.
+		s.do("DELETE", eventsPath+"/"+idOf(first)+"?force=true", asAdmin()).expectStatus(t, http.StatusOK)
+		for _, o := range append(short, trashed) {
+			if res := s.do("GET", eventsPath+"/"+idOf(o), asAdmin()); res.Status != http.StatusNotFound && res.Status != http.StatusBadRequest {
+				t.Fatalf("occurrence %v after the series was deleted: %d %s", o["id"], res.Status, res.Body)
+			}
+		}
 	})
 }
 

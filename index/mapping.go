@@ -23,7 +23,7 @@ import (
 
 // MappingVersion changes whenever the mapping or the indexed document changes;
 // an index built with another version is discarded and rebuilt from the store.
-const MappingVersion = 20
+const MappingVersion = 21
 
 // Field names of an indexed post. Text fields hold the whole lower-cased value
 // as one term, so a fragment matches as a substring with a wildcard query.
@@ -41,10 +41,11 @@ const (
 	fieldListed   = "listed"
 	fieldGeo      = "geo"
 	fieldHasGeo   = "has_geo"
-	fieldImage    = "image"  // the attachment a post's image is
-	fieldSource   = "source" // the URL an attachment was sideloaded from
-	fieldSeries   = "series" // "true" on an event that recurs
-	fieldID       = "id"     // terms only: posts are found by their document IDs
+	fieldImage    = "image"     // the attachment a post's image is
+	fieldSource   = "source"    // the URL an attachment was sideloaded from
+	fieldSeries   = "series"    // "true" on an event that recurs
+	fieldSeriesOf = "series_of" // an occurrence's series
+	fieldID       = "id"        // terms only: posts are found by their document IDs
 	// One keyword each for the two post orders: sorting by a single doc
 	// value is several times faster than by start, then date, then ID
 	// (125 ms against 22 ms for 90,000 events).
@@ -73,7 +74,7 @@ func newMapping() mapping.IndexMapping {
 	doc := bleve.NewDocumentStaticMapping()
 	doc.AddSubDocumentMapping("_all", bleve.NewDocumentDisabledMapping()) // nothing searches every field at once
 	doc.AddFieldMappingsAt(fieldGeo, geo)
-	for _, f := range []string{fieldHasGeo, fieldListed, fieldKind, fieldType, fieldStatus, fieldAuthor, fieldTitleKey, fieldNameKey, fieldImage, fieldSource, fieldSeries} {
+	for _, f := range []string{fieldHasGeo, fieldListed, fieldKind, fieldType, fieldStatus, fieldAuthor, fieldTitleKey, fieldNameKey, fieldImage, fieldSource, fieldSeries, fieldSeriesOf} {
 		doc.AddFieldMappingsAt(f, keywordField)
 	}
 	for _, f := range []string{fieldStartKey, fieldDateKey, fieldVenue, fieldOrgs, fieldCats, fieldTags, fieldFeatured, fieldSlug, fieldNameSort, fieldDescSort} {
@@ -170,7 +171,9 @@ func newPostDoc(p *app.Post) postDoc {
 			d[fieldVenue] = docID(p.Venue)
 		}
 		d[fieldFeatured] = strconv.FormatBool(p.Featured)
-		d[fieldParent] = float64(p.Parent) // 0: not an occurrence, as WordPress' top-level posts
+		if p.Parent != 0 { // a keyword, set on occurrences only: a number costs every event 16 terms
+			d[fieldSeriesOf] = docID(p.Parent)
+		}
 		if len(p.Recurrence) > 0 {
 			d[fieldSeries] = "true"
 		}

@@ -171,7 +171,7 @@ func filter(q app.PostQuery, near query.Query) query.Query {
 		must = append(must, term(fieldListed, "true"))
 	}
 	if q.Parent != nil {
-		must = append(must, numberIs(fieldParent, float64(*q.Parent)))
+		must = append(must, term(fieldSeriesOf, docID(*q.Parent)))
 	}
 	if q.HasGeo != nil {
 		must = append(must, term(fieldHasGeo, strconv.FormatBool(*q.HasGeo)))

@@ -38,6 +38,7 @@ func main() {
 	noCache := flag.Bool("nocache", false, "turn the list result cache and the rendered events off (cold figures)")
 	rebuildProfile := flag.String("rebuildprofile", "", "write the CPU profile of the index rebuild to this file")
 	rebuildOnly := flag.Bool("rebuildonly", false, "stop after the rebuild (seeding and rebuild figures only)")
+	recurring := flag.Float64("recurring", 0, "fraction of the n events that are series (weekly, 20 occurrences: the series and 19 occurrence events) and their occurrences; adds the post_parent query kind")
 	dataDir := flag.String("dir", "", "keep the store and the index in this directory and reuse them on the next run (default: a temporary one)")
 	client := flag.Bool("client", false, "internal: run as the load client")
 	url := flag.String("url", "", "internal: the client's target")
@@ -51,13 +52,17 @@ func main() {
 		}
 		return
 	}
-	if err := run(*n, *dataDir, *each, *warmup, *conc, *cpuProfile, *noCache, *rebuildProfile, *rebuildOnly); err != nil {
+	if *recurring < 0 || *recurring > 1 {
+		fmt.Fprintln(os.Stderr, "calendar-bench: -recurring is a fraction between 0 and 1")
+		os.Exit(2)
+	}
+	if err := run(*n, *recurring, *dataDir, *each, *warmup, *conc, *cpuProfile, *noCache, *rebuildProfile, *rebuildOnly); err != nil {
 		fmt.Fprintln(os.Stderr, "calendar-bench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(n int, dir string, each time.Duration, warmup bool, conc int, cpuProfile string, noCache bool, rebuildProfile string, rebuildOnly bool) error {
+func run(n int, recurring float64, dir string, each time.Duration, warmup bool, conc int, cpuProfile string, noCache bool, rebuildProfile string, rebuildOnly bool) error {
 	ctx := context.Background()
 	if dir == "" {
 		tmp, err := os.MkdirTemp("", "calendar-bench")
@@ -85,7 +90,7 @@ func run(n int, dir string, each time.Duration, warmup bool, conc int, cpuProfil
 	if _, err := a.Users.EnsureAdmin(ctx, "bench admin password"); err != nil {
 		return err
 	}
-	w, err := newWorld(ctx, store, n)
+	w, err := newWorld(ctx, store, n, recurring)
 	if err != nil {
 		return err
 	}
@@ -110,8 +115,8 @@ func run(n int, dir string, each time.Duration, warmup bool, conc int, cpuProfil
 	helloURL, stopHello := serve(hello)
 	defer stopHello()
 
-	fmt.Printf("\n%d events, %d venues, %d organizers, %d categories, %d tags; result cache %v; GOMAXPROCS shared by server and client\n\n",
-		n, len(w.venues), len(w.organizers), len(w.categories), len(w.tags), !noCache)
+	fmt.Printf("\n%d events (%d of them series and their occurrences: %d series of %d), %d venues, %d organizers, %d categories, %d tags; result cache %v; GOMAXPROCS shared by server and client\n\n",
+		n, w.seriesCount*seriesOccurrences, w.seriesCount, seriesOccurrences, len(w.venues), len(w.organizers), len(w.categories), len(w.tags), !noCache)
 	stopProfile, err := startProfile(cpuProfile)
 	if err != nil {
 		return err

@@ -3,8 +3,10 @@ package main
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -27,13 +29,32 @@ type world struct {
 	venues, organizers, categories, tags []int64
 	categorySlugs                        []string
 	events                               []int64
+	// series are the published series whose last occurrence starts after
+	// the world is made (the default list window holds some of them), for
+	// the post_parent queries; seriesCount is every series made.
+	series      []int64
+	seriesCount int
+}
+
+// A seeded series: weekly, the series itself and 19 further occurrences.
+const (
+	seriesRule        = "RRULE:FREQ=WEEKLY;COUNT=20"
+	seriesOccurrences = 20
+)
+
+// layout is how the n events split: plain events first, then the series,
+// each followed by its further occurrences (IDs in the order the service
+// gives them: the series, then its occurrences as it makes them).
+func layout(n int, recurring float64) (plain, series int) {
+	series = int(math.Round(recurring * float64(n) / seriesOccurrences))
+	return n - series*seriesOccurrences, series
 }
 
 // newWorld seeds the store in bulk mode, with a fixed seed so every run
 // measures the same data. A store seeded by an earlier run (-dir) is reused:
 // the same generation is replayed without writing, and gives the IDs the store
 // gave (1, 2, 3... per collection), without reading the store back.
-func newWorld(ctx context.Context, store *repository.Bolt, n int) (*world, error) {
+func newWorld(ctx context.Context, store *repository.Bolt, n int, recurring float64) (*world, error) {
 	// Whether and how the store was seeded is read off its first posts after
 	// the last one this n would make, not counted: counting reads every page
 	// of the store, which then stays in the server's resident memory.
@@ -50,11 +71,14 @@ func newWorld(ctx context.Context, store *repository.Bolt, n int) (*world, error
 		if len(beyond) != 1 || beyond[0].ID != last {
 			return nil, fmt.Errorf("the directory was seeded with another -n than %d", n)
 		}
+		if err := checkRecurring(ctx, store, n, recurring); err != nil {
+			return nil, err
+		}
 		var terms, posts int64
-		w, err := generate(n, func(t *app.Term) error { terms++; t.ID = terms; return nil },
-			func(p *app.Post) error { posts++; p.ID = posts; return nil })
+		w, err := generate(n, recurring, func(t *app.Term) error { terms++; t.ID = terms; return nil },
+			func(p *app.Post) error { posts++; p.ID = posts; return nil }, func(*app.Post) error { return nil })
 		if err == nil {
-			fmt.Printf("reusing the %d events seeded by an earlier run\n", n)
+			fmt.Printf("reusing the %d events (%d series) seeded by an earlier run\n", n, w.seriesCount)
 		}
 		return w, err
 	}
@@ -63,20 +87,56 @@ func newWorld(ctx context.Context, store *repository.Bolt, n int) (*world, error
 	}
 	defer store.BulkLoad(false)
 	start := time.Now()
-	w, err := generate(n, func(t *app.Term) error { return store.Terms().Insert(ctx, t) },
-		func(p *app.Post) error { return store.Posts().Insert(ctx, p) })
+	w, err := generate(n, recurring, func(t *app.Term) error { return store.Terms().Insert(ctx, t) },
+		func(p *app.Post) error { return store.Posts().Insert(ctx, p) },
+		func(p *app.Post) error { return store.Posts().Update(ctx, p) })
 	if err != nil {
 		return nil, err
 	}
-	fmt.Printf("seeded %d events into the store in %v\n", n, time.Since(start).Round(time.Millisecond))
+	fmt.Printf("seeded %d events (%d series of %d) into the store in %v\n", n, w.seriesCount, seriesOccurrences,
+		time.Since(start).Round(time.Millisecond))
 	return w, nil
+}
+
+// checkRecurring refuses a store seeded with another -recurring: the post
+// where this fraction's first series would be must be one (and the post
+// before it a plain event), or, with no series, the last post must be a
+// plain event.
+func checkRecurring(ctx context.Context, store *repository.Bolt, n int, recurring float64) error {
+	plain, series := layout(n, recurring)
+	base := int64(venueCount + organizerCount)
+	plainEvent := func(id int64) (bool, error) {
+		p, err := store.Posts().Get(ctx, id)
+		if err != nil {
+			return false, err
+		}
+		return p.Parent == 0 && len(p.Recurrence) == 0, nil
+	}
+	var ok bool
+	var err error
+	if series == 0 {
+		ok, err = plainEvent(base + int64(n))
+	} else {
+		var first *app.Post
+		if first, err = store.Posts().Get(ctx, base+int64(plain)+1); err == nil && len(first.Recurrence) > 0 {
+			ok, err = plainEvent(base + int64(plain))
+		}
+	}
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return fmt.Errorf("the directory was seeded with another -recurring than %v", recurring)
+	}
+	return nil
 }
 
 const venueCount, organizerCount = 200, 50
 
 // generate makes the world, handing every term and post to the insert
-// functions, which give them their IDs.
-func generate(n int, insertTerm func(*app.Term) error, insertPost func(*app.Post) error) (*world, error) {
+// functions, which give them their IDs, and a series to updatePost once its
+// occurrences are made (as the service records how far they go).
+func generate(n int, recurring float64, insertTerm func(*app.Term) error, insertPost, updatePost func(*app.Post) error) (*world, error) {
 	w := &world{rng: rand.New(rand.NewSource(1))}
 	start := time.Now()
 	for i := 0; i < 30; i++ {
@@ -115,10 +175,20 @@ func generate(n int, insertTerm func(*app.Term) error, insertPost func(*app.Post
 		w.organizers = append(w.organizers, p.ID)
 	}
 	first := time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC)
-	for i := 0; i < n; i++ {
+	plain, seriesCount := layout(n, recurring)
+	w.seriesCount = seriesCount
+	made := 0
+	progress := func() {
+		if made++; made%100000 == 0 {
+			fmt.Printf("%d events (%.0f/s)\n", made, float64(made)/time.Since(start).Seconds())
+		}
+	}
+	// event is a plain event or a series, its start within the three years
+	// less span (a series' occurrences all fall within them).
+	event := func(i int, span time.Duration) *app.Post {
 		p := post(app.PostTypeEvent, i, capitalize(w.word()+" "+w.word()+" "+w.word()))
 		p.Content = w.sentence(20)
-		p.Start = first.Add(time.Duration(w.rng.Int63n(int64(3 * 365 * 24 * time.Hour)))).Truncate(15 * time.Minute)
+		p.Start = first.Add(time.Duration(w.rng.Int63n(int64(3*365*24*time.Hour - span)))).Truncate(15 * time.Minute)
 		p.End = p.Start.Add(time.Duration(1+w.rng.Intn(4)) * time.Hour)
 		p.TimeZone = "UTC"
 		v := w.rng.Intn(len(w.venues))
@@ -130,17 +200,60 @@ func generate(n int, insertTerm func(*app.Term) error, insertPost func(*app.Post
 		if w.rng.Intn(10) == 0 {
 			p.Status = app.StatusDraft
 		}
+		return p
+	}
+	insertEvent := func(p *app.Post) error {
 		if err := insertPost(p); err != nil {
-			return nil, err
+			return err
 		}
 		if p.Status == app.StatusPublish {
 			w.events = append(w.events, p.ID)
 		}
-		if (i+1)%100000 == 0 {
-			fmt.Printf("%d events (%.0f/s)\n", i+1, float64(i+1)/time.Since(start).Seconds())
+		progress()
+		return nil
+	}
+	for i := 0; i < plain; i++ {
+		if err := insertEvent(event(i, 0)); err != nil {
+			return nil, err
+		}
+	}
+	const week = 7 * 24 * time.Hour
+	for s := 0; s < seriesCount; s++ {
+		series := event(plain+s*seriesOccurrences, (seriesOccurrences-1)*week)
+		series.Recurrence = []string{seriesRule}
+		if err := insertEvent(series); err != nil {
+			return nil, err
+		}
+		for k := 1; k < seriesOccurrences; k++ {
+			if err := insertEvent(occurrence(series, series.Start.Add(time.Duration(k)*week))); err != nil {
+				return nil, err
+			}
+		}
+		series.MaterializedUntil = time.Now().Add(app.SeriesHorizon).UTC().Truncate(time.Second)
+		if err := updatePost(series); err != nil {
+			return nil, err
+		}
+		if series.Status == app.StatusPublish && series.Start.Add((seriesOccurrences-1)*week).After(time.Now()) {
+			w.series = append(w.series, series.ID)
 		}
 	}
 	return w, nil
+}
+
+// occurrence is the series' occurrence at t as the service makes it
+// (app.Events.occurrenceAt and insertOccurrence, for a series in UTC): a
+// copy of the series moved to t, without its rules, Parent the series,
+// Occurrence its start, slug <series slug>-<yyyy-mm-dd>.
+func occurrence(series *app.Post, t time.Time) *app.Post {
+	o := *series
+	o.ID, o.Seq, o.CreatedSeq = 0, 0, 0
+	o.Slug = series.Slug + "-" + t.UTC().Format("2006-01-02")
+	o.Recurrence, o.Excluded, o.MaterializedUntil = nil, nil, time.Time{}
+	o.Parent, o.Occurrence, o.Detached = series.ID, t.UTC(), false
+	o.Categories, o.Tags, o.Organizers = slices.Clone(series.Categories), slices.Clone(series.Tags), slices.Clone(series.Organizers)
+	o.Cost = slices.Clone(series.Cost)
+	o.Start, o.End = t.UTC(), t.Add(series.End.Sub(series.Start)).UTC()
+	return &o
 }
 
 func capitalize(s string) string { return strings.ToUpper(s[:1]) + s[1:] }
@@ -178,6 +291,14 @@ func (w *world) mix() []queryKind {
 		kinds[4].paths = append(kinds[4].paths, fmt.Sprintf("/vendor/events/v1/events?venue=%d", w.venues[rng.Intn(len(w.venues))]))
 		kinds[5].paths = append(kinds[5].paths, fmt.Sprintf("/vendor/events/v1/events?geoloc_lat=%v&geoloc_lng=%v&geoloc_radius=10&geoloc_unit=km", c[0], c[1]))
 		kinds[6].paths = append(kinds[6].paths, "/vendor/events/v1/events?page=5&start_date=2025-06-01&end_date=2028-06-01")
+	}
+	if len(w.series) > 0 { // a generator of its own: the kinds above stay the same with and without series
+		series := queryKind{name: "a series' occurrences (post_parent)"}
+		srng := rand.New(rand.NewSource(3))
+		for i := 0; i < 50; i++ {
+			series.paths = append(series.paths, fmt.Sprintf("/vendor/events/v1/events?post_parent=%d", w.series[srng.Intn(len(w.series))]))
+		}
+		kinds = append(kinds, series)
 	}
 	return kinds
 }
