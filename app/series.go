@@ -16,6 +16,13 @@ import (
 
 func isSeries(p *Post) bool { return len(p.Recurrence) > 0 }
 
+// madeStatuses are those of the series whose occurrences are made: a draft
+// or pending series (a contributor's, say) has none until it is published,
+// so one write cannot make a thousand events no one has let through.
+var madeStatuses = []string{StatusPublish, StatusFuture, StatusPrivate}
+
+func publishable(status string) bool { return slices.Contains(madeStatuses, status) }
+
 // checkSeries reads a series' rules against its start and zone, or refuses
 // them naming what is wrong; an occurrence cannot have rules of its own.
 func (s *Events) checkSeries(p *Post) error {
@@ -82,6 +89,9 @@ func (s *Events) occurrences(ctx context.Context, seriesID int64) ([]*Post, erro
 // replicas doing it at once make each occurrence once: its slug is derived
 // from its start, and the store refuses a second one.
 func (s *Events) materialize(ctx context.Context, series *Post, from time.Time) error {
+	if !publishable(series.Status) {
+		return nil // made once it is published: a draft costs no one a thousand events
+	}
 	zone := s.eventZone(series)
 	r, err := parseRecurrence(series.Recurrence, zone)
 	if err != nil {
@@ -166,8 +176,7 @@ func (s *Events) insertOccurrence(ctx context.Context, series, o *Post) error {
 // ExtendSeries makes the occurrences of every series up to the horizon, as
 // time passes; it reports how many series it extended.
 func (s *Events) ExtendSeries(ctx context.Context) (int, error) {
-	series, err := s.findPosts(ctx, PostQuery{Type: PostTypeEvent, SeriesOnly: true,
-		Statuses: []string{StatusPublish, StatusFuture, StatusDraft, StatusPending, StatusPrivate}})
+	series, err := s.findPosts(ctx, PostQuery{Type: PostTypeEvent, SeriesOnly: true, Statuses: madeStatuses})
 	if err != nil {
 		return 0, err
 	}
