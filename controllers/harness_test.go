@@ -31,6 +31,9 @@ type service struct {
 	URL   string
 	store app.Store
 	logs  *lockedBuffer
+	// app is the service's domain, for what the process does on its own
+	// (catching the index up, extending series) rather than on a request.
+	app *app.App
 	// client sends the requests: from 127.0.0.1 unless from() says otherwise.
 	client *http.Client
 }
@@ -142,7 +145,7 @@ func startServiceOn(t *testing.T, on backend, settings func(*app.Settings), conf
 			}
 		}
 	})
-	return &service{t: t, URL: url, store: store, logs: logs}
+	return &service{t: t, URL: url, store: store, logs: logs, app: a}
 }
 
 // option changes a request before it is sent.

@@ -1,16 +1,21 @@
 package controllers_test
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	goical "github.com/emersion/go-ical"
 
 	"calendar/app"
+	"calendar/repository"
 )
 
 // seriesStarts lists a series' events (itself and its occurrences) as a
@@ -358,4 +363,84 @@ func TestTheICalendarFeedSendsASeriesOnceWithItsExceptions(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestTwoReplicasExtendASeriesOnceAsTimePasses: two services on one store
+// (each its own index and clock) extend an endless weekly series at the same
+// moment, two months after it was made, as their hourly housekeeping does:
+// both list every week once, two years ahead of the new today. The store is
+// the embedded one, shared in the process: the in-process MongoDB server does
+// not apply concurrent inserts to a unique index atomically (the storage
+// contract runs its concurrency cases on the embedded store only), and a real
+// MongoDB server, which does, is not available to these tests.
+func TestTwoReplicasExtendASeriesOnceAsTimePasses(t *testing.T) {
+	store, err := repository.OpenBolt(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	shared := backend{"shared", func(t *testing.T, dir string) app.Store { return store }}
+	var clock atomic.Int64
+	clock.Store(time.Now().Unix())
+	now := func(set *app.Settings) { set.Now = func() time.Time { return time.Unix(clock.Load(), 0) } }
+	a := startServiceOn(t, shared, now, noConfig)
+	b := startServiceOn(t, shared, now, noConfig)
+	start := time.Now().AddDate(0, 0, 1).Truncate(time.Hour)
+	first := a.event(recurring("Weekly", "Europe/Paris", start, start.Add(time.Hour), "RRULE:FREQ=WEEKLY"))
+	total := func(s *service) int {
+		res := s.do("GET", eventsPath+"?per_page=1&start_date=2000-01-01&end_date=2100-01-01&post_parent="+idOf(first))
+		res.expectStatus(t, http.StatusOK)
+		n, _ := strconv.Atoi(res.Header.Get("X-WP-Total"))
+		return n
+	}
+	before := total(a)
+	if before < 102 || before > 105 {
+		t.Fatalf("%d occurrences made at first, want two years of weeks", before)
+	}
+
+	clock.Store(time.Now().AddDate(0, 2, 0).Unix())
+	if _, err := b.app.CatchUp(context.Background()); err != nil { // b's index learns of the series
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for _, s := range []*service{a, b} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if _, err := s.app.Events.ExtendSeries(context.Background()); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	for _, s := range []*service{a, b} {
+		if _, err := s.app.CatchUp(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		q := url.Values{"post_parent": {idOf(first)}, "start_date": {"2000-01-01"}, "end_date": {"2100-01-01"}, "per_page": {"50"}}
+		seen := map[string]bool{}
+		for page := 1; ; page++ {
+			q.Set("page", strconv.Itoa(page))
+			res := s.do("GET", eventsPath+"?"+q.Encode())
+			if res.Status == http.StatusBadRequest || res.Status == http.StatusNotFound {
+				break // past the last page
+			}
+			events := res.object(t)["events"].([]any)
+			for _, e := range events {
+				at := e.(map[string]any)["start_date"].(string)
+				if seen[at] {
+					t.Fatalf("two occurrences at %s", at)
+				}
+				seen[at] = true
+			}
+			if len(events) < 50 {
+				break
+			}
+		}
+		if len(seen) < before+8 {
+			t.Fatalf("after two months a replica lists %d occurrences, want about %d", len(seen), before+8)
+		}
+	}
+	if n, err := a.app.Events.ExtendSeries(context.Background()); err != nil || n != 0 {
+		t.Fatalf("extending again at the same moment extended %d series (%v)", n, err)
+	}
 }
