@@ -151,7 +151,7 @@ func (s *Events) insertOccurrence(ctx context.Context, series, o *Post) error {
 	if local.Format("150405") != first.Format("150405") {
 		base += "-" + local.Format("1504")
 	}
-	for n := 1; n <= 20; n++ {
+	for n, attempts := 1, 0; n <= 20 && attempts < 40; attempts++ {
 		o.Slug = base
 		if n > 1 {
 			o.Slug += "-" + strconv.Itoa(n)
@@ -163,11 +163,16 @@ func (s *Events) insertOccurrence(ctx context.Context, series, o *Post) error {
 			return err
 		}
 		holder, err := s.store.Posts().FindByKey(ctx, "type_slug", PostTypeEvent+"/"+o.Slug)
-		if err != nil && !errors.Is(err, ErrNotFound) {
+		switch {
+		case errors.Is(err, ErrNotFound):
+			// the conflict was not the slug's (an ID a concurrent insert
+			// took): the same slug again
+		case err != nil:
 			return err
-		}
-		if err == nil && holder.Parent == series.ID && holder.Occurrence.Equal(o.Occurrence) {
+		case holder.Parent == series.ID && holder.Occurrence.Equal(o.Occurrence):
 			return nil
+		default:
+			n++ // another event has the slug
 		}
 	}
 	return ErrConflict

@@ -16,6 +16,7 @@ import (
 
 	"calendar/app"
 	"calendar/repository"
+	"calendar/repository/ferretdbtest"
 )
 
 // seriesStarts lists a series' events (itself and its occurrences) as a
@@ -368,17 +369,28 @@ func TestTheICalendarFeedSendsASeriesOnceWithItsExceptions(t *testing.T) {
 // TestTwoReplicasExtendASeriesOnceAsTimePasses: two services on one store
 // (each its own index and clock) extend an endless weekly series at the same
 // moment, two months after it was made, as their hourly housekeeping does:
-// both list every week once, two years ahead of the new today. The store is
-// the embedded one, shared in the process: the in-process MongoDB server does
-// not apply concurrent inserts to a unique index atomically (the storage
-// contract runs its concurrency cases on the embedded store only), and a real
-// MongoDB server, which does, is not available to these tests.
+// both list every week once, two years ahead of the new today.
 func TestTwoReplicasExtendASeriesOnceAsTimePasses(t *testing.T) {
-	store, err := repository.OpenBolt(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	shared := backend{"shared", func(t *testing.T, dir string) app.Store { return store }}
+	t.Run("embedded", func(t *testing.T) { // one process can share its store between two services
+		store, err := repository.OpenBolt(t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		twoReplicasExtend(t, backend{"embedded", func(t *testing.T, dir string) app.Store { return store }})
+	})
+	t.Run("mongodb", func(t *testing.T) { // each service its own client
+		uri := ferretdbtest.Start(t)
+		twoReplicasExtend(t, backend{"mongodb", func(t *testing.T, dir string) app.Store {
+			store, err := repository.OpenMongo(context.Background(), uri, "calendar")
+			if err != nil {
+				t.Fatal(err)
+			}
+			return store
+		}})
+	})
+}
+
+func twoReplicasExtend(t *testing.T, shared backend) {
 	var clock atomic.Int64
 	clock.Store(time.Now().Unix())
 	now := func(set *app.Settings) { set.Now = func() time.Time { return time.Unix(clock.Load(), 0) } }
