@@ -96,6 +96,13 @@ func ErrForbidden(actor *User) *Error {
 	return NewError(kind, "rest_forbidden", "Sorry, you are not allowed to do that.")
 }
 
+// forbiddenAs is ErrForbidden under the code and message of one endpoint.
+func forbiddenAs(actor *User, code, message string) *Error {
+	e := ErrForbidden(actor)
+	e.Code, e.Message = code, message
+	return e
+}
+
 // ErrIncorrectPassword is the answer to a malformed or wrong credential, on any route.
 func ErrIncorrectPassword() *Error {
 	return NewError(KindUnauthorized, "incorrect_password", "The provided password is an invalid application password.")

@@ -110,9 +110,7 @@ func (m *Media) upload(ctx context.Context, actor *User, in UploadInput, source 
 }
 
 func errCannotUpload(actor *User) *Error {
-	e := ErrForbidden(actor)
-	e.Code, e.Message = "rest_cannot_create", "Sorry, you are not allowed to upload media on this site."
-	return e
+	return forbiddenAs(actor, "rest_cannot_create", "Sorry, you are not allowed to upload media on this site.")
 }
 
 func errUploadTooLarge(limit int64) *Error {
@@ -218,9 +216,7 @@ func (m *Media) Update(ctx context.Context, caller Caller, id int64, f MediaFiel
 }
 
 func errCannotEdit(actor *User) *Error {
-	e := ErrForbidden(actor)
-	e.Code, e.Message = "rest_cannot_edit", "Sorry, you are not allowed to edit this post."
-	return e
+	return forbiddenAs(actor, "rest_cannot_edit", "Sorry, you are not allowed to edit this post.")
 }
 
 // Delete removes an attachment for good (attachments have no trash, as in
@@ -237,9 +233,7 @@ func (m *Media) Delete(ctx context.Context, caller Caller, id int64, force bool)
 		return none, err
 	}
 	if !canDelete(actor, p) {
-		e := ErrForbidden(actor)
-		e.Code, e.Message = "rest_cannot_delete", "Sorry, you are not allowed to delete this post."
-		return none, e
+		return none, forbiddenAs(actor, "rest_cannot_delete", "Sorry, you are not allowed to delete this post.")
 	}
 	if !force {
 		return none, NewError(KindNotImplemented, "rest_trash_not_supported", "Attachments do not support trashing. Set 'force' to true to delete.")

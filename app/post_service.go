@@ -80,8 +80,7 @@ func (s *postService) insert(ctx context.Context, p *Post, base string) error {
 			return err
 		}
 		p.Slug = slug
-		err = s.sync.writeThrough(func() error { return s.store.Posts().Insert(ctx, p) },
-			func() error { return s.index.PutPosts(ctx, []*Post{p}) })
+		err = s.insertAs(ctx, p)
 		if !errors.Is(err, ErrConflict) {
 			return err
 		}
@@ -89,9 +88,21 @@ func (s *postService) insert(ctx context.Context, p *Post, base string) error {
 	}
 }
 
-// save writes an existing post to the store, then to the index.
+// insertAs stores a new post under the slug it has, then indexes it.
+func (s *postService) insertAs(ctx context.Context, p *Post) error {
+	return s.sync.writeThrough(func() error { return s.store.Posts().Insert(ctx, p) },
+		func() error { return s.index.PutPosts(ctx, []*Post{p}) })
+}
+
+// save writes an existing post to the store, then to the index, as changed now.
 func (s *postService) save(ctx context.Context, p *Post) error {
 	p.Modified = s.now().UTC().Truncate(time.Second)
+	return s.rewrite(ctx, p)
+}
+
+// rewrite is save for bookkeeping that changes none of the post's fields
+// (how far a series is made, which start an exception stands for).
+func (s *postService) rewrite(ctx context.Context, p *Post) error {
 	return s.sync.writeThrough(func() error { return s.store.Posts().Update(ctx, p) },
 		func() error { return s.index.PutPosts(ctx, []*Post{p}) })
 }

@@ -137,8 +137,7 @@ func (s *Events) materialize(ctx context.Context, series *Post, from time.Time) 
 		}
 	}
 	series.MaterializedUntil = until.UTC().Truncate(time.Second)
-	return s.sync.writeThrough(func() error { return s.store.Posts().Update(ctx, series) },
-		func() error { return s.index.PutPosts(ctx, []*Post{series}) }) // bookkeeping: not a change of the event's fields
+	return s.rewrite(ctx, series)
 }
 
 // insertOccurrence stores an occurrence under the slug its start gives:
@@ -157,8 +156,7 @@ func (s *Events) insertOccurrence(ctx context.Context, series, o *Post) error {
 			o.Slug += "-" + strconv.Itoa(n)
 		}
 		o.ID, o.Seq = 0, 0
-		err := s.sync.writeThrough(func() error { return s.store.Posts().Insert(ctx, o) },
-			func() error { return s.index.PutPosts(ctx, []*Post{o}) })
+		err := s.insertAs(ctx, o)
 		if !errors.Is(err, ErrConflict) {
 			return err
 		}

@@ -141,8 +141,7 @@ func (s *Events) moveSlots(ctx context.Context, before, series *Post) error {
 	for _, o := range occurrences {
 		if o.Detached || o.Status == StatusTrash {
 			o.Occurrence = move(o.Occurrence)
-			if err := s.sync.writeThrough(func() error { return s.store.Posts().Update(ctx, o) },
-				func() error { return s.index.PutPosts(ctx, []*Post{o}) }); err != nil {
+			if err := s.rewrite(ctx, o); err != nil {
 				return err
 			}
 		}

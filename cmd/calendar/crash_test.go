@@ -84,6 +84,21 @@ func (c *child) stop(t *testing.T) {
 	}
 }
 
+// killOnce kills the child with SIGKILL mid-stream, once acknowledged says
+// enough writes were acknowledged, however fast this machine is.
+func (c *child) killOnce(t *testing.T, enough int, acknowledged func() int) {
+	t.Helper()
+	for deadline := time.Now().Add(60 * time.Second); acknowledged() < enough; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("only %d writes acknowledged in 60 s", acknowledged())
+		}
+	}
+	if err := c.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_ = c.cmd.Wait()
+}
+
 func (c *child) post(path, body string) (int, map[string]any, error) {
 	req, _ := http.NewRequest("POST", "http://"+c.addr+path, strings.NewReader(body))
 	req.SetBasicAuth("admin", childPassword)
@@ -136,22 +151,7 @@ func TestAcknowledgedWritesSurviveSIGKILLAndTheIndexMatchesTheStore(t *testing.T
 			}
 		}(w)
 	}
-	// Kill mid-stream once enough writes are acknowledged, however fast this machine is.
-	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(10 * time.Millisecond) {
-		mu.Lock()
-		n := len(acked)
-		mu.Unlock()
-		if n >= 100 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("only %d writes acknowledged in 60 s", n)
-		}
-	}
-	if err := c.cmd.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	_ = c.cmd.Wait()
+	c.killOnce(t, 100, func() int { mu.Lock(); defer mu.Unlock(); return len(acked) })
 	close(stop)
 	wg.Wait()
 

@@ -12,7 +12,6 @@ import (
 	"net/http"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -62,21 +61,7 @@ func TestAnUploadIsWholeOrAbsentAfterACrash(t *testing.T) {
 			}
 		}()
 	}
-	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(5 * time.Millisecond) {
-		mu.Lock()
-		n := len(acked)
-		mu.Unlock()
-		if n >= 12 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("only %d uploads acknowledged in 60 s", n)
-		}
-	}
-	if err := c.cmd.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	_ = c.cmd.Wait()
+	c.killOnce(t, 12, func() int { mu.Lock(); defer mu.Unlock(); return len(acked) })
 	close(stop)
 	wg.Wait()
 
