@@ -95,13 +95,14 @@ func New(store Store, index Index, settings Settings) *App {
 	}
 	// Every service shares the one library, which itself is a post service.
 	a.Media = &Media{slots: make(chan struct{}, uploadSlots)}
-	posts.media = a.Media
+	a.Events = &Events{}
+	posts.media, posts.events = a.Media, a.Events
 	a.Media.postService = posts
 	a.Venues = &LinkedPosts[VenueView]{postService: posts, kind: venueKind, render: posts.renderVenue}
 	a.Organizers = &LinkedPosts[OrganizerView]{postService: posts, kind: organizerKind, render: posts.renderOrganizer}
 	a.Categories = &Terms{store: store, index: searched, posts: posts, kind: categoryKind}
 	a.Tags = &Terms{store: store, index: searched, posts: posts, kind: tagKind}
-	a.Events = &Events{postService: posts, venues: a.Venues, organizers: a.Organizers, categories: a.Categories, tags: a.Tags}
+	*a.Events = Events{postService: posts, venues: a.Venues, organizers: a.Organizers, categories: a.Categories, tags: a.Tags}
 	return a
 }
 

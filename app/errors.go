@@ -12,17 +12,18 @@ import (
 type Kind int
 
 const (
-	KindInternal       Kind = iota // a bug or a failure of the service itself
-	KindInvalid                    // a parameter, or the request, is wrong
-	KindUnauthorized               // no caller, or a wrong credential
-	KindForbidden                  // the caller may not
-	KindNotFound                   // no such thing
-	KindConflict                   // another write changed the same thing meanwhile
-	KindGone                       // already gone (in the trash)
-	KindTooLarge                   // more than the service takes
-	KindThrottled                  // too many attempts: wait
-	KindUnavailable                // not now: the store, the index, a search's time budget
-	KindNotImplemented             // asks for what this kind of item does not do
+	KindInternal           Kind = iota // a bug or a failure of the service itself
+	KindInvalid                        // a parameter, or the request, is wrong
+	KindUnauthorized                   // no caller, or a wrong credential
+	KindForbidden                      // the caller may not
+	KindNotFound                       // no such thing
+	KindConflict                       // another write changed the same thing meanwhile
+	KindGone                           // already gone (in the trash)
+	KindTooLarge                       // more than the service takes
+	KindThrottled                      // too many attempts: wait
+	KindUnavailable                    // not now: the store, the index, a search's time budget
+	KindNotImplemented                 // asks for what this kind of item does not do
+	KindPreconditionFailed             // a conditional write names a version the item is no longer at
 )
 
 // Error is the one error type of the service. It carries the WordPress REST error
@@ -71,7 +72,7 @@ func AsError(err error) *Error {
 	if errors.As(err, &e) {
 		return e
 	}
-	if errors.Is(err, ErrConflict) { // another writer took a unique value meanwhile
+	if errors.Is(err, ErrConflict) || errors.Is(err, ErrStale) { // another writer took a unique value, or kept changing the item
 		return &Error{Kind: KindConflict, Code: "rest_conflict", Message: "Another request changed the same item meanwhile; try again.", Cause: err}
 	}
 	if errors.Is(err, ErrUnavailable) {
@@ -82,8 +83,11 @@ func AsError(err error) *Error {
 
 // Storage outcomes the backends report; app turns them into client errors.
 var (
-	ErrNotFound    = errors.New("not found")
-	ErrConflict    = errors.New("unique key already taken")
+	ErrNotFound = errors.New("not found")
+	ErrConflict = errors.New("unique key already taken")
+	// ErrStale: a compare-and-swap found the record at another revision than
+	// the one its writer read.
+	ErrStale       = errors.New("the record changed since it was read")
 	ErrUnavailable = errors.New("store unavailable")
 )
 

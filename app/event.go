@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 )
@@ -78,37 +79,58 @@ func (s *Events) Create(ctx context.Context, caller Caller, raw EventInput) (*Ev
 	if err != nil {
 		return nil, err
 	}
+	links, err := s.resolveLinks(ctx, caller, in)
+	if err != nil {
+		return nil, err
+	}
 	now := s.now().UTC().Truncate(time.Second)
 	p := &Post{Type: PostTypeEvent, Author: actor.ID, Date: now, Modified: now, TimeZone: s.settings.TimeZone.String()}
-	if err := s.apply(ctx, caller, p, in); err != nil {
+	if err := s.apply(p, in, links); err != nil {
 		return nil, err
 	}
 	p.Status = status
-	if err := s.applySeries(ctx, actor, p, in); err != nil {
+	if err := s.applySeries(ctx, actor, nil, p, in); err != nil {
 		return nil, err
 	}
 	base := SanitizeTitle(p.Title)
 	if in.slug != nil {
 		base = SanitizeTitle(*in.slug)
 	}
+	// A series is stored holding its own lease: its occurrences are made
+	// by the job that stored it, and no other job runs on it meanwhile.
+	token := newLeaseToken()
+	if isSeries(p) {
+		p.Lease = leaseFor(token)
+	}
 	if err := s.insert(ctx, p, base); err != nil {
 		return nil, err
 	}
 	if isSeries(p) {
-		if err := s.materialize(ctx, p, p.Start); err != nil {
+		ctx := context.WithoutCancel(ctx)
+		job, err := s.job(ctx, p, token)
+		until := p.MaterializedUntil
+		if err == nil {
+			until, err = job.materialize(ctx, p.Start)
+		}
+		if err := job.finish(ctx, err, func(p *Post) { p.MaterializedUntil = until }); err != nil {
 			return nil, err
 		}
 	}
 	return s.one(ctx, caller, p)
 }
 
-// Update changes only the fields sent. A missing event is a 404 for those who
-// may edit events, a 401/403 for the others.
+// Update changes only the fields sent, on the event as stored: after a
+// write that came in between, the same fields are applied again to it. A
+// missing event is a 404 for those who may edit events, a 401/403 for the
+// others.
 func (s *Events) Update(ctx context.Context, caller Caller, ref PostRef, raw EventInput) (*EventView, error) {
 	actor := caller.User
 	p, err := s.loadForWrite(ctx, actor, ref)
 	if err != nil {
 		return nil, err
+	}
+	if err := caller.Expect.holds(p.Seq, p.Modified); err != nil {
+		return nil, err // before anything is written, a venue or a term created
 	}
 	in, err := s.checkEventInput(ctx, raw, p)
 	if err != nil {
@@ -121,28 +143,52 @@ func (s *Events) Update(ctx context.Context, caller Caller, ref PostRef, raw Eve
 	if err != nil {
 		return nil, err
 	}
-	before := *p
-	if err := s.apply(ctx, caller, p, in); err != nil {
+	links, err := s.resolveLinks(ctx, caller, in)
+	if err != nil {
 		return nil, err
 	}
-	if status != "" {
-		p.Status = status
-	}
-	if err := s.applySeries(ctx, actor, p, in); err != nil {
-		return nil, err
-	}
-	if in.slug != nil && SanitizeTitle(*in.slug) != p.Slug {
-		if err := s.reslug(ctx, p, SanitizeTitle(*in.slug)); err != nil {
-			return nil, err
+	err = s.editEvent(ctx, p, postWrite{expect: caller.Expect}, func(p *Post) error {
+		if !canEdit(actor, p) {
+			return ErrForbidden(actor)
 		}
-	}
-	if err := s.save(ctx, p); err != nil {
-		return nil, err
-	}
-	if err := s.afterEventWrite(ctx, &before, p); err != nil {
+		if err := s.rezone(ctx, raw, in, p); err != nil {
+			return err
+		}
+		before := clonePost(p)
+		if err := s.apply(p, in, links); err != nil {
+			return err
+		}
+		if status != "" {
+			p.Status = status
+		}
+		if err := s.applySeries(ctx, actor, before, p, in); err != nil {
+			return err
+		}
+		if in.slug != nil && SanitizeTitle(*in.slug) != p.Slug {
+			return s.reslug(ctx, p, SanitizeTitle(*in.slug))
+		}
+		return nil
+	})
+	if err != nil {
 		return nil, err
 	}
 	return s.one(ctx, caller, p)
+}
+
+// rezone reads the sent dates again when the event's zone, in which they
+// are read unless a zone is sent, is no longer the one they were read in
+// (another write changed it meanwhile).
+func (s *Events) rezone(ctx context.Context, raw EventInput, in *eventInput, p *Post) error {
+	if raw.Timezone != nil || p.TimeZone == in.zone.String() || (in.start == nil && in.end == nil && in.date == nil) {
+		return nil
+	}
+	again, err := s.checkEventInput(ctx, EventInput{StartDate: raw.StartDate, EndDate: raw.EndDate,
+		PostFields: PostFields{Date: raw.Date, DateUTC: raw.DateUTC}}, p)
+	if err != nil {
+		return err
+	}
+	in.zone, in.start, in.end, in.date = again.zone, again.start, again.end, again.date
+	return nil
 }
 
 // loadForWrite loads the event an update or a delete names. Anonymous
@@ -173,7 +219,8 @@ func (s *Events) reslug(ctx context.Context, p *Post, base string) error {
 }
 
 // Delete moves an event to the trash (410 when already there), or deletes it
-// for good when force.
+// for good when force. A series takes its occurrences along; an occurrence
+// leaves its start excluded from its series.
 func (s *Events) Delete(ctx context.Context, caller Caller, ref PostRef, force bool) (any, error) {
 	actor := caller.User
 	p, err := s.loadForWrite(ctx, actor, ref)
@@ -184,26 +231,66 @@ func (s *Events) Delete(ctx context.Context, caller Caller, ref PostRef, force b
 		return nil, ErrForbidden(actor)
 	}
 	if force {
-		previous, err := s.one(ctx, caller, p)
+		return s.deleteForGood(ctx, caller, p)
+	}
+	token := newLeaseToken()
+	err = s.edit(ctx, p, postWrite{expect: caller.Expect, lease: token}, func(p *Post) error {
+		switch {
+		case !canDelete(actor, p):
+			return ErrForbidden(actor)
+		case p.Status == StatusTrash:
+			return errInTrash("event")
+		}
+		p.Status = StatusTrash
+		if isSeries(p) {
+			p.Lease = leaseFor(token)
+		}
+		if p.Parent != 0 { // trashed on its own: its series' edits leave it so
+			p.Detached = true
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if isSeries(p) {
+		ctx := context.WithoutCancel(ctx)
+		job, err := s.job(ctx, p, token)
+		if err == nil {
+			err = job.trashAll(ctx)
+		}
+		err = job.finish(ctx, err, nil)
 		if err != nil {
 			return nil, err
 		}
-		if err := s.remove(ctx, p); err != nil {
-			return nil, err
-		}
-		return Deleted[*EventView]{Deleted: true, Previous: previous}, s.afterEventDelete(ctx, p, true)
-	}
-	if p.Status == StatusTrash {
-		return nil, errInTrash("event")
-	}
-	p.Status = StatusTrash
-	if err := s.save(ctx, p); err != nil {
-		return nil, err
-	}
-	if err := s.afterEventDelete(ctx, p, false); err != nil {
+	} else if err := s.leaveSeries(ctx, p); err != nil {
 		return nil, err
 	}
 	return s.one(ctx, caller, p)
+}
+
+// deleteForGood deletes an event and answers it as it was.
+func (s *Events) deleteForGood(ctx context.Context, caller Caller, p *Post) (any, error) {
+	actor := caller.User
+	var previous *EventView
+	err := s.discard(ctx, p, postWrite{expect: caller.Expect}, func(cur *Post) error {
+		if !canDelete(actor, cur) {
+			return ErrForbidden(actor)
+		}
+		var err error
+		previous, err = s.one(ctx, caller, cur)
+		*p = *cur
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if isSeries(p) {
+		err = s.removeAll(context.WithoutCancel(ctx), p) // deleted: its occurrences must go too
+	} else {
+		err = s.leaveSeries(ctx, p)
+	}
+	return Deleted[*EventView]{Deleted: true, Previous: previous}, err
 }
 
 func (s *Events) one(ctx context.Context, caller Caller, p *Post) (*EventView, error) {
@@ -214,13 +301,71 @@ func (s *Events) one(ctx context.Context, caller Caller, p *Post) (*EventView, e
 	return &views[0], nil
 }
 
-// apply writes the sent fields onto the event: linked posts and terms are
-// resolved (created when sent as fields), dates derived in the event's zone.
-func (s *Events) apply(ctx context.Context, caller Caller, p *Post, in *eventInput) error {
-	actor := caller.User
+// eventLinks are the linked posts and terms a write names, resolved (and
+// created, when sent as fields or as new names) once, before the event is
+// written; nil fields were not sent.
+type eventLinks struct {
+	venue                        *int64
+	venueGeo                     *Geo
+	organizers, categories, tags *[]int64
+}
+
+// resolveLinks resolves the venue, organizers and terms a write sends,
+// creating those sent as fields or as new names.
+func (s *Events) resolveLinks(ctx context.Context, caller Caller, in *eventInput) (eventLinks, error) {
+	var links eventLinks
 	if err := s.checkCreates(ctx, in); err != nil {
-		return err
+		return links, err
 	}
+	if in.venue != nil {
+		id := int64(0)
+		if in.venue.ID != 0 || in.venue.New != nil {
+			var err error
+			if id, err = resolveLink(ctx, caller, s.venues, *in.venue, "venue"); err != nil {
+				return links, err
+			}
+			venue, err := s.store.Posts().Get(ctx, id)
+			if err != nil {
+				return links, err
+			}
+			links.venueGeo = venue.Geo
+		}
+		links.venue = &id
+	}
+	if in.organizers != nil {
+		ids := []int64{}
+		for _, ref := range *in.organizers {
+			id, err := resolveLink(ctx, caller, s.organizers, ref, "organizer")
+			if err != nil {
+				return links, err
+			}
+			if !containsID(ids, id) {
+				ids = append(ids, id)
+			}
+		}
+		links.organizers = &ids
+	}
+	for _, t := range []struct {
+		refs  *[]string
+		terms *Terms
+		dst   **[]int64
+		param string
+	}{{in.categories, s.categories, &links.categories, "categories"}, {in.tags, s.tags, &links.tags, "tags"}} {
+		if t.refs != nil {
+			ids, err := s.resolveTerms(ctx, caller.User, t.terms, *t.refs, t.param)
+			if err != nil {
+				return links, err
+			}
+			*t.dst = &ids
+		}
+	}
+	return links, nil
+}
+
+// apply writes the sent fields onto the event, its links as resolved and
+// its dates in its zone. It reads nothing else, so that it can be applied
+// again to a newer state of the event.
+func (s *Events) apply(p *Post, in *eventInput, links eventLinks) error {
 	in.postFields.apply(p)
 	if in.website != nil {
 		w := *in.website
@@ -241,50 +386,21 @@ func (s *Events) apply(ctx context.Context, caller Caller, p *Post, in *eventInp
 		}
 	}
 	if in.cost != nil {
-		p.Cost = *in.cost
+		p.Cost = slices.Clone(*in.cost)
 		p.CostSymbol, p.CostPosition = inferCurrency(p.Cost)
 	}
 	if err := s.applySchedule(p, in); err != nil {
 		return err
 	}
-	if in.venue != nil {
-		p.Venue, p.VenueGeo = 0, nil
-		if in.venue.ID != 0 || in.venue.New != nil {
-			id, err := resolveLink(ctx, caller, s.venues, *in.venue, "venue")
-			if err != nil {
-				return err
-			}
-			venue, err := s.store.Posts().Get(ctx, id)
-			if err != nil {
-				return err
-			}
-			p.Venue, p.VenueGeo = id, venue.Geo
-		}
+	if links.venue != nil {
+		p.Venue, p.VenueGeo = *links.venue, links.venueGeo
 	}
-	if in.organizers != nil {
-		p.Organizers = []int64{}
-		for _, ref := range *in.organizers {
-			id, err := resolveLink(ctx, caller, s.organizers, ref, "organizer")
-			if err != nil {
-				return err
-			}
-			if !containsID(p.Organizers, id) {
-				p.Organizers = append(p.Organizers, id)
-			}
-		}
-	}
-	for _, t := range []struct {
-		refs  *[]string
-		terms *Terms
-		dst   *[]int64
-		param string
-	}{{in.categories, s.categories, &p.Categories, "categories"}, {in.tags, s.tags, &p.Tags, "tags"}} {
-		if t.refs != nil {
-			ids, err := s.resolveTerms(ctx, actor, t.terms, *t.refs, t.param)
-			if err != nil {
-				return err
-			}
-			*t.dst = ids
+	for _, l := range []struct {
+		ids *[]int64
+		dst *[]int64
+	}{{links.organizers, &p.Organizers}, {links.categories, &p.Categories}, {links.tags, &p.Tags}} {
+		if l.ids != nil {
+			*l.dst = slices.Clone(*l.ids)
 		}
 	}
 	return nil

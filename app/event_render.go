@@ -55,6 +55,7 @@ type EventView struct {
 	Recurrence []string `json:"recurrence,omitempty"`
 	PostParent int64    `json:"post_parent,omitempty"`
 	modifiedAt time.Time
+	revision   int64
 }
 
 // DateDetails are a date's parts as zero-padded strings.
@@ -233,7 +234,7 @@ func (s *Events) renderEvent(e *Post, posts map[int64]*Post, terms map[int64]*Te
 		Website:     website, ShowMap: boolPtr(e.ShowMap == nil || *e.ShowMap), ShowMapLink: boolPtr(e.ShowMapLink == nil || *e.ShowMapLink),
 		HideFromListings: boolPtr(e.HideFromListings), Sticky: boolPtr(e.Sticky), Featured: boolPtr(e.Featured),
 		Categories: eventTerms(e.Categories, terms, counts, s.categories, root), Tags: eventTerms(e.Tags, terms, counts, s.tags, root),
-		Venue: []any{}, Organizer: []OrganizerView{}, CustomFields: []any{}, modifiedAt: e.Modified,
+		Venue: []any{}, Organizer: []OrganizerView{}, CustomFields: []any{}, modifiedAt: e.Modified, revision: e.Seq,
 		Recurrence: e.Recurrence, PostParent: e.Parent,
 	}
 	if c.image != nil {

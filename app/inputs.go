@@ -8,12 +8,14 @@ package app
 // (the throttle counts wrong passwords by it), through which root of the API
 // ("{api}/") and which home URL (Site, "" for the settings'): both carry the
 // language segment the request came in with, which every URL the service
-// writes keeps.
+// writes keeps. Expect is what a conditional write expects of the item it
+// names (If-Match, If-Unmodified-Since).
 type Caller struct {
 	User   *User
 	Client string
 	Root   string
 	Site   string
+	Expect Precondition
 }
 
 // Can reports whether the caller holds the capability; anonymous callers hold none.

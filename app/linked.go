@@ -236,7 +236,7 @@ func (s *LinkedPosts[V]) create(ctx context.Context, caller Caller, raw LinkedIn
 		if err == nil && canEdit(actor, existing) {
 			// The plugin writes the sent details onto the one it finds; its
 			// name, description and status stay.
-			err = s.saveChanges(ctx, existing, in.detailsOnly(), "")
+			err = s.saveChanges(ctx, existing, Caller{User: actor}, in.detailsOnly(), "")
 		}
 		return existing, err
 	}
@@ -286,6 +286,9 @@ func (s *LinkedPosts[V]) Update(ctx context.Context, caller Caller, ref PostRef,
 	if err != nil {
 		return zero, err
 	}
+	if err := caller.Expect.holds(p.Seq, p.Modified); err != nil {
+		return zero, err // before an image is sideloaded
+	}
 	in, err := s.checkLinkedInput(ctx, raw)
 	if err != nil {
 		return zero, err
@@ -297,27 +300,49 @@ func (s *LinkedPosts[V]) Update(ctx context.Context, caller Caller, ref PostRef,
 	if err != nil {
 		return zero, err
 	}
-	if err := s.saveChanges(ctx, p, in, status); err != nil {
+	if err := s.saveChanges(ctx, p, caller, in, status); err != nil {
 		return zero, err
 	}
 	return s.render(p, renderAs{home: s.home(caller)}), nil
 }
 
 // saveChanges applies a checked input (and a status, unless "") to a stored
-// post and saves it; events near me move with their venue.
-func (s *LinkedPosts[V]) saveChanges(ctx context.Context, p *Post, in *linkedInput, status string) error {
-	before := p.Geo
-	in.apply(p)
-	if status != "" {
-		p.Status = status
-	}
-	if err := s.save(ctx, p); err != nil {
+// post, as it is when written, if the caller (still) may edit it and what
+// the caller expects of it holds; events near me move with their venue.
+func (s *LinkedPosts[V]) saveChanges(ctx context.Context, p *Post, caller Caller, in *linkedInput, status string) error {
+	var moved bool
+	err := s.edit(ctx, p, postWrite{expect: caller.Expect}, func(p *Post) error {
+		if !canEdit(caller.User, p) {
+			return ErrForbidden(caller.User)
+		}
+		before := p.Geo
+		in.apply(p)
+		if status != "" {
+			p.Status = status
+		}
+		moved = !sameGeo(before, p.Geo)
+		return nil
+	})
+	if err != nil || p.Type != PostTypeVenue || !moved {
 		return err
 	}
-	if p.Type == PostTypeVenue && !sameGeo(before, p.Geo) {
-		return s.forEachPost(ctx, func(q *PostQuery) { q.Venues = []int64{p.ID} }, func(e *Post) { e.VenueGeo = p.Geo })
-	}
-	return nil
+	venue := p.ID
+	return s.forEachPost(ctx, func(q *PostQuery) { q.Venues = []int64{venue} }, func(e *Post) error {
+		if e.Venue != venue {
+			return errUnchanged
+		}
+		// As the venue is now: the last of two moves to write an event
+		// reads the venue after both.
+		v, err := s.store.Posts().Get(ctx, venue)
+		if err != nil {
+			return err
+		}
+		if sameGeo(e.VenueGeo, v.Geo) {
+			return errUnchanged
+		}
+		e.VenueGeo = v.Geo
+		return nil
+	})
 }
 
 // placeVenue gives a venue without exact coordinates the position of its city,
@@ -357,18 +382,37 @@ func (s *LinkedPosts[V]) Delete(ctx context.Context, caller Caller, ref PostRef,
 	if !force && p.Status == StatusTrash {
 		return nil, errInTrash(s.kind.postType)
 	}
+	if err := caller.Expect.holds(p.Seq, p.Modified); err != nil {
+		return nil, err // before its events are unlinked
+	}
 	if err := s.unlink(ctx, p.ID); err != nil {
 		return nil, err
 	}
+	mayDelete := func(p *Post) error {
+		if !canDelete(actor, p) {
+			return ErrForbidden(actor)
+		}
+		return nil
+	}
 	if force {
-		previous := s.render(p, renderAs{home: s.home(caller)})
-		if err := s.remove(ctx, p); err != nil {
+		var previous V
+		err := s.discard(ctx, p, postWrite{expect: caller.Expect}, func(cur *Post) error {
+			previous = s.render(cur, renderAs{home: s.home(caller)})
+			return mayDelete(cur)
+		})
+		if err != nil {
 			return nil, err
 		}
 		return Deleted[V]{Deleted: true, Previous: previous}, nil
 	}
-	p.Status = StatusTrash
-	if err := s.save(ctx, p); err != nil {
+	err = s.edit(ctx, p, postWrite{expect: caller.Expect}, func(p *Post) error {
+		if p.Status == StatusTrash {
+			return errInTrash(s.kind.postType)
+		}
+		p.Status = StatusTrash
+		return mayDelete(p)
+	})
+	if err != nil {
 		return nil, err
 	}
 	return s.render(p, renderAs{home: s.home(caller)}), nil
@@ -377,10 +421,21 @@ func (s *LinkedPosts[V]) Delete(ctx context.Context, caller Caller, ref PostRef,
 // unlink removes a trashed or deleted venue or organizer from the events.
 func (s *LinkedPosts[V]) unlink(ctx context.Context, id int64) error {
 	if s.kind.postType == PostTypeVenue {
-		return s.forEachPost(ctx, func(q *PostQuery) { q.Venues = []int64{id} }, func(e *Post) { e.Venue, e.VenueGeo = 0, nil })
+		return s.forEachPost(ctx, func(q *PostQuery) { q.Venues = []int64{id} }, func(e *Post) error {
+			if e.Venue != id {
+				return errUnchanged
+			}
+			e.Venue, e.VenueGeo = 0, nil
+			return nil
+		})
 	}
-	return s.forEachPost(ctx, func(q *PostQuery) { q.Organizers = []int64{id} },
-		func(e *Post) { e.Organizers = withoutID(e.Organizers, id) })
+	return s.forEachPost(ctx, func(q *PostQuery) { q.Organizers = []int64{id} }, func(e *Post) error {
+		if !containsID(e.Organizers, id) {
+			return errUnchanged
+		}
+		e.Organizers = withoutID(e.Organizers, id)
+		return nil
+	})
 }
 
 // linkedInput is a checked write: nil pointers are fields the request did not send.

@@ -101,12 +101,15 @@ func (m *Media) upload(ctx context.Context, actor *User, in UploadInput, source 
 		return nil, err
 	}
 	folder := now.In(m.settings.TimeZone).Format("2006/01/")
-	if p.Media, err = m.writeFiles(ctx, p.ID, folder, stem, img); err != nil {
-		_ = m.remove(ctx, p) // the files written were removed; Sweep takes what a failure left
+	files, err := m.writeFiles(ctx, p.ID, folder, stem, img)
+	if err != nil {
+		_ = m.discard(ctx, p, postWrite{}, nil) // the files written were removed; Sweep takes what a failure left
 		return nil, err
 	}
-	p.Status = StatusInherit
-	return p, m.save(ctx, p)
+	return p, m.edit(ctx, p, postWrite{}, func(p *Post) error {
+		p.Media, p.Status = files, StatusInherit
+		return nil
+	})
 }
 
 func errCannotUpload(actor *User) *Error {
@@ -205,11 +208,17 @@ func (m *Media) Update(ctx context.Context, caller Caller, id int64, f MediaFiel
 	if !canEdit(actor, p) {
 		return AttachmentView{}, errCannotEdit(actor)
 	}
-	if p.Meta == nil {
-		p.Meta = map[string]string{}
-	}
-	applyMediaFields(p, f)
-	if err := m.save(ctx, p); err != nil {
+	err = m.edit(ctx, p, postWrite{expect: caller.Expect}, func(p *Post) error {
+		if !canEdit(actor, p) {
+			return errCannotEdit(actor)
+		}
+		if p.Meta == nil {
+			p.Meta = map[string]string{}
+		}
+		applyMediaFields(p, f)
+		return nil
+	})
+	if err != nil {
 		return AttachmentView{}, err
 	}
 	return m.renderAttachment(p, caller), nil
@@ -238,13 +247,27 @@ func (m *Media) Delete(ctx context.Context, caller Caller, id int64, force bool)
 	if !force {
 		return none, NewError(KindNotImplemented, "rest_trash_not_supported", "Attachments do not support trashing. Set 'force' to true to delete.")
 	}
+	if err := caller.Expect.holds(p.Seq, p.Modified); err != nil {
+		return none, err // before the posts that show it lose it
+	}
 	previous := m.renderAttachment(p, caller)
-	err = m.forEachPost(ctx, func(q *PostQuery) { q.Type, q.Images = "", []int64{p.ID} },
-		func(post *Post) { post.Image, post.ImageID, post.ImageFile = "", 0, nil })
+	err = m.forEachPost(ctx, func(q *PostQuery) { q.Type, q.Images = "", []int64{p.ID} }, func(post *Post) error {
+		if post.ImageID != p.ID {
+			return errUnchanged
+		}
+		post.Image, post.ImageID, post.ImageFile = "", 0, nil
+		return nil
+	})
 	if err != nil {
 		return none, err
 	}
-	if err := m.remove(ctx, p); err != nil {
+	err = m.discard(ctx, p, postWrite{expect: caller.Expect}, func(cur *Post) error {
+		if !canDelete(actor, cur) {
+			return forbiddenAs(actor, "rest_cannot_delete", "Sorry, you are not allowed to delete this post.")
+		}
+		return nil
+	})
+	if err != nil {
 		return none, err
 	}
 	m.deleteFiles(ctx, p.Media)

@@ -161,8 +161,14 @@ func (m *Media) Sweep(ctx context.Context, before time.Time) (records, files int
 		return 0, 0, err
 	}
 	for _, p := range stale {
-		if p.Status == StatusUploading && p.Modified.Before(before) {
-			if err := m.remove(ctx, p); err != nil {
+		unfinished := func(p *Post) error {
+			if p.Status != StatusUploading || !p.Modified.Before(before) {
+				return errUnchanged
+			}
+			return nil
+		}
+		if unfinished(p) == nil {
+			if err := m.discard(ctx, p, postWrite{}, unfinished); err != nil {
 				return records, files, err
 			}
 			records++

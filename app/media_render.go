@@ -46,6 +46,7 @@ type AttachmentView struct {
 	MediaDetails MediaDetails `json:"media_details"`
 	Post         *int64       `json:"post"`
 	SourceURL    string       `json:"source_url"`
+	revision     int64
 }
 
 // Rendered is WordPress' {"rendered": ...} text; Raw is there for those who
@@ -87,7 +88,7 @@ func (m *Media) renderAttachment(p *Post, caller Caller) AttachmentView {
 	texts := m.texts(p)
 	src := m.fileURL(f.File)
 	v := AttachmentView{
-		ID: p.ID, Date: p.Date.In(m.settings.TimeZone).Format(mediaDateFormat), DateGMT: p.Date.UTC().Format(mediaDateFormat),
+		ID: p.ID, revision: p.Seq, Date: p.Date.In(m.settings.TimeZone).Format(mediaDateFormat), DateGMT: p.Date.UTC().Format(mediaDateFormat),
 		GUID: Rendered{Rendered: src}, Modified: p.Modified.In(m.settings.TimeZone).Format(mediaDateFormat),
 		ModifiedGMT: p.Modified.UTC().Format(mediaDateFormat), Slug: p.Slug, Status: p.Status, Type: PostTypeAttachment,
 		Link: m.home(caller) + "/?attachment_id=" + itoa(p.ID), Title: Rendered{Rendered: p.Title}, Author: p.Author,

@@ -27,6 +27,32 @@ func (v EventView) LastModified() time.Time {
 	return latest
 }
 
+// Revision is the revision of the item an answer shows (its change
+// sequence), which its entity tag carries so that a client's If-Match can
+// name it. What the item embeds has revisions of its own: a change to the
+// venue inside an event changes the event's entity tag (it is also a hash of
+// the answer), not the revision its If-Match names.
+func (v EventView) Revision() int64 { return v.revision }
+
+// Revision is the venue's revision.
+func (v VenueView) Revision() int64 { return v.access.revisionOf() }
+
+// Revision is the organizer's revision.
+func (v OrganizerView) Revision() int64 { return v.access.revisionOf() }
+
+// Revision is the term's revision.
+func (v TermView) Revision() int64 { return v.revision }
+
+// Revision is the attachment's revision.
+func (v AttachmentView) Revision() int64 { return v.revision }
+
+func (p *Post) revisionOf() int64 {
+	if p == nil {
+		return 0
+	}
+	return p.Seq
+}
+
 // readModifiedAfter sets the modified_after filter and its order on q when
 // it was sent.
 func readModifiedAfter(raw *string, now time.Time, q *PostQuery, bad *InvalidParams) {

@@ -21,6 +21,9 @@ type postService struct {
 	throttle *Throttle
 	// media resolves images that name an attachment, and sideloads.
 	media *Media
+	// events edits events, for the services that change the events linking
+	// what they remove.
+	events *Events
 }
 
 // PostRef names a post by ID or, when ID is 0, by slug.
@@ -90,27 +93,8 @@ func (s *postService) insert(ctx context.Context, p *Post, base string) error {
 
 // insertAs stores a new post under the slug it has, then indexes it.
 func (s *postService) insertAs(ctx context.Context, p *Post) error {
-	return s.sync.writeThrough(func() error { return s.store.Posts().Insert(ctx, p) },
+	return s.sync.writeThrough(CollectionPosts, p, false, func() error { return s.store.Posts().Insert(ctx, p) },
 		func() error { return s.index.PutPosts(ctx, []*Post{p}) })
-}
-
-// save writes an existing post to the store, then to the index, as changed now.
-func (s *postService) save(ctx context.Context, p *Post) error {
-	p.Modified = s.now().UTC().Truncate(time.Second)
-	return s.rewrite(ctx, p)
-}
-
-// rewrite is save for bookkeeping that changes none of the post's fields
-// (how far a series is made, which start an exception stands for).
-func (s *postService) rewrite(ctx context.Context, p *Post) error {
-	return s.sync.writeThrough(func() error { return s.store.Posts().Update(ctx, p) },
-		func() error { return s.index.PutPosts(ctx, []*Post{p}) })
-}
-
-// remove deletes a post from the store, then from the index.
-func (s *postService) remove(ctx context.Context, p *Post) error {
-	return s.sync.writeThrough(func() error { return ignoreMissing(s.store.Posts().Delete(ctx, p.ID)) },
-		func() error { return s.index.DeletePost(ctx, p.ID) })
 }
 
 // MaxPerPage caps every list.
@@ -188,16 +172,21 @@ type Deleted[V any] struct {
 
 // forEachPost changes every post (any status) that where selects, events
 // unless it sets another type ("" for every type): it finds them all through
-// the index first, then rewrites each in the store and the index. Used to
-// unlink a removed venue, organizer, term or image, and to move events with
-// their venue.
-func (s *postService) forEachPost(ctx context.Context, where func(*PostQuery), change func(*Post)) error {
+// the index first, then edits each (an event as events are edited, so a
+// series' occurrences follow). change runs on each post as stored, again
+// after a lost race: it must check that the post still is one it changes
+// (errUnchanged otherwise). Used to unlink a removed venue, organizer, term
+// or image, and to move events with their venue.
+func (s *postService) forEachPost(ctx context.Context, where func(*PostQuery), change func(*Post) error) error {
 	q := PostQuery{Type: PostTypeEvent}
 	where(&q)
 	posts, err := s.findPosts(ctx, q)
 	for _, p := range posts {
-		change(p)
-		if err := s.save(ctx, p); err != nil {
+		edit := s.edit
+		if p.Type == PostTypeEvent {
+			edit = s.events.editEvent
+		}
+		if err := ignoreMissing(edit(ctx, p, postWrite{}, change)); err != nil {
 			return err
 		}
 	}

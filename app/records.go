@@ -76,6 +76,8 @@ type Post struct {
 	Parent            int64       `bson:"parent,omitempty"`
 	Occurrence        time.Time   `bson:"occurrence,omitempty"`
 	Detached          bool        `bson:"detached,omitempty"`
+	// Lease is held by the job working on a series' occurrences.
+	Lease *Lease `bson:"lease,omitempty"`
 
 	// CreatedSeq is the sequence of the insert, so the change feed can tell a
 	// creation from an update; 0 for posts stored before it was kept.

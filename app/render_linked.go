@@ -98,7 +98,7 @@ type OrganizerView struct {
 // rendered venues and organizers carry it, so that the events they are shown
 // in can fit them to each caller.
 func accessOf(p *Post) *Post {
-	return &Post{ID: p.ID, Type: p.Type, Author: p.Author, Status: p.Status, Password: p.Password}
+	return &Post{ID: p.ID, Seq: p.Seq, Type: p.Type, Author: p.Author, Status: p.Status, Password: p.Password}
 }
 
 // postCommon is what every post object starts with.

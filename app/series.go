@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strconv"
 	"time"
@@ -50,7 +51,7 @@ func (s *Events) occurrenceAt(series *Post, t time.Time) *Post {
 	zone := s.eventZone(series)
 	o := *series
 	o.ID, o.Seq, o.CreatedSeq, o.Slug = 0, 0, 0, ""
-	o.Recurrence, o.Excluded, o.MaterializedUntil = nil, nil, time.Time{}
+	o.Recurrence, o.Excluded, o.MaterializedUntil, o.Lease = nil, nil, time.Time{}, nil
 	o.Parent, o.Occurrence, o.Detached = series.ID, t.UTC(), false
 	o.Categories, o.Tags, o.Organizers = slices.Clone(series.Categories), slices.Clone(series.Tags), slices.Clone(series.Organizers)
 	o.Cost = slices.Clone(series.Cost)
@@ -85,59 +86,65 @@ func (s *Events) occurrences(ctx context.Context, seriesID int64) ([]*Post, erro
 
 // materialize makes the occurrences the rules give after from, up to the
 // horizon, at most MaxOccurrencesAhead at a time; a start that has an
-// occurrence already (of any status) or is excluded is skipped. Two
-// replicas doing it at once make each occurrence once: its slug is derived
-// from its start, and the store refuses a second one.
-func (s *Events) materialize(ctx context.Context, series *Post, from time.Time) error {
+// occurrence already (of any status) or is excluded is skipped. It returns
+// how far the occurrences are made, which the job writes into the series
+// when it finishes. Two replicas doing it at once make each occurrence
+// once: its slug is derived from its start, and the store refuses a second
+// one.
+func (j *seriesJob) materialize(ctx context.Context, from time.Time) (time.Time, error) {
+	series := j.series
 	if !publishable(series.Status) {
-		return nil // made once it is published: a draft costs no one a thousand events
+		return series.MaterializedUntil, nil // made once it is published: a draft costs no one a thousand events
 	}
-	zone := s.eventZone(series)
+	zone := j.eventZone(series)
 	r, err := parseRecurrence(series.Recurrence, zone)
 	if err != nil {
-		return err
+		return series.MaterializedUntil, err
 	}
-	existing, err := s.occurrences(ctx, series.ID)
+	existing, err := j.occurrences(ctx, series.ID)
 	if err != nil {
-		return err
+		return series.MaterializedUntil, err
 	}
+	now := j.now()
 	taken := map[int64]bool{series.Start.Unix(): true}
 	ahead := 0
 	for _, o := range existing {
 		taken[o.Occurrence.Unix()] = true
-		if o.Occurrence.After(s.now()) {
+		if o.Occurrence.After(now) {
 			ahead++
 		}
 	}
 	for _, t := range series.Excluded {
 		taken[t.Unix()] = true
 	}
-	until := s.now().Add(SeriesHorizon)
+	until := now.Add(SeriesHorizon)
 	limit := 2*MaxOccurrencesAhead + len(taken)
 	starts, err := r.between(series.Start, from, until, zone, limit)
 	if err != nil {
-		return err
+		return series.MaterializedUntil, err
 	}
 	if len(starts) == limit { // more to come: the next extension goes on from the last
 		until = starts[len(starts)-1]
 	}
 	for _, t := range starts {
-		if t.After(s.now()) && ahead >= MaxOccurrencesAhead {
+		if t.After(now) && ahead >= MaxOccurrencesAhead {
 			until = t.Add(-time.Second)
 			break
 		}
 		if taken[t.Unix()] {
 			continue
 		}
-		if err := s.insertOccurrence(ctx, series, s.occurrenceAt(series, t)); err != nil {
-			return err
+		if err := j.keep(ctx); err != nil {
+			return series.MaterializedUntil, err
 		}
-		if t.After(s.now()) {
+		if err := j.insertOccurrence(ctx, series, j.occurrenceAt(series, t)); err != nil {
+			return series.MaterializedUntil, err
+		}
+		if t.After(now) {
 			ahead++
 		}
 	}
-	series.MaterializedUntil = until.UTC().Truncate(time.Second)
-	return s.rewrite(ctx, series)
+	return until.UTC().Truncate(time.Second), nil
 }
 
 // insertOccurrence stores an occurrence under the slug its start gives:
@@ -177,21 +184,42 @@ func (s *Events) insertOccurrence(ctx context.Context, series, o *Post) error {
 }
 
 // ExtendSeries makes the occurrences of every series up to the horizon, as
-// time passes; it reports how many series it extended.
+// time passes, and reconciles the occurrences of every series whose last
+// job did not finish; a series whose lease another job holds is left to
+// it. Each series is one job of its own: one that fails is reported and
+// tried again on the next pass, and the others go on. It reports how many
+// series it extended or reconciled.
 func (s *Events) ExtendSeries(ctx context.Context) (int, error) {
-	series, err := s.findPosts(ctx, PostQuery{Type: PostTypeEvent, SeriesOnly: true, Statuses: madeStatuses})
+	series, err := s.findPosts(ctx, PostQuery{Type: PostTypeEvent, SeriesOnly: true})
 	if err != nil {
 		return 0, err
 	}
 	horizon := s.now().Add(SeriesHorizon - 24*time.Hour)
 	n := 0
+	var failed []error
 	for _, p := range series {
-		if p.MaterializedUntil.Before(horizon) {
-			if err := s.materialize(ctx, p, p.MaterializedUntil); err != nil {
-				return n, err
-			}
-			n++
+		unfinished := p.Lease.unfinished()
+		if !unfinished && (!publishable(p.Status) || !p.MaterializedUntil.Before(horizon)) {
+			continue
 		}
+		job, err := s.startJob(ctx, p, postWrite{keepModified: true}, true, nil)
+		if errors.Is(err, errLeaseTaken) || errors.Is(err, ErrNotFound) {
+			continue // another job has it, or it is gone
+		}
+		until := p.MaterializedUntil
+		if err == nil {
+			err = s.sync.catchUp(ctx)
+		}
+		if err == nil && unfinished {
+			until, err = job.reconcile(ctx)
+		} else if err == nil {
+			until, err = job.materialize(ctx, p.MaterializedUntil)
+		}
+		if err = job.finish(ctx, err, func(p *Post) { p.MaterializedUntil = until }); err != nil {
+			failed = append(failed, fmt.Errorf("series %d: %w", p.ID, err))
+			continue
+		}
+		n++
 	}
-	return n, nil
+	return n, errors.Join(failed...)
 }

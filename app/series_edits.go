@@ -3,55 +3,207 @@ package app
 import (
 	"context"
 	"errors"
+	"reflect"
 	"slices"
 	"strings"
 	"time"
 )
 
-// How writes of a series or of one of its occurrences keep the two in step.
+// How writes of a series or of one of its occurrences keep the two in step,
+// each under the series' lease (series_lease.go).
 
-// afterSeriesWrite brings the occurrences in line with a series just saved:
-// when its dates, zone or rules changed, the occurrences still to come that
-// were not edited on their own are made again from the new rules; the
-// others (and all of them otherwise) take its other fields.
-func (s *Events) afterSeriesWrite(ctx context.Context, series *Post, scheduleChanged bool) error {
-	occurrences, err := s.occurrences(ctx, series.ID)
-	if err != nil {
-		return err
+// editEvent is edit for an event: when the event is or was a series, the
+// same write takes its lease, and its occurrences are brought in line
+// after it; an occurrence that leaves its series (moved out, trashed) has
+// its start excluded there.
+func (s *Events) editEvent(ctx context.Context, p *Post, w postWrite, change func(*Post) error) error {
+	token := newLeaseToken()
+	w.lease = token
+	var before *Post
+	err := s.edit(ctx, p, w, func(cur *Post) error {
+		before = clonePost(cur)
+		if err := change(cur); err != nil {
+			return err
+		}
+		if isSeries(before) || isSeries(cur) {
+			cur.Lease = leaseFor(token)
+		}
+		return nil
+	})
+	if err != nil || before == nil || p.Seq == before.Seq {
+		return err // refused, or nothing to write
 	}
-	now := s.now()
-	for _, o := range occurrences {
-		if o.Detached {
-			continue
-		}
-		if (scheduleChanged || !isSeries(series)) && o.Occurrence.After(now) && o.Status != StatusTrash {
-			if err := s.remove(ctx, o); err != nil {
-				return err
-			}
-			continue
-		}
-		if slices.ContainsFunc(series.Excluded, o.Occurrence.Equal) {
-			continue // trashed on its own: it stays so
-		}
-		fresh := s.occurrenceAt(series, o.Occurrence)
-		fresh.ID, fresh.Seq, fresh.CreatedSeq, fresh.Slug = o.ID, o.Seq, o.CreatedSeq, o.Slug
-		fresh.Start, fresh.End = o.Start, o.End // past ones keep the schedule they had
-		if err := s.save(ctx, fresh); err != nil {
+	return s.afterEventWrite(ctx, before, p, token)
+}
+
+// afterEventWrite keeps series and occurrences in step after a write of an
+// event: an occurrence moved out or trashed leaves its start excluded; a
+// series (or an event that stopped being one), whose lease the write took,
+// has its occurrences reconciled with it, then gives the lease back.
+func (s *Events) afterEventWrite(ctx context.Context, before, p *Post, token string) error {
+	ctx = context.WithoutCancel(ctx) // the write is done: its bookkeeping must be too (see job)
+	if before.Parent != 0 && (p.Parent != before.Parent || p.Status == StatusTrash && before.Status != StatusTrash) {
+		if err := s.leaveSeries(ctx, before); err != nil {
 			return err
 		}
 	}
-	if !isSeries(series) {
+	if !isSeries(p) && !isSeries(before) {
 		return nil
 	}
-	return s.materialize(ctx, series, series.Start)
+	job, err := s.job(ctx, p, token)
+	if err == nil && isSeries(before) && !p.Start.Equal(before.Start) {
+		err = job.moveSlots(ctx, before)
+	}
+	until := p.MaterializedUntil
+	if err == nil {
+		until, err = job.reconcile(ctx)
+	}
+	return job.finish(ctx, err, func(p *Post) { p.MaterializedUntil = until })
+}
+
+// reconcile brings the occurrences in line with the series as the job
+// holds it, whatever they were before (so a job that stopped half-way is
+// finished by the next): those still to come that its rules no longer give
+// go; the others that were not edited on their own take its fields (past
+// ones keep their schedule); occurrences at starts it excludes go, unless
+// edited on their own or trashed; then the missing ones are made. It
+// returns how far they are made.
+func (j *seriesJob) reconcile(ctx context.Context) (time.Time, error) {
+	series := j.series
+	occurrences, err := j.occurrences(ctx, series.ID)
+	if err != nil {
+		return series.MaterializedUntil, err
+	}
+	now := j.now()
+	given, err := j.futureStarts(occurrences, now)
+	if err != nil {
+		return series.MaterializedUntil, err
+	}
+	for _, o := range occurrences {
+		if err := j.keep(ctx); err != nil {
+			return series.MaterializedUntil, err
+		}
+		excluded := slices.ContainsFunc(series.Excluded, o.Occurrence.Equal)
+		switch {
+		case o.Detached:
+		case excluded && o.Status == StatusTrash:
+		case excluded || o.Occurrence.After(now) && o.Status != StatusTrash && !given[o.Occurrence.Unix()]:
+			err = j.dropOccurrence(ctx, o)
+		default:
+			err = j.rewriteOccurrence(ctx, o, now)
+		}
+		if err != nil {
+			return series.MaterializedUntil, err
+		}
+	}
+	if !isSeries(series) {
+		return time.Time{}, nil
+	}
+	return j.materialize(ctx, series.Start)
+}
+
+// futureStarts are the starts the series' rules give after now, as far as
+// its occurrences reach (none when it no longer recurs).
+func (j *seriesJob) futureStarts(occurrences []*Post, now time.Time) (map[int64]bool, error) {
+	given := map[int64]bool{}
+	if !isSeries(j.series) {
+		return given, nil
+	}
+	last := now
+	for _, o := range occurrences {
+		if o.Occurrence.After(last) {
+			last = o.Occurrence
+		}
+	}
+	zone := j.eventZone(j.series)
+	r, err := parseRecurrence(j.series.Recurrence, zone)
+	if err != nil {
+		return nil, err
+	}
+	starts, err := r.between(j.series.Start, now, last, zone, 2*MaxOccurrencesAhead+len(occurrences))
+	for _, t := range starts {
+		given[t.Unix()] = true
+	}
+	return given, err
+}
+
+// dropOccurrence deletes an occurrence the series no longer gives, unless
+// meanwhile it was edited on its own or left the series.
+func (j *seriesJob) dropOccurrence(ctx context.Context, o *Post) error {
+	return j.discard(ctx, o, postWrite{}, func(cur *Post) error {
+		if cur.Detached || cur.Parent != j.series.ID {
+			return errUnchanged
+		}
+		return nil
+	})
+}
+
+// rewriteOccurrence gives an occurrence the series' fields (a past one
+// keeps its schedule), unless meanwhile it was edited on its own or left
+// the series, or it has them already.
+func (j *seriesJob) rewriteOccurrence(ctx context.Context, o *Post, now time.Time) error {
+	err := j.edit(ctx, o, postWrite{}, func(cur *Post) error {
+		if cur.Detached || cur.Parent != j.series.ID {
+			return errUnchanged
+		}
+		fresh := j.occurrenceAt(j.series, cur.Occurrence)
+		fresh.ID, fresh.Seq, fresh.CreatedSeq, fresh.Slug = cur.ID, cur.Seq, cur.CreatedSeq, cur.Slug
+		fresh.Date, fresh.Modified = cur.Date, cur.Modified
+		if !cur.Occurrence.After(now) {
+			fresh.Start, fresh.End = cur.Start, cur.End
+		}
+		if samePost(fresh, cur) {
+			return errUnchanged
+		}
+		*cur = *fresh
+		return nil
+	})
+	return ignoreMissing(err)
+}
+
+// samePost compares two posts field by field, an empty list or map equal
+// to none and instants by the instant, as the store keeps them.
+func samePost(a, b *Post) bool {
+	va, vb := reflect.ValueOf(a).Elem(), reflect.ValueOf(b).Elem()
+	for i := range va.NumField() {
+		if !va.Type().Field(i).IsExported() {
+			continue
+		}
+		x, y := va.Field(i), vb.Field(i)
+		switch x.Kind() {
+		case reflect.Slice, reflect.Map:
+			if x.Len() == 0 && y.Len() == 0 {
+				continue
+			}
+		}
+		if t, ok := x.Interface().(time.Time); ok {
+			if !t.Equal(y.Interface().(time.Time)) {
+				return false
+			}
+			continue
+		}
+		if ts, ok := x.Interface().([]time.Time); ok {
+			if !slices.EqualFunc(ts, y.Interface().([]time.Time), time.Time.Equal) {
+				return false
+			}
+			continue
+		}
+		if !reflect.DeepEqual(x.Interface(), y.Interface()) {
+			return false
+		}
+	}
+	return true
 }
 
 // leaveSeries records that an occurrence no longer stands for its start in
-// its series: trashed, deleted, or moved out of it.
+// its series (trashed, deleted, or moved out of it), under the series'
+// lease: the start is excluded, and an occurrence a job made again at that
+// start meanwhile goes.
 func (s *Events) leaveSeries(ctx context.Context, o *Post) error {
 	if o.Parent == 0 {
 		return nil
 	}
+	ctx = context.WithoutCancel(ctx)
 	series, err := s.store.Posts().Get(ctx, o.Parent)
 	if errors.Is(err, ErrNotFound) {
 		return nil
@@ -59,18 +211,45 @@ func (s *Events) leaveSeries(ctx context.Context, o *Post) error {
 	if err != nil {
 		return err
 	}
-	if !slices.ContainsFunc(series.Excluded, o.Occurrence.Equal) {
-		series.Excluded = append(series.Excluded, o.Occurrence)
-		return s.save(ctx, series)
+	job, err := s.startJob(ctx, series, postWrite{}, false, func(p *Post) error {
+		if !slices.ContainsFunc(p.Excluded, o.Occurrence.Equal) {
+			p.Excluded = append(p.Excluded, o.Occurrence)
+		}
+		return nil
+	})
+	if errors.Is(err, ErrNotFound) {
+		return nil
 	}
-	return nil
+	if err == nil {
+		err = s.sync.catchUp(ctx)
+	}
+	if err == nil {
+		err = job.dropStrays(ctx, o)
+	}
+	return job.finish(ctx, err, nil)
+}
+
+// dropStrays deletes the occurrences at left's start but left itself that
+// were neither edited on their own nor trashed.
+func (j *seriesJob) dropStrays(ctx context.Context, left *Post) error {
+	occurrences, err := j.occurrences(ctx, j.series.ID)
+	for _, o := range occurrences {
+		if err != nil {
+			break
+		}
+		if o.ID != left.ID && o.Occurrence.Equal(left.Occurrence) && !o.Detached && o.Status != StatusTrash {
+			err = j.dropOccurrence(ctx, o)
+		}
+	}
+	return err
 }
 
 // applySeries writes the sent rules and post_parent onto an event being
 // saved, and checks them: a series is never an occurrence, post_parent names
 // a series the caller may edit, and an occurrence edited through the API is
-// detached from its series' edits.
-func (s *Events) applySeries(ctx context.Context, actor *User, p *Post, in *eventInput) error {
+// detached from its series' edits. When a series' start moves, the starts
+// its exclusions stand for move with it, by the same local time.
+func (s *Events) applySeries(ctx context.Context, actor *User, before, p *Post, in *eventInput) error {
 	if p.Parent != 0 {
 		p.Detached = true
 	}
@@ -99,77 +278,86 @@ func (s *Events) applySeries(ctx context.Context, actor *User, p *Post, in *even
 			p.Parent, p.Occurrence, p.Detached = parent, p.Start, true
 		}
 	}
+	if before != nil && isSeries(before) && !p.Start.Equal(before.Start) {
+		move := s.slotMover(before, p)
+		for i, t := range p.Excluded {
+			p.Excluded[i] = move(t)
+		}
+	}
 	return s.checkSeries(p)
 }
 
-// afterEventWrite keeps series and occurrences in step after an update:
-// an occurrence moved out leaves its start excluded; a series (or an event
-// that stopped being one) updates its occurrences.
-func (s *Events) afterEventWrite(ctx context.Context, before, p *Post) error {
-	if before.Parent != 0 && (p.Parent != before.Parent || p.Status == StatusTrash && before.Status != StatusTrash) {
-		if err := s.leaveSeries(ctx, before); err != nil {
-			return err
-		}
-	}
-	if !isSeries(p) && !isSeries(before) {
-		return nil
-	}
-	changed := !p.Start.Equal(before.Start) || !p.End.Equal(before.End) || p.TimeZone != before.TimeZone ||
-		p.AllDay != before.AllDay || !slices.Equal(p.Recurrence, before.Recurrence)
-	if isSeries(before) && !p.Start.Equal(before.Start) {
-		if err := s.moveSlots(ctx, before, p); err != nil {
-			return err
-		}
-	}
-	return s.afterSeriesWrite(ctx, p, changed)
+// slotMover moves a start of a series by as much local time as its first
+// start moved.
+func (s *Events) slotMover(before, series *Post) func(time.Time) time.Time {
+	zone := s.eventZone(series)
+	shift := naive(series.Start, zone).Sub(naive(before.Start, zone))
+	return func(t time.Time) time.Time { return fromNaive(naive(t, zone).Add(shift), zone) }
 }
 
 // moveSlots: when a series' start moves, the starts its exceptions stand
-// for (excluded ones, those edited on their own) move with it, by the same
-// local time, so the occurrences made again do not come back beside them.
-func (s *Events) moveSlots(ctx context.Context, before, series *Post) error {
-	zone := s.eventZone(series)
-	shift := naive(series.Start, zone).Sub(naive(before.Start, zone))
-	move := func(t time.Time) time.Time { return fromNaive(naive(t, zone).Add(shift), zone) }
-	for i, t := range series.Excluded {
-		series.Excluded[i] = move(t)
-	}
-	occurrences, err := s.occurrences(ctx, series.ID)
+// for (those edited on their own, those trashed) move with it, as its
+// exclusions did in the same write, so the occurrences made again do not
+// come back beside them.
+func (j *seriesJob) moveSlots(ctx context.Context, before *Post) error {
+	move := j.slotMover(before, j.series)
+	occurrences, err := j.occurrences(ctx, j.series.ID)
 	if err != nil {
 		return err
 	}
 	for _, o := range occurrences {
-		if o.Detached || o.Status == StatusTrash {
-			o.Occurrence = move(o.Occurrence)
-			if err := s.rewrite(ctx, o); err != nil {
-				return err
+		if !o.Detached && o.Status != StatusTrash {
+			continue
+		}
+		from := o.Occurrence
+		err := j.edit(ctx, o, postWrite{keepModified: true}, func(cur *Post) error {
+			if cur.Parent != j.series.ID || !cur.Occurrence.Equal(from) {
+				return errUnchanged
 			}
+			cur.Occurrence = move(from)
+			return nil
+		})
+		if err := ignoreMissing(err); err != nil {
+			return err
 		}
 	}
 	return nil
 }
 
-// afterEventDelete: a trashed or deleted occurrence leaves its start
-// excluded; a trashed or deleted series takes all its occurrences along.
-func (s *Events) afterEventDelete(ctx context.Context, p *Post, force bool) error {
-	if !isSeries(p) {
-		return s.leaveSeries(ctx, p)
-	}
-	occurrences, err := s.occurrences(ctx, p.ID)
-	if err != nil {
-		return err
-	}
+// trashAll trashes every occurrence of a series being trashed, those
+// edited on their own included.
+func (j *seriesJob) trashAll(ctx context.Context) error {
+	occurrences, err := j.occurrences(ctx, j.series.ID)
 	for _, o := range occurrences {
-		switch {
-		case force:
-			err = s.remove(ctx, o)
-		case o.Status != StatusTrash:
-			o.Status = StatusTrash
-			err = s.save(ctx, o)
-		}
 		if err != nil {
-			return err
+			break
+		}
+		if err = j.keep(ctx); err == nil {
+			err = ignoreMissing(j.edit(ctx, o, postWrite{}, func(cur *Post) error {
+				if cur.Status == StatusTrash || cur.Parent != j.series.ID {
+					return errUnchanged
+				}
+				cur.Status = StatusTrash
+				return nil
+			}))
 		}
 	}
-	return nil
+	return err
+}
+
+// removeAll deletes every occurrence of a series deleted for good.
+func (s *Events) removeAll(ctx context.Context, series *Post) error {
+	occurrences, err := s.occurrences(ctx, series.ID)
+	for _, o := range occurrences {
+		if err != nil {
+			break
+		}
+		err = s.discard(ctx, o, postWrite{}, func(cur *Post) error {
+			if cur.Parent != series.ID {
+				return errUnchanged
+			}
+			return nil
+		})
+	}
+	return err
 }

@@ -7,8 +7,10 @@ import (
 )
 
 // Document is what a Store keeps: a record with an integer ID, the change
-// sequence number of its last write, and the values that must be unique within
-// its collection (field name -> value; every value non-empty).
+// sequence number of its last write (which is also its revision: every write
+// takes a new one, so a writer knows whether the record changed since it
+// read it), and the values that must be unique within its collection (field
+// name -> value; every value non-empty).
 type Document interface {
 	DocID() int64
 	SetDocID(id int64)
@@ -25,10 +27,14 @@ type Repo[T Document] interface {
 	// ErrConflict when a unique key is taken (no ID is consumed then, or one is
 	// skipped; IDs are never reused either way).
 	Insert(ctx context.Context, doc T) error
-	// Update replaces the stored document with the same ID. ErrNotFound, ErrConflict.
+	// Update replaces the stored document with the same ID if it is still at
+	// the revision doc carries (its DocSeq, as it was read): a compare-and-swap.
+	// ErrStale when another write came in between (nothing is written then),
+	// ErrNotFound, ErrConflict. On success doc carries its new revision.
 	Update(ctx context.Context, doc T) error
-	// Delete removes a document. ErrNotFound.
-	Delete(ctx context.Context, id int64) error
+	// Delete removes the document with that ID if it is still at revision seq.
+	// ErrStale, ErrNotFound.
+	Delete(ctx context.Context, id, seq int64) error
 	// Get loads one document. ErrNotFound.
 	Get(ctx context.Context, id int64) (T, error)
 	// GetMany loads documents in the order of ids, skipping the missing ones.

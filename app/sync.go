@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -25,8 +26,9 @@ type indexSync struct {
 	// shared from its store write to its index write; applying a batch holds it
 	// exclusively from reading the store to writing the index, so it never
 	// writes an older state over a newer one.
-	gate sync.RWMutex
-	mu   sync.Mutex // one catch-up at a time
+	gate  sync.RWMutex
+	order indexOrder
+	mu    sync.Mutex // one catch-up at a time
 	// applied holds the sequences applied in the margin below the checkpoint.
 	applied    map[int64]bool
 	checkpoint int64
@@ -40,14 +42,62 @@ type indexSync struct {
 // writeThrough is the one path of every write of the service: the store,
 // then, if that worked, the index, with the gate held between them, so that a
 // catch-up never writes an older state of the document over the one just
-// written.
-func (s *indexSync) writeThrough(toStore, toIndex func() error) error {
+// written. Two writes of one document reach the index in the order of their
+// store writes (see indexOrder). doc is the document of the collection
+// written (its ID and, after toStore, its new sequence); gone says the
+// write deleted it.
+func (s *indexSync) writeThrough(collection string, doc Document, gone bool, toStore, toIndex func() error) error {
 	s.gate.RLock()
 	defer s.gate.RUnlock()
 	if err := toStore(); err != nil {
 		return err
 	}
-	return toIndex()
+	seq := doc.DocSeq()
+	if gone {
+		seq = math.MaxInt64 // nothing written before a delete is indexed after it
+	}
+	return s.order.put(docKey{collection, doc.DocID()}, seq, toIndex)
+}
+
+// indexOrder keeps the index writes of each document in the order of its
+// store writes. The store orders them (a compare-and-swap waits for the
+// write before it to commit), but the index writes that follow run side by
+// side: the second could land first and the first then put back an older
+// state. Each document's index writes pass under a lock of its stripe,
+// which remembers the newest sequence indexed, and an older one is skipped.
+type indexOrder struct {
+	stripes [64]orderStripe
+}
+
+type orderStripe struct {
+	mu   sync.Mutex
+	last map[docKey]int64
+}
+
+type docKey struct {
+	collection string
+	id         int64
+}
+
+// orderMemory bounds what a stripe remembers: only writes in flight need
+// ordering, so forgetting everything past it costs nothing in practice.
+const orderMemory = 1024
+
+func (o *indexOrder) put(key docKey, seq int64, toIndex func() error) error {
+	st := &o.stripes[uint64(key.id)%uint64(len(o.stripes))]
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.last[key] > seq {
+		return nil // a later write of the document is indexed already
+	}
+	if err := toIndex(); err != nil {
+		return err
+	}
+	if st.last == nil || len(st.last) >= orderMemory {
+		st.last = map[docKey]int64{}
+	}
+	st.last[key] = seq
+	return nil
 }
 
 // ignoreMissing: deleting what is already gone is not an error.
@@ -60,8 +110,17 @@ func ignoreMissing(err error) error {
 
 // CatchUp applies every change above the index's checkpoint (less the margin)
 // and returns how many changes it applied.
-func (a *App) CatchUp(ctx context.Context) (int, error) {
-	s := a.sync
+func (a *App) CatchUp(ctx context.Context) (int, error) { return a.sync.catchUpCount(ctx) }
+
+// catchUp is CatchUp for a job that must see every write committed before
+// it started, on any replica (a series job, which finds occurrences through
+// the index).
+func (s *indexSync) catchUp(ctx context.Context) error {
+	_, err := s.catchUpCount(ctx)
+	return err
+}
+
+func (s *indexSync) catchUpCount(ctx context.Context) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if !s.loaded {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 )
 
 // The two taxonomies, by the names clients of the plugin know them.
@@ -42,6 +43,7 @@ type TermView struct {
 	Meta        []any    `json:"meta"`
 	URL         string   `json:"url"`
 	URLs        TermURLs `json:"urls"`
+	revision    int64
 }
 
 // TermURLs are a term's API URLs.
@@ -103,7 +105,7 @@ func (s *Terms) render(ctx context.Context, t *Term, count int, caller Caller) (
 	url, err := s.link(ctx, t, s.posts.home(caller))
 	v := TermView{
 		ID: t.ID, Count: count, Description: t.Description, Name: t.Name, Slug: t.Slug, Taxonomy: t.Taxonomy,
-		Meta: []any{}, URL: url, URLs: s.urls(t, caller.Root),
+		Meta: []any{}, URL: url, URLs: s.urls(t, caller.Root), revision: t.Seq,
 	}
 	if s.kind.hierarchical {
 		parent := t.Parent
@@ -249,7 +251,7 @@ func (s *Terms) insert(ctx context.Context, t *Term, base string) error {
 			}
 		}
 		t.Slug = slug
-		err = s.posts.sync.writeThrough(func() error { return s.store.Terms().Insert(ctx, t) },
+		err = s.posts.sync.writeThrough(CollectionTerms, t, false, func() error { return s.store.Terms().Insert(ctx, t) },
 			func() error { return s.index.PutTerms(ctx, []*Term{t}) })
 		if !errors.Is(err, ErrConflict) {
 			return err
@@ -274,35 +276,39 @@ func (s *Terms) Update(ctx context.Context, caller Caller, id int64, raw TermInp
 	if err := s.mayManage(caller.User); err != nil {
 		return nil, err
 	}
-	if in.Name != nil {
-		t.Name = *in.Name
-	}
-	if in.Description != nil {
-		t.Description = *in.Description
-	}
-	if in.Parent != nil {
-		t.Parent = *in.Parent
-	}
-	if in.Slug != nil {
-		slug := SanitizeTitle(*in.Slug)
-		if s.slugTaken(ctx, slug, t.ID) {
-			return nil, NewError(KindInvalid, "duplicate_term_slug", "The slug “"+slug+"” is already in use by another term.")
+	err = s.editTerm(ctx, t, caller.Expect, func(t *Term) error {
+		if in.Name != nil {
+			t.Name = *in.Name
 		}
-		t.Slug = slug
-	}
-	if err := s.saveTerm(ctx, t); err != nil {
-		if errors.Is(err, ErrConflict) {
-			return nil, NewError(KindInvalid, "duplicate_term_slug", "The slug “"+t.Slug+"” is already in use by another term.")
+		if in.Description != nil {
+			t.Description = *in.Description
 		}
+		if in.Parent != nil {
+			if *in.Parent != 0 && s.isDescendant(ctx, *in.Parent, t.ID) { // a move meanwhile made a loop of it
+				return ErrInvalidParam("parent", "parent must be an existing category that is not this one or below it.")
+			}
+			t.Parent = *in.Parent
+		}
+		if in.Slug != nil {
+			slug := SanitizeTitle(*in.Slug)
+			if s.slugTaken(ctx, slug, t.ID) {
+				return errSlugInUse(slug)
+			}
+			t.Slug = slug
+		}
+		return nil
+	})
+	if errors.Is(err, ErrConflict) {
+		return nil, errSlugInUse(t.Slug)
+	}
+	if err != nil {
 		return nil, err
 	}
 	return s.withCount(ctx, t, caller)
 }
 
-// saveTerm writes a term to the store, then the index.
-func (s *Terms) saveTerm(ctx context.Context, t *Term) error {
-	return s.posts.sync.writeThrough(func() error { return s.store.Terms().Update(ctx, t) },
-		func() error { return s.index.PutTerms(ctx, []*Term{t}) })
+func errSlugInUse(slug string) *Error {
+	return NewError(KindInvalid, "duplicate_term_slug", "The slug “"+slug+"” is already in use by another term.")
 }
 
 // Delete removes a term for good and answers it as it was; its children move
@@ -317,6 +323,9 @@ func (s *Terms) Delete(ctx context.Context, caller Caller, id int64) (*TermView,
 	}
 	if err := s.mayManage(caller.User); err != nil {
 		return nil, err
+	}
+	if err := caller.Expect.holds(t.Seq, time.Time{}); err != nil {
+		return nil, err // before its children and events are changed
 	}
 	previous, err := s.withCount(ctx, t, caller)
 	if err != nil {
@@ -333,8 +342,14 @@ func (s *Terms) Delete(ctx context.Context, caller Caller, id int64) (*TermView,
 			return nil, err
 		}
 		for _, c := range kids {
-			c.Parent = t.Parent
-			if err := s.saveTerm(ctx, c); err != nil {
+			err := s.editTerm(ctx, c, Precondition{}, func(c *Term) error {
+				if c.Parent != t.ID {
+					return errUnchanged
+				}
+				c.Parent = t.Parent
+				return nil
+			})
+			if err := ignoreMissing(err); err != nil {
 				return nil, err
 			}
 		}
@@ -347,10 +362,15 @@ func (s *Terms) Delete(ctx context.Context, caller Caller, id int64) (*TermView,
 				q.Categories = []int64{t.ID}
 			}
 		},
-		func(e *Post) { e.Categories, e.Tags = withoutID(e.Categories, t.ID), withoutID(e.Tags, t.ID) })
+		func(e *Post) error {
+			if !containsID(e.Categories, t.ID) && !containsID(e.Tags, t.ID) {
+				return errUnchanged
+			}
+			e.Categories, e.Tags = withoutID(e.Categories, t.ID), withoutID(e.Tags, t.ID)
+			return nil
+		})
 	if err != nil {
 		return nil, err
 	}
-	return previous, s.posts.sync.writeThrough(func() error { return ignoreMissing(s.store.Terms().Delete(ctx, t.ID)) },
-		func() error { return s.index.DeleteTerm(ctx, t.ID) })
+	return previous, s.discardTerm(ctx, t, caller.Expect, nil)
 }

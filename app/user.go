@@ -205,7 +205,11 @@ func (s *Users) Delete(ctx context.Context, caller Caller, id int64) (*DeletedUs
 	if u.ID == actor.ID {
 		return nil, NewError(KindInvalid, "rest_user_cannot_delete_self", "You cannot delete your own user.")
 	}
-	if err := s.repo.Delete(ctx, id); err != nil && !errors.Is(err, ErrNotFound) {
+	if err := caller.Expect.holds(u.Seq, time.Time{}); err != nil {
+		return nil, err
+	}
+	// Users change only by their insert, so the revision read is the one.
+	if err := s.repo.Delete(ctx, id, u.Seq); err != nil && !errors.Is(err, ErrNotFound) {
 		return nil, err
 	}
 	return &DeletedUser{Deleted: true, Previous: u.view()}, nil

@@ -26,6 +26,9 @@ type answer struct {
 	listKey  string
 	fields   fieldTree
 	envelope bool
+	// revision is the stored revision of the one item the answer shows (0:
+	// not one item); its entity tag carries it (conditional.go).
+	revision int64
 }
 
 // newAnswer reads the conventions a request asks for. HEAD is served as GET,
@@ -88,8 +91,14 @@ func (a *answer) send(maxAge time.Duration) {
 		body, status = envelope(body, status, h), http.StatusOK
 		h.Set("Content-Type", "application/json; charset=UTF-8")
 	}
+	if ok && a.revision != 0 {
+		h.Set("ETag", itemETag(a.revision, body)) // writes too: the client's next If-Match
+	}
 	if read && ok {
 		etag := strongETag(body)
+		if a.revision != 0 {
+			etag = itemETag(a.revision, body)
+		}
 		h.Set("ETag", etag)
 		if notModified(a.r, etag, h.Get("Last-Modified")) {
 			h.Del("Content-Type")

@@ -1,6 +1,8 @@
 package controllers_test
 
 import (
+	"context"
+	"fmt"
 	"net/http"
 	"regexp"
 	"strings"
@@ -10,7 +12,9 @@ import (
 	"calendar/controllers"
 )
 
-var strongTag = regexp.MustCompile(`^"[0-9a-f]{32}"$`)
+// strongTag is a list's or a document's entity tag (a hash), or an item's
+// (its revision, then a hash).
+var strongTag = regexp.MustCompile(`^"([0-9a-f]{32}|[0-9]+-[0-9a-f]{16})"$`)
 
 func TestAReadAnswersNotModifiedWhenTheClientHasItsETag(t *testing.T) {
 	s := startService(t)
@@ -155,4 +159,86 @@ func TestAnonymousReadsMayBeCachedSignedInOnesMayNot(t *testing.T) {
 	if cc := startService(t).do("GET", "/vendor/events/v1").Header.Get("Cache-Control"); cc != "public, max-age=60" {
 		t.Fatalf("default Cache-Control = %q", cc)
 	}
+}
+
+// TestConditionalWritesGoThroughOnlyOverTheVersionTheClientRead: every item
+// route honours If-Match with the ETag of a read (or of a write's answer):
+// the current one writes, an older one is a 412 that changes nothing; * and
+// a weakened tag name the item too.
+func TestConditionalWritesGoThroughOnlyOverTheVersionTheClientRead(t *testing.T) {
+	s := startService(t)
+	venue := s.create("venue", asAdmin(), "venue", "Hall")
+	organizer := s.create("organizer", asAdmin(), "organizer", "Ann")
+	event := s.event(at("Gala", "2030-05-01 20:00", "2030-05-01 22:00"))
+	category := s.do("POST", "/vendor/events/v1/categories", asAdmin(), form("name", "Jazz")).object(t)
+	tag := s.do("POST", "/vendor/events/v1/tags", asAdmin(), form("name", "Live")).object(t)
+	media := s.upload("stage.png", pngImage(t, 40, 30))
+	for _, r := range []struct {
+		path, field string
+	}{
+		{eventsPath + "/" + idOf(event), "title"},
+		{"/vendor/events/v1/venues/" + idOf(venue), "venue"},
+		{"/vendor/events/v1/organizers/" + idOf(organizer), "organizer"},
+		{"/vendor/events/v1/categories/" + idOf(category), "name"},
+		{"/vendor/events/v1/tags/" + idOf(tag), "name"},
+		{mediaPath + "/" + idOf(media), "alt_text"},
+	} {
+		t.Run(r.path, func(t *testing.T) {
+			read := s.do("GET", r.path, asAdmin())
+			read.expectStatus(t, http.StatusOK)
+			etag := read.Header.Get("ETag")
+			write := s.do("POST", r.path, asAdmin(), header("If-Match", etag), form(r.field, "first"))
+			write.expectStatus(t, http.StatusOK)
+			current := write.Header.Get("ETag")
+			if current == "" || current == etag {
+				t.Fatalf("the write's answer has ETag %q, want a new one (read: %q)", current, etag)
+			}
+			last, _ := s.store.LastSeq(context.Background())
+			shown := s.do("GET", r.path, asAdmin()).Header.Get("ETag")
+			for _, stale := range []string{etag, `"other"`, `"12345678-00"`} {
+				s.do("POST", r.path, asAdmin(), header("If-Match", stale), form(r.field, "lost")).
+					expectError(t, http.StatusPreconditionFailed, "rest_precondition_failed")
+				s.do("DELETE", r.path+"?force=true", asAdmin(), header("If-Match", stale)).
+					expectError(t, http.StatusPreconditionFailed, "rest_precondition_failed")
+			}
+			if now, _ := s.store.LastSeq(context.Background()); now != last {
+				t.Fatalf("refused conditional writes moved the change sequence from %d to %d", last, now)
+			}
+			if got := s.do("GET", r.path, asAdmin()).Header.Get("ETag"); got != shown {
+				t.Fatalf("the item changed under refused writes: ETag %q, want %q", got, shown)
+			}
+			for i, tag := range []string{`"other", ` + current, "*"} {
+				res := s.do("POST", r.path, asAdmin(), header("If-Match", tag), form(r.field, fmt.Sprint("again ", i)))
+				res.expectStatus(t, http.StatusOK)
+				current = res.Header.Get("ETag")
+			}
+			s.do("POST", r.path, asAdmin(), header("If-Match", "W/"+current), form(r.field, "weak")).expectStatus(t, http.StatusOK)
+		})
+	}
+}
+
+// TestIfUnmodifiedSinceRefusesAWriteOfAnItemChangedAfterIt: without
+// If-Match, the date of the client's copy decides.
+func TestIfUnmodifiedSinceRefusesAWriteOfAnItemChangedAfterIt(t *testing.T) {
+	s := startService(t)
+	event := s.event(at("Gala", "2030-05-01 20:00", "2030-05-01 22:00"))
+	path := eventsPath + "/" + idOf(event)
+	modified, err := http.ParseTime(s.do("GET", path).Header.Get("Last-Modified"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.do("POST", path, asAdmin(), header("If-Unmodified-Since", modified.Add(-time.Second).Format(http.TimeFormat)),
+		form("title", "lost")).expectError(t, http.StatusPreconditionFailed, "rest_precondition_failed")
+	s.do("DELETE", path, asAdmin(), header("If-Unmodified-Since", modified.Add(-time.Second).Format(http.TimeFormat))).
+		expectError(t, http.StatusPreconditionFailed, "rest_precondition_failed")
+	if got := s.do("GET", path, asAdmin()).object(t); got["title"] != "Gala" || got["status"] != "publish" {
+		t.Fatalf("refused writes changed the event: %v %v", got["title"], got["status"])
+	}
+	for _, since := range []string{modified.Format(http.TimeFormat), "not a date"} {
+		s.do("POST", path, asAdmin(), header("If-Unmodified-Since", since), form("title", "Gala "+since)).expectStatus(t, http.StatusOK)
+	}
+	// If-Match, when sent, decides alone.
+	etag := s.do("GET", path, asAdmin()).Header.Get("ETag")
+	s.do("POST", path, asAdmin(), header("If-Match", etag), header("If-Unmodified-Since", "Mon, 01 Jan 2001 00:00:00 GMT"),
+		form("title", "Kept")).expectStatus(t, http.StatusOK)
 }

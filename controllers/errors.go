@@ -13,17 +13,18 @@ import (
 
 // kindStatus is the HTTP status of each kind of app error.
 var kindStatus = map[app.Kind]int{
-	app.KindInternal:       http.StatusInternalServerError,
-	app.KindInvalid:        http.StatusBadRequest,
-	app.KindUnauthorized:   http.StatusUnauthorized,
-	app.KindForbidden:      http.StatusForbidden,
-	app.KindNotFound:       http.StatusNotFound,
-	app.KindConflict:       http.StatusConflict,
-	app.KindGone:           http.StatusGone,
-	app.KindTooLarge:       http.StatusRequestEntityTooLarge,
-	app.KindThrottled:      http.StatusTooManyRequests,
-	app.KindUnavailable:    http.StatusServiceUnavailable,
-	app.KindNotImplemented: http.StatusNotImplemented,
+	app.KindInternal:           http.StatusInternalServerError,
+	app.KindInvalid:            http.StatusBadRequest,
+	app.KindUnauthorized:       http.StatusUnauthorized,
+	app.KindForbidden:          http.StatusForbidden,
+	app.KindNotFound:           http.StatusNotFound,
+	app.KindConflict:           http.StatusConflict,
+	app.KindGone:               http.StatusGone,
+	app.KindTooLarge:           http.StatusRequestEntityTooLarge,
+	app.KindThrottled:          http.StatusTooManyRequests,
+	app.KindUnavailable:        http.StatusServiceUnavailable,
+	app.KindNotImplemented:     http.StatusNotImplemented,
+	app.KindPreconditionFailed: http.StatusPreconditionFailed,
 }
 
 // statusOf is the HTTP status an error answers with.

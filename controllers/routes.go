@@ -105,9 +105,15 @@ func handle[T any](api *API, namespace string, methods []string, path string, ar
 		req := &Request{HTTP: r, Values: values, lang: info.lang, header: c.Response().Header(),
 			Caller: app.Caller{User: info.actor, Client: clientOf(r), Root: api.apiRoot(info.lang, EventsNamespace),
 				Site: strings.TrimSuffix(api.siteRoot(info.lang), "/")}}
+		if len(names) > 0 && r.Method != http.MethodGet {
+			req.Caller.Expect = precondition(r)
+		}
 		out, err := h(req)
 		if err != nil {
 			return zero, err
+		}
+		if item, ok := any(out).(revisioned); ok && info.answer != nil {
+			info.answer.revision = item.Revision()
 		}
 		if m, ok := any(out).(lastModifier); ok && r.Method == http.MethodGet && !m.LastModified().IsZero() {
 			req.header.Set("Last-Modified", m.LastModified().UTC().Format(http.TimeFormat))

@@ -126,10 +126,16 @@ func (r *boltRepo[U, T]) Update(ctx context.Context, doc T) error {
 	if err := checkKeys(keys); err != nil {
 		return err
 	}
-	return r.w.update(func(tx *bbolt.Tx) error {
+	// Taken before the transaction: a batch may run it more than once, and
+	// a run that was rolled back has already given doc another sequence.
+	read := doc.DocSeq()
+	err := r.w.update(func(tx *bbolt.Tx) error {
 		old, err := r.get(tx, doc.DocID())
 		if err != nil {
 			return err
+		}
+		if old.DocSeq() != read {
+			return app.ErrStale
 		}
 		if err := r.keysFree(tx, keys, doc.DocID()); err != nil {
 			return err
@@ -143,6 +149,10 @@ func (r *boltRepo[U, T]) Update(ctx context.Context, doc T) error {
 		}
 		return r.put(tx, doc)
 	})
+	if err != nil {
+		doc.SetSeq(read)
+	}
+	return err
 }
 
 func (r *boltRepo[U, T]) dropKeys(tx *bbolt.Tx, doc T) error {
@@ -154,7 +164,7 @@ func (r *boltRepo[U, T]) dropKeys(tx *bbolt.Tx, doc T) error {
 	return nil
 }
 
-func (r *boltRepo[U, T]) Delete(ctx context.Context, id int64) error {
+func (r *boltRepo[U, T]) Delete(ctx context.Context, id, seq int64) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -162,6 +172,9 @@ func (r *boltRepo[U, T]) Delete(ctx context.Context, id int64) error {
 		old, err := r.get(tx, id)
 		if err != nil {
 			return err
+		}
+		if old.DocSeq() != seq {
+			return app.ErrStale
 		}
 		if err := r.dropKeys(tx, old); err != nil {
 			return err

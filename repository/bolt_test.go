@@ -32,7 +32,6 @@ func TestBoltContract(t *testing.T) {
 			}
 			return open(t, dirs[s])
 		},
-		concurrent: true,
 	})
 }
 

@@ -70,7 +70,7 @@ func runFilesContract(t *testing.T, sut storeUnderTest) {
 		}
 	})
 
-	if sut.concurrent {
+	{
 		t.Run("of concurrent puts of one name exactly one wins", func(t *testing.T) {
 			files := sut.open(t).Files()
 			const n = 20

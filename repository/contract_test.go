@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -16,8 +17,6 @@ type storeUnderTest struct {
 	open func(t *testing.T) app.Store
 	// reopen is nil for backends whose data lives outside the test process.
 	reopen func(t *testing.T, s app.Store) app.Store
-	// concurrent is false for servers that do not apply $inc atomically.
-	concurrent bool
 }
 
 // runContract is the storage contract: every backend must pass it unchanged.
@@ -30,6 +29,7 @@ func runContract(t *testing.T, sut storeUnderTest) {
 
 	t.Run("IDs are allocated 1, 2, 3 per collection and never reused", func(t *testing.T) {
 		s := sut.open(t)
+		var third *app.Post
 		for want := int64(1); want <= 3; want++ {
 			p := venue(fmt.Sprintf("v%d", want))
 			if err := s.Posts().Insert(ctx, p); err != nil {
@@ -38,8 +38,9 @@ func runContract(t *testing.T, sut storeUnderTest) {
 			if p.ID != want {
 				t.Fatalf("post ID = %d, want %d", p.ID, want)
 			}
+			third = p
 		}
-		if err := s.Posts().Delete(ctx, 3); err != nil {
+		if err := s.Posts().Delete(ctx, 3, third.Seq); err != nil {
 			t.Fatal(err)
 		}
 		p := venue("v4")
@@ -146,10 +147,10 @@ func runContract(t *testing.T, sut storeUnderTest) {
 		s := sut.open(t)
 		p := venue("gone")
 		mustInsert(t, s.Posts(), p)
-		if err := s.Posts().Delete(ctx, p.ID); err != nil {
+		if err := s.Posts().Delete(ctx, p.ID, p.Seq); err != nil {
 			t.Fatal(err)
 		}
-		if err := s.Posts().Delete(ctx, p.ID); !errors.Is(err, app.ErrNotFound) {
+		if err := s.Posts().Delete(ctx, p.ID, p.Seq); !errors.Is(err, app.ErrNotFound) {
 			t.Fatalf("second delete err = %v, want ErrNotFound", err)
 		}
 		if _, err := s.Posts().FindByKey(ctx, "type_slug", "venue/gone"); !errors.Is(err, app.ErrNotFound) {
@@ -173,7 +174,7 @@ func runContract(t *testing.T, sut storeUnderTest) {
 			t.Fatal(err)
 		}
 		mustInsert(t, s.Posts(), c)
-		if err := s.Posts().Delete(ctx, b.ID); err != nil {
+		if err := s.Posts().Delete(ctx, b.ID, b.Seq); err != nil {
 			t.Fatal(err)
 		}
 		feed, err := s.Changes(ctx, 0, 100)
@@ -235,8 +236,8 @@ func runContract(t *testing.T, sut storeUnderTest) {
 		event := &app.Post{Type: app.PostTypeEvent, Slug: "e", Status: "publish"}
 		mustInsert(t, s.Posts(), event)
 		for _, del := range []func() error{
-			func() error { return s.Posts().Delete(ctx, event.ID) },
-			func() error { return s.Terms().Delete(ctx, term.ID) },
+			func() error { return s.Posts().Delete(ctx, event.ID, event.Seq) },
+			func() error { return s.Terms().Delete(ctx, term.ID, term.Seq) },
 		} {
 			if err := del(); err != nil {
 				t.Fatal(err)
@@ -253,6 +254,119 @@ func runContract(t *testing.T, sut storeUnderTest) {
 		want := fmt.Sprintf("[posts/%d event deleted=true terms/%d post_tag deleted=true]", event.ID, term.ID)
 		if fmt.Sprint(got) != want {
 			t.Fatalf("tombstones = %v\nwant %s", got, want)
+		}
+	})
+
+	t.Run("an update or a delete writes only over the revision its writer read", func(t *testing.T) {
+		s := sut.open(t)
+		p := venue("cas")
+		mustInsert(t, s.Posts(), p)
+		first, _ := s.Posts().Get(ctx, p.ID)
+		second, _ := s.Posts().Get(ctx, p.ID)
+		first.Title = "first"
+		if err := s.Posts().Update(ctx, first); err != nil {
+			t.Fatal(err)
+		}
+		read := second.Seq
+		second.Title = "second"
+		if err := s.Posts().Update(ctx, second); !errors.Is(err, app.ErrStale) {
+			t.Fatalf("update from an older revision: err = %v, want ErrStale", err)
+		}
+		if second.Seq != read {
+			t.Fatalf("a refused update left the document at revision %d, want the one read (%d)", second.Seq, read)
+		}
+		if err := s.Posts().Delete(ctx, p.ID, read); !errors.Is(err, app.ErrStale) {
+			t.Fatalf("delete from an older revision: err = %v, want ErrStale", err)
+		}
+		stored, err := s.Posts().Get(ctx, p.ID)
+		if err != nil || stored.Title != "first" || stored.Seq != first.Seq {
+			t.Fatalf("stored = %+v, %v; want the first write, untouched since", stored, err)
+		}
+		if feed, _ := s.Changes(ctx, 0, 100); len(feed) != 1 || feed[0].Deleted || feed[0].Seq != first.Seq {
+			t.Fatalf("the feed after refused writes = %+v, want only the first write", feed)
+		}
+		term := &app.Term{Taxonomy: "post_tag", Name: "T", Slug: "t"}
+		mustInsert(t, s.Terms(), term)
+		stale := *term
+		term.Name = "renamed"
+		if err := s.Terms().Update(ctx, term); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Terms().Update(ctx, &stale); !errors.Is(err, app.ErrStale) {
+			t.Fatalf("term update from an older revision: err = %v, want ErrStale", err)
+		}
+		if err := s.Posts().Delete(ctx, p.ID, first.Seq); err != nil {
+			t.Fatal(err)
+		}
+	})
+
+	t.Run("of concurrent compare-and-swaps from one revision exactly one wins, and retried they lose nothing", func(t *testing.T) {
+		s := sut.open(t)
+		p := venue("counted")
+		p.Meta = map[string]string{"n": "0"}
+		mustInsert(t, s.Posts(), p)
+		const writers = 12
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		won, stale := 0, 0
+		var read sync.WaitGroup // every writer has read before any writes
+		start := make(chan struct{})
+		for i := range writers {
+			wg.Add(1)
+			read.Add(1)
+			go func() {
+				defer wg.Done()
+				mine, err := s.Posts().Get(ctx, p.ID)
+				read.Done()
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				<-start
+				mine.Title = fmt.Sprint("writer ", i)
+				err = s.Posts().Update(ctx, mine)
+				mu.Lock()
+				defer mu.Unlock()
+				switch {
+				case err == nil:
+					won++
+				case errors.Is(err, app.ErrStale):
+					stale++
+				default:
+					t.Error(err)
+				}
+			}()
+		}
+		read.Wait()
+		close(start)
+		wg.Wait()
+		if won != 1 || stale != writers-1 {
+			t.Fatalf("%d writes won and %d were stale; want 1 and %d", won, stale, writers-1)
+		}
+		for range writers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for {
+					cur, err := s.Posts().Get(ctx, p.ID)
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					n, _ := strconv.Atoi(cur.Meta["n"])
+					cur.Meta["n"] = strconv.Itoa(n + 1)
+					if err = s.Posts().Update(ctx, cur); !errors.Is(err, app.ErrStale) {
+						if err != nil {
+							t.Error(err)
+						}
+						return
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		if got, _ := s.Posts().Get(ctx, p.ID); got.Meta["n"] != strconv.Itoa(writers) {
+			t.Fatalf("after %d increments retried on stale revisions, n = %s", writers, got.Meta["n"])
 		}
 	})
 
@@ -276,7 +390,7 @@ func runContract(t *testing.T, sut storeUnderTest) {
 		})
 	}
 
-	if sut.concurrent {
+	{
 		t.Run("50 concurrent creates get 50 distinct IDs", func(t *testing.T) {
 			s := sut.open(t)
 			var wg sync.WaitGroup

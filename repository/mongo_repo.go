@@ -116,7 +116,18 @@ func (r *mongoRepo[U, T]) Insert(ctx context.Context, doc T) error {
 	return storeError(err)
 }
 
+// Update is a compare-and-swap: the filter holds the revision read, so the
+// replacement matches nothing when another write came in between.
 func (r *mongoRepo[U, T]) Update(ctx context.Context, doc T) error {
+	read := doc.DocSeq()
+	err := r.replace(ctx, doc, read)
+	if err != nil {
+		doc.SetSeq(read)
+	}
+	return err
+}
+
+func (r *mongoRepo[U, T]) replace(ctx context.Context, doc T, read int64) error {
 	seq, err := r.store.next(ctx, "seq")
 	if err != nil {
 		return err
@@ -126,24 +137,42 @@ func (r *mongoRepo[U, T]) Update(ctx context.Context, doc T) error {
 	if err != nil {
 		return err
 	}
-	res, err := r.coll.ReplaceOne(ctx, bson.D{{Key: "_id", Value: doc.DocID()}}, d)
+	res, err := r.coll.ReplaceOne(ctx, bson.D{{Key: "_id", Value: doc.DocID()}, {Key: "seq", Value: read}}, d)
 	if err != nil {
 		return storeError(err)
 	}
 	if res.MatchedCount == 0 {
-		return app.ErrNotFound
+		return r.whyUnmatched(ctx, doc.DocID())
 	}
 	return nil
 }
 
-// Delete leaves a tombstone first, then removes the document: a crash between
-// the two leaves a tombstone for a live document, which the index's catch-up
-// resolves by reading the store (the document is there, so it stays).
-// The document is read first for its kind, which the tombstone keeps.
-func (r *mongoRepo[U, T]) Delete(ctx context.Context, id int64) error {
+// whyUnmatched tells a compare-and-swap that matched nothing: the document
+// is gone, or at another revision.
+func (r *mongoRepo[U, T]) whyUnmatched(ctx context.Context, id int64) error {
+	n, err := r.coll.CountDocuments(ctx, bson.D{{Key: "_id", Value: id}})
+	switch {
+	case err != nil:
+		return storeError(err)
+	case n == 0:
+		return app.ErrNotFound
+	}
+	return app.ErrStale
+}
+
+// Delete leaves a tombstone first, then removes the document if it is still
+// at revision read: a crash between the two, or a write that came in
+// between, leaves a tombstone for a live document, which the index's
+// catch-up resolves by reading the store (the document is there, so it
+// stays); the latter's tombstone is removed again at once. The document is
+// read first for its kind, which the tombstone keeps.
+func (r *mongoRepo[U, T]) Delete(ctx context.Context, id, read int64) error {
 	old, err := r.Get(ctx, id)
 	if err != nil {
 		return err
+	}
+	if old.DocSeq() != read {
+		return app.ErrStale
 	}
 	seq, err := r.store.next(ctx, "seq")
 	if err != nil {
@@ -157,12 +186,13 @@ func (r *mongoRepo[U, T]) Delete(ctx context.Context, id int64) error {
 	if err != nil {
 		return storeError(err)
 	}
-	res, err := r.coll.DeleteOne(ctx, bson.D{{Key: "_id", Value: id}})
+	res, err := r.coll.DeleteOne(ctx, bson.D{{Key: "_id", Value: id}, {Key: "seq", Value: read}})
 	if err != nil {
 		return storeError(err)
 	}
 	if res.DeletedCount == 0 {
-		return app.ErrNotFound
+		_, _ = r.store.tombstones.DeleteOne(ctx, bson.D{{Key: "_id", Value: t.Key}, {Key: "seq", Value: seq}})
+		return r.whyUnmatched(ctx, id)
 	}
 	return nil
 }

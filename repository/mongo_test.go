@@ -21,7 +21,7 @@ import (
 var dbCounter atomic.Int64
 
 // mongoSUT opens a fresh database on the server at uri for each subtest.
-func mongoSUT(uri string, concurrent bool) storeUnderTest {
+func mongoSUT(uri string) storeUnderTest {
 	return storeUnderTest{
 		open: func(t *testing.T) app.Store {
 			ctx := context.Background()
@@ -51,14 +51,13 @@ func mongoSUT(uri string, concurrent bool) storeUnderTest {
 			})
 			return again
 		},
-		concurrent: concurrent,
 	}
 }
 
-// FerretDB applies $inc without isolation under concurrency, so the concurrent
-// case runs on the embedded store and on real MongoDB only.
+// FerretDB runs behind ferretdbtest's proxy, which makes its writes atomic
+// as MongoDB's are, so it passes the whole contract, concurrency included.
 func TestMongoContractOnFerretDB(t *testing.T) {
-	runContract(t, mongoSUT(ferretdbtest.Start(t), false))
+	runContract(t, mongoSUT(ferretdbtest.Start(t)))
 }
 
 // TestMongoContractOnRealMongoDB runs the contract on a real MongoDB: the one
@@ -78,7 +77,7 @@ func TestMongoContractOnRealMongoDB(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	runContract(t, mongoSUT(uri, true))
+	runContract(t, mongoSUT(uri))
 }
 
 // TestMongoDefaultsYieldToTheURI: writes wait for a majority and requests wait
@@ -131,7 +130,7 @@ func TestAServerGoingAwayIsUnavailableNotAFault(t *testing.T) {
 // lost the name to another is refused by the unique index, and its chunks go.
 func TestMongoFilesUniqueIndexDecides(t *testing.T) {
 	ctx := context.Background()
-	s := mongoSUT(ferretdbtest.Start(t), false).open(t).(*Mongo)
+	s := mongoSUT(ferretdbtest.Start(t)).open(t).(*Mongo)
 	first := randomBytes(600 << 10) // three chunks
 	if err := s.files.PutFile(ctx, "2026/11/a.jpg", 1, first); err != nil {
 		t.Fatal(err)

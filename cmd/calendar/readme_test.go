@@ -85,6 +85,7 @@ func TestTheREADMEExamplesRunInOrderOnAFreshStart(t *testing.T) {
 		{"_fields=id,title,venue.venue", `"venue":{"venue":"Salle Pleyel"}`},
 		{"_envelope", `"status":400`},
 		{"_method=DELETE", `"status":"trash"`},
+		{`-H "If-Match: $TAG" -d cost=25`, `"cost":"25"`},
 		{"search=cafe%20concrt", `"title":"Café concert"`},
 		{"events.ics?categories=jazz", "SUMMARY:Jazz night"},
 		{"modified_after=yesterday", `"title":"Jazz night"`},

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"net"
+	"strings"
 	"sync"
 	"testing"
 
@@ -33,6 +34,8 @@ type Server struct {
 
 	mu   sync.Mutex
 	stop func()
+	// writes passes one write command at a time (atomic.go), across restarts.
+	writes sync.Mutex
 }
 
 // StartServer runs a server that stops when the test ends.
@@ -86,8 +89,9 @@ func (s *Server) Restart() {
 	if s.stop != nil {
 		return
 	}
+	backend := FreeAddr(s.t)
 	f, err := ferretdb.New(&ferretdb.Config{
-		Listener:  ferretdb.ListenerConfig{TCP: s.addr},
+		Listener:  ferretdb.ListenerConfig{TCP: backend},
 		Handler:   "sqlite",
 		SQLiteURL: "file:" + s.dir + "/",
 		Logger:    slog.New(slog.NewTextHandler(io.Discard, nil)),
@@ -95,14 +99,21 @@ func (s *Server) Restart() {
 	if err != nil {
 		s.t.Fatal(err)
 	}
-	s.uri = f.MongoDBURI()
+	s.uri = strings.Replace(f.MongoDBURI(), backend, s.addr, 1)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		_ = f.Run(ctx)
 	}()
+	front, err := startProxy(s.addr, backend, &s.writes)
+	if err != nil {
+		cancel()
+		<-done
+		s.t.Fatal(err)
+	}
 	s.stop = func() {
+		front.stop()
 		cancel()
 		<-done
 	}

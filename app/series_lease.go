@@ -1,0 +1,164 @@
+package app
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"time"
+)
+
+// Work on a series' occurrences (making them, extending, shortening,
+// rewriting them after an edit) is done under the series' lease, taken and
+// given back by compare-and-swap writes of the series record itself, so two
+// such jobs never interleave, on one replica or on several sharing a store.
+// A write of a leased series by anyone else waits for the lease to end and
+// then applies to the series as the job left it. A job that does not finish
+// (a crash, a store that went away) leaves its lease to expire; the next
+// extension pass sees it and brings the occurrences in line again.
+
+// Lease is a job's hold on a series. Holder "" marks a job that stopped
+// before it finished: its occurrences are to be reconciled.
+type Lease struct {
+	Holder string    `bson:"holder"`
+	Until  time.Time `bson:"until"`
+}
+
+const (
+	// leaseTTL is how long a lease holds without renewal; a job renews it
+	// after a third of it, so only a stopped job's lease expires.
+	leaseTTL = 30 * time.Second
+	// maxLeaseWait is how long a write waits for another's lease to end
+	// before it is answered 409.
+	maxLeaseWait = 45 * time.Second
+)
+
+// Leases are timed by the wall clock, never by Settings.Now: tests move the
+// latter by months to see series extended.
+var leaseClock = time.Now
+
+// live reports whether the lease still holds.
+func (l *Lease) live() bool { return l != nil && l.Holder != "" && leaseClock().Before(l.Until) }
+
+// unfinished reports whether a job left the series without finishing.
+func (l *Lease) unfinished() bool { return l != nil && !l.live() }
+
+func newLeaseToken() string {
+	b := make([]byte, 12)
+	_, _ = rand.Read(b) // crypto/rand never fails on supported platforms
+	return hex.EncodeToString(b)
+}
+
+func leaseFor(token string) *Lease { return &Lease{Holder: token, Until: leaseClock().Add(leaseTTL)} }
+
+var errLeaseTaken = errors.New("the series is leased to another job")
+
+func errSeriesBusy() *Error {
+	return NewError(KindConflict, "rest_conflict", "The series is being rewritten by another request; try again.")
+}
+
+// awaitLease waits, while the post is leased to another job than mine, for
+// that lease to end (or expire), reading the post again meanwhile; p is
+// left as last read. With noWait it answers errLeaseTaken at once instead.
+func (s *postService) awaitLease(ctx context.Context, p *Post, mine string, noWait bool) error {
+	deadline := leaseClock().Add(maxLeaseWait)
+	for wait := 5 * time.Millisecond; p.Lease.live() && p.Lease.Holder != mine; wait = min(2*wait, 200*time.Millisecond) {
+		if noWait {
+			return errLeaseTaken
+		}
+		if leaseClock().After(deadline) {
+			return errSeriesBusy()
+		}
+		if err := pause(ctx, wait); err != nil {
+			return err
+		}
+		fresh, err := s.store.Posts().Get(ctx, p.ID)
+		if err != nil {
+			return err
+		}
+		*p = *fresh
+	}
+	return nil
+}
+
+// seriesJob is one hold of a series' lease: the series as the job holds it.
+type seriesJob struct {
+	*Events
+	token   string
+	series  *Post
+	renewed time.Time
+}
+
+// startJob takes the lease of a series with a write that applies change
+// (nil: none) as well; with noWait a series leased to another is
+// errLeaseTaken, else the write waits for that lease. w's other terms
+// (precondition, modification time) are the caller's.
+func (s *Events) startJob(ctx context.Context, series *Post, w postWrite, noWait bool, change func(*Post) error) (*seriesJob, error) {
+	job := &seriesJob{Events: s, token: newLeaseToken(), series: series}
+	w.lease, w.noWait = job.token, noWait
+	err := s.edit(ctx, series, w, func(p *Post) error {
+		if change != nil {
+			if err := change(p); err != nil {
+				return err
+			}
+		}
+		p.Lease = leaseFor(job.token)
+		return nil
+	})
+	job.renewed = leaseClock()
+	return job, err
+}
+
+// job returns the job whose lease a write just took (its token), after
+// the index caught up: the occurrences another replica made are found.
+// A job's context is its caller's without the cancellation: a client that
+// hangs up does not stop it half-way.
+func (s *Events) job(ctx context.Context, series *Post, token string) (*seriesJob, error) {
+	job := &seriesJob{Events: s, token: token, series: series, renewed: leaseClock()}
+	return job, s.sync.catchUp(ctx)
+}
+
+// keep renews the lease once a third of it has passed, and ends the job
+// when the lease is no longer its own (it expired and another took it).
+func (j *seriesJob) keep(ctx context.Context) error {
+	if leaseClock().Sub(j.renewed) < leaseTTL/3 {
+		return nil
+	}
+	err := j.edit(ctx, j.series, postWrite{keepModified: true, lease: j.token, noWait: true}, func(p *Post) error {
+		if p.Lease == nil || p.Lease.Holder != j.token {
+			return errLeaseTaken
+		}
+		p.Lease = leaseFor(j.token)
+		return nil
+	})
+	j.renewed = leaseClock()
+	return err
+}
+
+// finish gives the lease back with a last write of the series (change,
+// nil: none); after a failed job (failed != nil) the lease is left as
+// unfinished, so the next extension pass reconciles the series, and
+// failed is returned.
+func (j *seriesJob) finish(ctx context.Context, failed error, change func(*Post)) error {
+	err := j.edit(ctx, j.series, postWrite{keepModified: true, lease: j.token}, func(p *Post) error {
+		if p.Lease == nil || p.Lease.Holder != j.token {
+			return errUnchanged // expired and taken over: the other job finishes it
+		}
+		if failed != nil {
+			p.Lease = &Lease{}
+			return nil
+		}
+		if change != nil {
+			change(p)
+		}
+		p.Lease = nil
+		return nil
+	})
+	if errors.Is(err, ErrNotFound) {
+		err = nil // deleted meanwhile: nothing to give back
+	}
+	if failed != nil {
+		return failed
+	}
+	return err
+}

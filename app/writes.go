@@ -1,0 +1,238 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"slices"
+	"time"
+)
+
+// Every write of a stored record is a compare-and-swap on its revision (its
+// change sequence, which every write renews): the store writes only if the
+// record is still as its writer read it. When another write came in between,
+// the change is applied again to the record as it is now, so nothing another
+// writer acknowledged is lost and a partial update still changes only what
+// its caller sent. This file owns that loop; no service writes around it.
+
+// maxWriteAttempts bounds how often one write is applied again to a newer
+// state before it is answered 409: each attempt lost to a write that
+// committed in between, so many writers of one record still all get through.
+const maxWriteAttempts = 16
+
+// errUnchanged, returned by a change, leaves the record as it is: the change
+// no longer applies to the record as it is now. The write succeeds.
+var errUnchanged = errors.New("nothing to change")
+
+// errBusy answers a write that gave up on a record another writer kept
+// changing.
+func errBusy() *Error {
+	return NewError(KindConflict, "rest_conflict", "Other requests kept changing the same item; try again.")
+}
+
+// Precondition is what a client's conditional write expects of the item it
+// names (If-Match, If-Unmodified-Since); the zero value expects nothing.
+type Precondition struct {
+	// Revisions, when not nil, are the revisions the item may be at: those
+	// the client's entity tags name (If-Match; empty: none matches).
+	Revisions []int64
+	// UnmodifiedSince, when set, is the instant the item may not have been
+	// modified after (If-Unmodified-Since; items without a modification
+	// time pass).
+	UnmodifiedSince time.Time
+}
+
+// ErrPreconditionFailed answers a conditional write of an item that changed
+// since the client read it.
+func ErrPreconditionFailed() *Error {
+	return NewError(KindPreconditionFailed, "rest_precondition_failed",
+		"The item changed since the version your request names (If-Match, If-Unmodified-Since); read it again.")
+}
+
+// holds checks the precondition against the record as it is now.
+func (c Precondition) holds(revision int64, modified time.Time) error {
+	if c.Revisions != nil && !slices.Contains(c.Revisions, revision) {
+		return ErrPreconditionFailed()
+	}
+	if !c.UnmodifiedSince.IsZero() && !modified.IsZero() && modified.After(c.UnmodifiedSince) {
+		return ErrPreconditionFailed()
+	}
+	return nil
+}
+
+// casLoop runs attempt on doc; when the store finds doc stale, it waits a
+// little (more after each loss, with jitter, so that writers that collide
+// spread out), reads the record again and runs attempt on that, at most
+// maxWriteAttempts times. It returns the record as last read or written.
+func casLoop[T Document](ctx context.Context, doc T, reread func() (T, error), attempt func(T) error) (T, error) {
+	for n := 1; ; n++ {
+		err := attempt(doc)
+		if !errors.Is(err, ErrStale) {
+			return doc, err
+		}
+		if n == maxWriteAttempts {
+			return doc, errBusy()
+		}
+		if err := pause(ctx, time.Duration(n)*time.Millisecond); err != nil {
+			return doc, err
+		}
+		if doc, err = reread(); err != nil {
+			return doc, err
+		}
+	}
+}
+
+// pause sleeps up to twice d, at random, or until ctx ends.
+func pause(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d/2 + rand.N(d+1))
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// postWrite says how one write of a post goes.
+type postWrite struct {
+	// expect is the client's precondition.
+	expect Precondition
+	// keepModified leaves the modification time as it is: bookkeeping that
+	// changes none of the post's own fields.
+	keepModified bool
+	// lease is the series lease this write holds ("" none): a series leased
+	// by another is written once that lease ends (see series_lease.go), or
+	// with noWait, not at all (errLeaseTaken).
+	lease  string
+	noWait bool
+}
+
+// edit applies change to the post as stored and writes it to the store (a
+// compare-and-swap) and then the index. change must depend only on the post
+// it is given and on what the caller sent, since it runs again on a newer
+// state after a lost race; it may refuse (its error ends the write) or
+// return errUnchanged. p is the post as the caller read it; it is left as
+// written (or as last read, when the write did not happen).
+func (s *postService) edit(ctx context.Context, p *Post, w postWrite, change func(*Post) error) error {
+	out, err := casLoop(ctx, p, func() (*Post, error) { return s.store.Posts().Get(ctx, p.ID) }, func(cur *Post) error {
+		if err := s.awaitLease(ctx, cur, w.lease, w.noWait); err != nil {
+			return err
+		}
+		if err := w.expect.holds(cur.Seq, cur.Modified); err != nil {
+			return err
+		}
+		next := clonePost(cur)
+		switch err := change(next); {
+		case errors.Is(err, errUnchanged):
+			return nil
+		case err != nil:
+			return err
+		}
+		if !w.keepModified {
+			next.Modified = s.now().UTC().Truncate(time.Second)
+		}
+		err := s.sync.writeThrough(CollectionPosts, next, false, func() error { return s.store.Posts().Update(ctx, next) },
+			func() error { return s.index.PutPosts(ctx, []*Post{next}) })
+		if err == nil {
+			*cur = *next
+		}
+		return err
+	})
+	if out != p {
+		*p = *out
+	}
+	return err
+}
+
+// discard deletes the post for good, from the store (a compare-and-swap)
+// and then the index. check, when not nil, runs on the post as stored
+// before each attempt and may refuse (errUnchanged keeps it: the delete
+// no longer applies). A post already gone is not an error.
+func (s *postService) discard(ctx context.Context, p *Post, w postWrite, check func(*Post) error) error {
+	_, err := casLoop(ctx, p, func() (*Post, error) { return s.store.Posts().Get(ctx, p.ID) }, func(cur *Post) error {
+		if err := s.awaitLease(ctx, cur, w.lease, w.noWait); err != nil {
+			return err
+		}
+		if err := w.expect.holds(cur.Seq, cur.Modified); err != nil {
+			return err
+		}
+		if check != nil {
+			if err := check(cur); err != nil {
+				return err
+			}
+		}
+		return s.sync.writeThrough(CollectionPosts, cur, true, func() error { return s.store.Posts().Delete(ctx, cur.ID, cur.Seq) },
+			func() error { return s.index.DeletePost(ctx, cur.ID) })
+	})
+	if errors.Is(err, ErrNotFound) || errors.Is(err, errUnchanged) {
+		return nil
+	}
+	return err
+}
+
+// clonePost copies a post deeply enough that a change to the copy leaves
+// the original as read: slices and maps are copied.
+func clonePost(p *Post) *Post {
+	c := *p
+	c.Meta = cloneMap(p.Meta)
+	c.Categories, c.Tags, c.Organizers = slices.Clone(p.Categories), slices.Clone(p.Tags), slices.Clone(p.Organizers)
+	c.Cost, c.Recurrence, c.Excluded = slices.Clone(p.Cost), slices.Clone(p.Recurrence), slices.Clone(p.Excluded)
+	return &c
+}
+
+func cloneMap(m map[string]string) map[string]string {
+	if m == nil {
+		return nil
+	}
+	c := make(map[string]string, len(m))
+	for k, v := range m {
+		c[k] = v
+	}
+	return c
+}
+
+// editTerm is edit for a term: change runs on the term as stored, again
+// after a lost race.
+func (s *Terms) editTerm(ctx context.Context, t *Term, expect Precondition, change func(*Term) error) error {
+	out, err := casLoop(ctx, t, func() (*Term, error) { return s.store.Terms().Get(ctx, t.ID) }, func(cur *Term) error {
+		if err := expect.holds(cur.Seq, time.Time{}); err != nil {
+			return err
+		}
+		next := *cur
+		switch err := change(&next); {
+		case errors.Is(err, errUnchanged):
+			return nil
+		case err != nil:
+			return err
+		}
+		err := s.posts.sync.writeThrough(CollectionTerms, &next, false, func() error { return s.store.Terms().Update(ctx, &next) },
+			func() error { return s.index.PutTerms(ctx, []*Term{&next}) })
+		if err == nil {
+			*cur = next
+		}
+		return err
+	})
+	if out != t {
+		*t = *out
+	}
+	return err
+}
+
+// discardTerm deletes a term for good, if it is still as read, else as it
+// is now (check decides again).
+func (s *Terms) discardTerm(ctx context.Context, t *Term, expect Precondition, check func(*Term) error) error {
+	_, err := casLoop(ctx, t, func() (*Term, error) { return s.store.Terms().Get(ctx, t.ID) }, func(cur *Term) error {
+		if err := expect.holds(cur.Seq, time.Time{}); err != nil {
+			return err
+		}
+		if check != nil {
+			if err := check(cur); err != nil {
+				return err
+			}
+		}
+		return s.posts.sync.writeThrough(CollectionTerms, cur, true, func() error { return s.store.Terms().Delete(ctx, cur.ID, cur.Seq) },
+			func() error { return s.index.DeleteTerm(ctx, cur.ID) })
+	})
+	return ignoreMissing(err)
+}
