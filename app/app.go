@@ -31,6 +31,18 @@ type Settings struct {
 	// MaxUpload bounds an uploaded file in bytes, MaxPixels an image's width
 	// times height (DefaultMaxUpload, DefaultMaxPixels when 0).
 	MaxUpload, MaxPixels int64
+	// UploadMemory is the memory decoding uploads may take at once, and
+	// so the most one image may need; UploadsInFlight how many uploads are
+	// received at once; UploadWait how long an upload waits for room
+	// before a 503; DecodeTime how long one image may take to decode
+	// (DefaultUploadMemory... when 0).
+	UploadMemory    int64
+	UploadsInFlight int
+	UploadWait      time.Duration
+	DecodeTime      time.Duration
+	// SeriesQuota is how many occurrences one account's series writes may
+	// make an hour (DefaultSeriesQuota when 0, none when negative).
+	SeriesQuota int
 	// Sideload, when set, fetches foreign image URLs into the media library.
 	Sideload Fetcher
 	// Now is the clock (time.Now when nil): tests move it to see series
@@ -64,17 +76,16 @@ func New(store Store, index Index, settings Settings) *App {
 	if settings.PerPage == 0 {
 		settings.PerPage = 10
 	}
-	if settings.FeedLimit <= 0 {
-		settings.FeedLimit = DefaultFeedLimit
-	}
-	if settings.FeedMaxBytes <= 0 {
-		settings.FeedMaxBytes = DefaultFeedMaxBytes
-	}
-	if settings.MaxUpload <= 0 {
-		settings.MaxUpload = DefaultMaxUpload
-	}
-	if settings.MaxPixels <= 0 {
-		settings.MaxPixels = DefaultMaxPixels
+	orDefault(&settings.FeedLimit, DefaultFeedLimit)
+	orDefault(&settings.FeedMaxBytes, DefaultFeedMaxBytes)
+	orDefault(&settings.MaxUpload, DefaultMaxUpload)
+	orDefault(&settings.MaxPixels, DefaultMaxPixels)
+	orDefault(&settings.UploadMemory, DefaultUploadMemory)
+	orDefault(&settings.UploadsInFlight, DefaultUploadsInFlight)
+	orDefault(&settings.UploadWait, DefaultUploadWait)
+	orDefault(&settings.DecodeTime, DefaultDecodeTime)
+	if settings.SeriesQuota == 0 { // negative: no bound
+		settings.SeriesQuota = DefaultSeriesQuota
 	}
 	throttle := NewThrottle(settings.Throttle)
 	a := &App{store: store, index: index, settings: settings, Users: NewUsers(store.Users(), throttle),
@@ -89,12 +100,12 @@ func New(store Store, index Index, settings Settings) *App {
 		settings.Now = time.Now
 	}
 	posts := postService{store: store, index: searched, settings: settings, now: settings.Now, sync: a.sync,
-		views: newViewCache(defaultViewCacheSize), contents: newContentCache(), throttle: throttle}
+		views: newViewCache(defaultViewCacheSize), contents: newContentCache(), throttle: throttle, heavy: newHeavySlots()}
 	if settings.ResultCacheSize < 0 {
 		posts.views = newViewCache(0)
 	}
 	// Every service shares the one library, which itself is a post service.
-	a.Media = &Media{slots: make(chan struct{}, uploadSlots)}
+	a.Media = &Media{budget: newUploadBudget(settings)}
 	a.Events = &Events{}
 	posts.media, posts.events = a.Media, a.Events
 	a.Media.postService = posts
@@ -102,8 +113,16 @@ func New(store Store, index Index, settings Settings) *App {
 	a.Organizers = &LinkedPosts[OrganizerView]{postService: posts, kind: organizerKind, render: posts.renderOrganizer}
 	a.Categories = &Terms{store: store, index: searched, posts: posts, kind: categoryKind}
 	a.Tags = &Terms{store: store, index: searched, posts: posts, kind: tagKind}
-	*a.Events = Events{postService: posts, venues: a.Venues, organizers: a.Organizers, categories: a.Categories, tags: a.Tags}
+	*a.Events = Events{postService: posts, venues: a.Venues, organizers: a.Organizers, categories: a.Categories, tags: a.Tags,
+		quota: newSeriesQuota(settings.SeriesQuota, time.Now)}
 	return a
+}
+
+// orDefault sets a setting left at zero (or below) to its default.
+func orDefault[T int | int64 | time.Duration](v *T, def T) {
+	if *v <= 0 {
+		*v = def
+	}
 }
 
 // Ready reports whether the store and the index answer.

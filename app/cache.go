@@ -187,6 +187,17 @@ func (c *lru[K, V]) get(key K) (V, bool) {
 	return el.Value.(*lruEntry[K, V]).value, true
 }
 
+// remove forgets key.
+func (c *lru[K, V]) remove(key K) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if el, ok := c.entries[key]; ok {
+		c.order.Remove(el)
+		delete(c.entries, key)
+		c.used -= c.costOf(el.Value.(*lruEntry[K, V]).value)
+	}
+}
+
 func (c *lru[K, V]) put(key K, value V) {
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -89,6 +89,20 @@ func (a *App) describeChanges(ctx context.Context, actor *User, since int64, bat
 	if err != nil {
 		return err
 	}
+	hiddenCategory, err := a.Categories.hidden(ctx, actor)
+	if err != nil {
+		return err
+	}
+	hiddenTag, err := a.Tags.hidden(ctx, actor)
+	if err != nil {
+		return err
+	}
+	hidden := func(t *Term) bool {
+		if t.Taxonomy == TaxonomyTag {
+			return hiddenTag(t)
+		}
+		return hiddenCategory(t)
+	}
 	livePosts, liveTerms := map[int64]*Post{}, map[int64]*Term{}
 	for _, p := range posts {
 		livePosts[p.ID] = p
@@ -111,7 +125,10 @@ func (a *App) describeChanges(ctx context.Context, actor *User, since int64, bat
 		case CollectionTerms:
 			if t := liveTerms[c.ID]; t != nil {
 				entry.Type, entry.Action = kindType(t.Taxonomy, "term"), ActionUpdated
-				if t.CreatedSeq > since {
+				switch {
+				case hidden(t):
+					entry.Action = ActionDeleted // as a post the caller may not read
+				case t.CreatedSeq > since:
 					entry.Action = ActionCreated
 				}
 			} else if c.Deleted {

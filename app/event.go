@@ -16,13 +16,14 @@ type Events struct {
 	organizers *LinkedPosts[OrganizerView]
 	categories *Terms
 	tags       *Terms
+	quota      *seriesQuota
 }
 
 // loadEvent finds an event by ID (404 when there is no such post, 400 when it
 // is not an event) or by slug (400 when none).
-func (s *Events) loadEvent(ctx context.Context, ref PostRef) (*Post, error) {
+func (s *Events) loadEvent(ctx context.Context, actor *User, ref PostRef) (*Post, error) {
 	if ref.bySlug() {
-		return s.load(ctx, PostTypeEvent, ref)
+		return s.load(ctx, actor, PostTypeEvent, ref)
 	}
 	p, err := s.store.Posts().Get(ctx, ref.ID)
 	switch {
@@ -40,7 +41,7 @@ func (s *Events) loadEvent(ctx context.Context, ref PostRef) (*Post, error) {
 // caller sent ("" when none).
 func (s *Events) Get(ctx context.Context, caller Caller, ref PostRef, password string) (*EventView, error) {
 	actor := caller.User
-	p, err := s.loadEvent(ctx, ref)
+	p, err := s.loadEvent(ctx, actor, ref)
 	if err != nil {
 		return nil, err
 	}
@@ -79,6 +80,11 @@ func (s *Events) Create(ctx context.Context, caller Caller, raw EventInput) (*Ev
 	if err != nil {
 		return nil, err
 	}
+	if in.recurrence != nil && len(*in.recurrence) > 0 {
+		if err := s.quota.allow(actor); err != nil {
+			return nil, err // before anything is stored
+		}
+	}
 	links, err := s.resolveLinks(ctx, caller, in)
 	if err != nil {
 		return nil, err
@@ -112,7 +118,12 @@ func (s *Events) Create(ctx context.Context, caller Caller, raw EventInput) (*Ev
 		if err == nil {
 			until, err = job.materialize(ctx, p.Start)
 		}
-		if err := job.finish(ctx, err, func(p *Post) { p.MaterializedUntil = until }); err != nil {
+		if err != nil { // a create stores the whole series or nothing
+			job.release()
+			return nil, errors.Join(err, s.removeAll(ctx, p), s.discard(ctx, p, postWrite{lease: token}, nil))
+		}
+		s.quota.spend(actor, job.made)
+		if err := job.finish(ctx, nil, func(p *Post) { p.MaterializedUntil = until }); err != nil {
 			return nil, err
 		}
 	}
@@ -143,11 +154,16 @@ func (s *Events) Update(ctx context.Context, caller Caller, ref PostRef, raw Eve
 	if err != nil {
 		return nil, err
 	}
+	if (isSeries(p) || in.recurrence != nil) && mayMakeOccurrences(raw) {
+		if err := s.quota.allow(actor); err != nil {
+			return nil, err // before anything is written
+		}
+	}
 	links, err := s.resolveLinks(ctx, caller, in)
 	if err != nil {
 		return nil, err
 	}
-	err = s.editEvent(ctx, p, postWrite{expect: caller.Expect}, func(p *Post) error {
+	err = s.editEvent(ctx, p, postWrite{expect: caller.Expect, spender: actor}, func(p *Post) error {
 		if !canEdit(actor, p) {
 			return ErrForbidden(actor)
 		}
@@ -175,6 +191,13 @@ func (s *Events) Update(ctx context.Context, caller Caller, ref PostRef, raw Eve
 	return s.one(ctx, caller, p)
 }
 
+// mayMakeOccurrences: a write of a series that sends its rules, dates,
+// zone or status may have occurrences made again.
+func mayMakeOccurrences(raw EventInput) bool {
+	return raw.Recurrence != nil || raw.StartDate != nil || raw.EndDate != nil || raw.Timezone != nil ||
+		raw.AllDay != nil || raw.Status != ""
+}
+
 // rezone reads the sent dates again when the event's zone, in which they
 // are read unless a zone is sent, is no longer the one they were read in
 // (another write changed it meanwhile).
@@ -197,7 +220,7 @@ func (s *Events) loadForWrite(ctx context.Context, actor *User, ref PostRef) (*P
 	if actor == nil {
 		return nil, ErrForbidden(nil)
 	}
-	p, err := s.loadEvent(ctx, ref)
+	p, err := s.loadEvent(ctx, actor, ref)
 	var e *Error
 	if errors.As(err, &e) && e.Kind == KindNotFound && !actor.Can(CapEditPosts) {
 		return nil, ErrForbidden(actor)
@@ -328,7 +351,7 @@ func (s *Events) resolveLinks(ctx context.Context, caller Caller, in *eventInput
 			if err != nil {
 				return links, err
 			}
-			links.venueGeo = venue.Geo
+			links.venueGeo = publicPosition(venue)
 		}
 		links.venue = &id
 	}

@@ -172,7 +172,7 @@ func (s *Events) resolveTerms(ctx context.Context, actor *User, terms *Terms, re
 			}
 			var in TermInput
 			if in, err = terms.checkTermInput(ctx, TermInput{Name: &ref}, 0); err == nil {
-				t, err = terms.create(ctx, in)
+				t, err = terms.create(ctx, in, true)
 			}
 		}
 		if err != nil {

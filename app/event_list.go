@@ -46,11 +46,13 @@ func (s *Events) List(ctx context.Context, caller Caller, f EventFilter) (*Page[
 		return nil, err
 	}
 	for i, e := range events {
-		items[i].Distance = near.distance(e.VenueGeo)
+		if v, ok := items[i].Venue.(VenueView); ok && v.GeoLat != nil { // shown only where the venue shows it
+			items[i].Distance = near.distance(e.VenueGeo)
+		}
 	}
 	answer := newPage(items, page, perPage, found.Total)
 	if q.Facets != nil {
-		if answer.Facets, err = s.facets(ctx, q.Facets, found.Facets); err != nil {
+		if answer.Facets, err = s.facets(ctx, caller.User, q.Facets, found.Facets); err != nil {
 			return nil, err
 		}
 	}
@@ -78,7 +80,7 @@ func (s *Events) listQuery(ctx context.Context, actor *User, f EventFilter) (Pos
 		dst   *[]int64
 	}{{"categories", f.Categories, s.categories, &q.Categories}, {"tags", f.Tags, s.tags, &q.Tags}} {
 		if t.refs != nil {
-			ids, err := t.terms.resolveRefs(ctx, *t.refs)
+			ids, err := t.terms.resolveRefs(ctx, actor, *t.refs)
 			if err != nil || len(*t.refs) == 0 {
 				bad.Add(t.name, "every item must be an existing term ID or slug.", nil)
 			}

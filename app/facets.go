@@ -69,24 +69,40 @@ func readSearchOrder(f EventFilter, q *PostQuery, bad *InvalidParams) {
 	}
 }
 
-// facets renders the index's counts, with one store read for the terms.
-func (s *Events) facets(ctx context.Context, names []string, counts map[string][]FacetCount) ([]Facet, error) {
-	var termIDs []int64
-	for _, name := range []string{FacetCategories, FacetTags} {
-		for _, c := range counts[name] {
-			if id, err := strconv.ParseInt(c.Value, 10, 64); err == nil {
-				termIDs = append(termIDs, id)
+// facets renders the index's counts, with one store read for the terms
+// and one for the venues and organizers: a venue or an organizer the caller
+// may not read is left out, as in the events that link it, so a facet never
+// tells that a draft venue or a private organizer exists.
+func (s *Events) facets(ctx context.Context, actor *User, names []string, counts map[string][]FacetCount) ([]Facet, error) {
+	ids := func(names ...string) []int64 {
+		var out []int64
+		for _, name := range names {
+			for _, c := range counts[name] {
+				if id, err := strconv.ParseInt(c.Value, 10, 64); err == nil {
+					out = append(out, id)
+				}
 			}
 		}
+		return out
 	}
 	terms := map[int64]*Term{}
-	if len(termIDs) > 0 {
+	if termIDs := ids(FacetCategories, FacetTags); len(termIDs) > 0 {
 		loaded, err := s.store.Terms().GetMany(ctx, termIDs)
 		if err != nil {
 			return nil, err
 		}
 		for _, t := range loaded {
 			terms[t.ID] = t
+		}
+	}
+	readable := map[int64]bool{}
+	if postIDs := ids(FacetVenue, FacetOrganizer); len(postIDs) > 0 {
+		loaded, err := s.store.Posts().GetMany(ctx, postIDs)
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range loaded {
+			readable[p.ID] = canRead(actor, p)
 		}
 	}
 	out := make([]Facet, 0, len(names))
@@ -103,6 +119,9 @@ func (s *Events) facets(ctx context.Context, names []string, counts map[string][
 				continue
 			}
 			fv := FacetValue{ID: id, Count: c.Count}
+			if (name == FacetVenue || name == FacetOrganizer) && !readable[id] {
+				continue
+			}
 			if name == FacetCategories || name == FacetTags {
 				t := terms[id]
 				if t == nil { // removed since: no filter could select it

@@ -41,6 +41,18 @@ func readNear(in NearInput, bad *InvalidParams) *nearMe {
 	return &nearMe{GeoNear: GeoNear{Lat: *in.Lat, Lng: *in.Lng, Km: radius * kmPer[unit]}, unit: unit}
 }
 
+// publicPosition is where a venue's events are found by "near me": its
+// position when anyone may read it whole (published, without a password),
+// none otherwise. An event's position is its venue's, shown to callers who
+// may not read the venue; so those of a draft, private or protected venue
+// have none, and no radius, order or distance tells where it is.
+func publicPosition(venue *Post) *Geo {
+	if venue == nil || venue.Status != StatusPublish || venue.Password != "" {
+		return nil
+	}
+	return venue.Geo
+}
+
 // distance is the great-circle distance from the point to g in the request's
 // unit, to two decimals; nil without a position.
 func (n *nearMe) distance(g *Geo) *float64 {

@@ -90,6 +90,9 @@ func (s *Events) feedEntries(ctx context.Context, caller Caller, events []*Post,
 	}
 	for id, fs := range series {
 		s.expandInstances(fs, parsed[id])
+		if err := s.excludeHidden(ctx, caller, fs); err != nil {
+			return nil, err
+		}
 	}
 
 	// What each listed event is: a series, an occurrence its series stands
@@ -200,6 +203,31 @@ func (s *Events) expandInstances(fs *feedSeries, r *rules) {
 	for _, t := range starts {
 		fs.rules.instances[t.Unix()] = true
 	}
+}
+
+// excludeHidden adds to a series' EXDATEs the starts of its occurrences the
+// caller may not read (made private, a draft, pending...): a calendar
+// expanding the rules would show them otherwise, as ordinary instances.
+// They are found among the occurrences of other statuses than the series'.
+func (s *Events) excludeHidden(ctx context.Context, caller Caller, fs *feedSeries) error {
+	rule := readRuleOf(caller.User)
+	if rule.All {
+		return nil
+	}
+	id := fs.post.ID
+	others := slices.DeleteFunc(slices.Clone(PostStatuses), func(st string) bool { return st == fs.post.Status })
+	occurrences, err := s.findPosts(ctx, PostQuery{Type: PostTypeEvent, Parent: &id, Statuses: others})
+	if err != nil {
+		return err
+	}
+	for _, o := range occurrences {
+		if !rule.Allows(o.Status, o.Author) {
+			fs.rules.exdates = append(fs.rules.exdates, o.Occurrence)
+		}
+	}
+	slices.SortFunc(fs.rules.exdates, time.Time.Compare)
+	fs.rules.exdates = slices.CompactFunc(fs.rules.exdates, time.Time.Equal)
+	return nil
 }
 
 // sameAsRules reports whether a calendar expanding the series' VEVENT shows

@@ -79,17 +79,41 @@ func writeVTimezone(w *icalWriter, loc *time.Location, years []int) {
 // before, the state at the start as an observance of its own).
 func observances(loc *time.Location, first, last int) []transition {
 	start := time.Date(first, 1, 1, 0, 0, 0, 0, loc)
-	end := time.Date(last+1, 1, 1, 0, 0, 0, 0, loc)
 	opening := transition{at: start, from: stateAt(loc, start), to: stateAt(loc, start)}
 	var kept []transition
-	for _, c := range zoneTransitions(loc, start.AddDate(-1, 0, 0), end) {
-		if c.at.After(start) {
-			kept = append(kept, c)
-		} else {
-			opening = c
+	for y := first - 1; y <= last; y++ {
+		for _, c := range transitionsIn(loc, y) {
+			if c.at.After(start) {
+				kept = append(kept, c)
+			} else {
+				opening = c
+			}
 		}
 	}
 	return append([]transition{opening}, kept...)
+}
+
+// zoneYear names one year of one zone.
+type zoneYear struct {
+	zone string
+	year int
+}
+
+// knownTransitions keeps the changes of each zone and year once found:
+// finding them steps through every day of the year, and a feed of events
+// in many zones over many years asked it again on every request. 1,024
+// years of zones hold a few hundred kilobytes.
+var knownTransitions = newLRU[zoneYear, []transition](1024)
+
+// transitionsIn are loc's changes during year (from its 1 January, local).
+func transitionsIn(loc *time.Location, year int) []transition {
+	key := zoneYear{loc.String(), year}
+	if known, ok := knownTransitions.get(key); ok {
+		return known
+	}
+	found := zoneTransitions(loc, time.Date(year, 1, 1, 0, 0, 0, 0, loc), time.Date(year+1, 1, 1, 0, 0, 0, 0, loc))
+	knownTransitions.put(key, found)
+	return found
 }
 
 func writeObservance(w *icalWriter, c transition) {

@@ -185,7 +185,7 @@ func SearchFragments(search string) []string {
 // password is the one the caller sent ("" when none).
 func (s *LinkedPosts[V]) Get(ctx context.Context, caller Caller, ref PostRef, password string) (V, error) {
 	var zero V
-	p, err := s.load(ctx, s.kind.postType, ref)
+	p, err := s.load(ctx, caller.User, s.kind.postType, ref)
 	if err != nil {
 		return zero, err
 	}
@@ -282,7 +282,7 @@ func (s *LinkedPosts[V]) Update(ctx context.Context, caller Caller, ref PostRef,
 	if actor == nil {
 		return zero, ErrForbidden(nil)
 	}
-	p, err := s.load(ctx, s.kind.postType, ref)
+	p, err := s.load(ctx, caller.User, s.kind.postType, ref)
 	if err != nil {
 		return zero, err
 	}
@@ -308,19 +308,20 @@ func (s *LinkedPosts[V]) Update(ctx context.Context, caller Caller, ref PostRef,
 
 // saveChanges applies a checked input (and a status, unless "") to a stored
 // post, as it is when written, if the caller (still) may edit it and what
-// the caller expects of it holds; events near me move with their venue.
+// the caller expects of it holds; events near me move with their venue's
+// public position (publicPosition).
 func (s *LinkedPosts[V]) saveChanges(ctx context.Context, p *Post, caller Caller, in *linkedInput, status string) error {
 	var moved bool
 	err := s.edit(ctx, p, postWrite{expect: caller.Expect}, func(p *Post) error {
 		if !canEdit(caller.User, p) {
 			return ErrForbidden(caller.User)
 		}
-		before := p.Geo
+		before := publicPosition(p)
 		in.apply(p)
 		if status != "" {
 			p.Status = status
 		}
-		moved = !sameGeo(before, p.Geo)
+		moved = !sameGeo(before, publicPosition(p))
 		return nil
 	})
 	if err != nil || p.Type != PostTypeVenue || !moved {
@@ -337,10 +338,10 @@ func (s *LinkedPosts[V]) saveChanges(ctx context.Context, p *Post, caller Caller
 		if err != nil {
 			return err
 		}
-		if sameGeo(e.VenueGeo, v.Geo) {
+		if sameGeo(e.VenueGeo, publicPosition(v)) {
 			return errUnchanged
 		}
-		e.VenueGeo = v.Geo
+		e.VenueGeo = publicPosition(v)
 		return nil
 	})
 }
@@ -372,7 +373,7 @@ func (s *LinkedPosts[V]) Delete(ctx context.Context, caller Caller, ref PostRef,
 	if actor == nil {
 		return nil, ErrForbidden(nil)
 	}
-	p, err := s.load(ctx, s.kind.postType, ref)
+	p, err := s.load(ctx, caller.User, s.kind.postType, ref)
 	if err != nil {
 		return nil, err
 	}

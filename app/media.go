@@ -5,8 +5,6 @@ import (
 	"errors"
 	"strings"
 	"time"
-
-	"calendar/app/imaging"
 )
 
 // Media is the media library: images uploaded once, kept in their WordPress
@@ -15,17 +13,13 @@ import (
 // Files keep.
 type Media struct {
 	postService
-	// slots bounds the uploads decoded at once: a 50-megapixel image takes
-	// 200 MB while it is resized.
-	slots chan struct{}
+	budget *uploadBudget
 }
 
 // Defaults of the upload bounds (Settings.MaxUpload, Settings.MaxPixels).
 const (
 	DefaultMaxUpload = 10 << 20
 	DefaultMaxPixels = 50_000_000
-	// uploadSlots is how many uploads are decoded at once.
-	uploadSlots = 2
 	// MetaAlt and MetaSource are an attachment's alternative text and the URL
 	// it was sideloaded from.
 	MetaAlt    = "alt_text"
@@ -77,17 +71,9 @@ func (m *Media) upload(ctx context.Context, actor *User, in UploadInput, source 
 	if int64(len(in.Data)) > m.settings.MaxUpload {
 		return nil, errUploadTooLarge(m.settings.MaxUpload)
 	}
-	m.slots <- struct{}{}
-	img, err := imaging.Process(in.Data, m.settings.MaxPixels, imaging.WordPressSizes)
-	<-m.slots
-	switch {
-	case errors.Is(err, imaging.ErrTooManyPixels):
-		return nil, NewError(KindInvalid, "rest_upload_image_too_large",
-			"The image has more than "+itoa(m.settings.MaxPixels)+" pixels.")
-	case err != nil:
-		e := NewError(KindInvalid, "rest_upload_invalid_type", "Sorry, you are not allowed to upload this file type (JPEG, PNG, GIF and WebP images only).")
-		e.Cause = err
-		return nil, e
+	img, err := m.process(ctx, in.Data)
+	if err != nil {
+		return nil, err
 	}
 	stem := fileStem(in.FileName)
 	now := m.now().UTC().Truncate(time.Second)

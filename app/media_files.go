@@ -2,11 +2,15 @@ package app
 
 import (
 	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"regexp"
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 
 	"calendar/app/imaging"
 )
@@ -18,8 +22,10 @@ var percentEncoded = regexp.MustCompile(`%[0-9a-f]{2}`)
 
 // fileStem is the name an upload's files start with: the client's name
 // without folders or extension, as a slug (so no traversal, control
-// characters or spaces), "image" when nothing is left. The extension comes
-// from the content, never from the name.
+// characters or spaces). A name with no Latin letter or digit left (ポスター)
+// becomes "image-" and a hash of it, so that different names stay apart;
+// no name at all, "image". The extension comes from the content, never
+// from the name.
 func fileStem(name string) string {
 	name = name[strings.LastIndexAny(name, `/\`)+1:]
 	if dot := strings.LastIndexByte(name, '.'); dot > 0 {
@@ -30,29 +36,54 @@ func fileStem(name string) string {
 	if len(stem) > maxStemBytes {
 		stem = strings.TrimRight(stem[:maxStemBytes], "-_")
 	}
-	if stem == "" {
-		return "image"
+	switch {
+	case stem != "":
+		return stem
+	case strings.IndexFunc(name, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsNumber(r) }) >= 0:
+		sum := sha256.Sum256([]byte(name))
+		return "image-" + hex.EncodeToString(sum[:4])
 	}
-	return stem
+	return "image"
 }
 
+// Names an upload tries: stem, then stem-1 to stem-9 as WordPress numbers
+// them, then stem- and a random suffix, so names taken by earlier uploads
+// (a thousand poster.png in a month) cost a few tries, never a refusal.
+const (
+	numberedNames = 10
+	randomNames   = 8
+)
+
 // writeFiles stores the image's files under folder: stem.ext (stem-rotated
-// when turned upright) and stem-WxH.ext for each size. A name taken by an
-// earlier upload moves all of them to stem-1, stem-2..., as WordPress does.
+// when turned upright) and stem-WxH.ext for each size, under the first
+// free name (numberedNames, randomNames).
 func (m *Media) writeFiles(ctx context.Context, owner int64, folder, stem string, img *imaging.Result) (*MediaFile, error) {
-	for n := 0; ; n++ {
+	var err error
+	for n := 0; n < numberedNames+randomNames; n++ {
 		base := folder + stem
-		if n > 0 {
+		switch {
+		case n >= numberedNames:
+			base += "-" + randomSuffix()
+		case n > 0:
 			base += "-" + itoa(int64(n))
 		}
-		media, err := m.tryFiles(ctx, owner, base, img)
-		if !errors.Is(err, ErrConflict) {
+		var media *MediaFile
+		if media, err = m.tryFiles(ctx, owner, base, img); !errors.Is(err, ErrConflict) {
 			return media, err
 		}
-		if n == 1000 {
-			return nil, err
-		}
 	}
+	return nil, err
+}
+
+// randomSuffix is six letters and digits (31 bits).
+func randomSuffix() string {
+	const alphabet = "abcdefghijklmnopqrstuvwxyz0123456789"
+	b := make([]byte, 6)
+	_, _ = rand.Read(b) // crypto/rand never fails on supported platforms
+	for i := range b {
+		b[i] = alphabet[int(b[i])%len(alphabet)]
+	}
+	return string(b)
 }
 
 func (m *Media) tryFiles(ctx context.Context, owner int64, base string, img *imaging.Result) (*MediaFile, error) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/url"
+	"runtime"
 	"strings"
 	"time"
 )
@@ -24,6 +25,24 @@ type postService struct {
 	// events edits events, for the services that change the events linking
 	// what they remove.
 	events *Events
+	// heavy are the slots of the work that takes a core for long (decoding
+	// an image, a series job): one fewer than the machine has, so that
+	// readers always have one.
+	heavy chan struct{}
+}
+
+// newHeavySlots makes the slots of heavy work for this machine.
+func newHeavySlots() chan struct{} { return make(chan struct{}, max(1, runtime.GOMAXPROCS(0)-1)) }
+
+// takeHeavy waits for a slot of heavy work, or until ctx ends; release
+// gives it back.
+func (s *postService) takeHeavy(ctx context.Context) (release func(), err error) {
+	select {
+	case s.heavy <- struct{}{}:
+		return func() { <-s.heavy }, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 }
 
 // PostRef names a post by ID or, when ID is 0, by slug.
@@ -37,8 +56,11 @@ type PostRef struct {
 func (r PostRef) bySlug() bool { return r.ID == 0 && r.Slug != "" }
 
 // load finds a post of the type; a missing one, or one of another type, is a
-// 400 on the parameter that named it, as the plugin's validators answer.
-func (s *postService) load(ctx context.Context, postType string, ref PostRef) (*Post, error) {
+// 400 on the parameter that named it, as the plugin's validators answer. By
+// slug, another's post the caller may not read is answered as a missing one
+// too: a slug is guessed from a title, and a 403 would confirm the guess
+// (IDs are counted, so the plugin's 403 by ID tells nothing).
+func (s *postService) load(ctx context.Context, actor *User, postType string, ref PostRef) (*Post, error) {
 	var p *Post
 	var err error
 	param := "id"
@@ -51,17 +73,19 @@ func (s *postService) load(ctx context.Context, postType string, ref PostRef) (*
 	default:
 		p, err = s.store.Posts().Get(ctx, ref.ID)
 	}
-	if errors.Is(err, ErrNotFound) || (err == nil && p.Type != postType) {
+	if errors.Is(err, ErrNotFound) || (err == nil && p.Type != postType) || (err == nil && ref.bySlug() && !canRead(actor, p) && !ownedBy(p, actor)) {
 		return nil, ErrInvalidParam(param, "Invalid parameter.")
 	}
 	return p, err
 }
 
+func ownedBy(p *Post, actor *User) bool { return actor != nil && p.Author == actor.ID }
+
 // loadReadable is load for a post a caller names as a filter or a link: one
 // the caller may not read is answered as a missing one, so its existence is
 // not told either.
 func (s *postService) loadReadable(ctx context.Context, actor *User, postType string, id int64) (*Post, error) {
-	p, err := s.load(ctx, postType, PostRef{ID: id})
+	p, err := s.load(ctx, actor, postType, PostRef{ID: id})
 	if err == nil && !canRead(actor, p) {
 		return nil, ErrInvalidParam("id", "Invalid parameter.")
 	}

@@ -155,6 +155,10 @@ type Term struct {
 	Slug        string `bson:"slug"`
 	Description string `bson:"description,omitempty"`
 	Parent      int64  `bson:"parent"`
+	// FromEvent: the term was made by an event write that named it (not
+	// through the term routes), so it is shown only with an event the
+	// caller may read (see Terms.hidden).
+	FromEvent bool `bson:"from_event,omitempty"`
 
 	CreatedSeq int64 `bson:"created_seq,omitempty"` // as Post.CreatedSeq
 	fresh      bool

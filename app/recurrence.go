@@ -1,16 +1,20 @@
 package app
 
 import (
+	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/teambition/rrule-go"
+
+	"calendar/app/recur"
 )
 
-// Recurring events are expanded by rrule-go, a port of python-dateutil's
-// rrule (the reference implementation of RFC 5545 rules most calendars
-// follow), already in the module graph through the iCalendar encoder.
+// Recurring events are read by rrule-go's parser and expanded by app/recur,
+// which gives rrule-go's starts within a budget (rrule-go's own iterator
+// cannot be stopped: a rule that never matches ran for ever).
 
 const (
 	// SeriesHorizon is how far ahead a series' occurrences are made: the
@@ -118,46 +122,52 @@ func upperParams(params string) string {
 	return strings.Join(parts, ";")
 }
 
+// What one expansion of a series' rules may cost: periods visited (a
+// period is one FREQ*INTERVAL step, or, for an hourly or minutely rule, one
+// step on a day it keeps or one day it drops) and time. Two years of a
+// minutely rule that never matches visit about 730 days; a rule over the
+// budget is refused where it is written and fails its job where it is made.
+const (
+	expansionPeriods = 500_000
+	expansionTime    = time.Second
+)
+
+// errRulesTooCostly: the rules need more than their budget to expand.
+var errRulesTooCostly = errors.New("the rules take too long to expand")
+
 // between gives the starts of the occurrences after from (excluded) up to
 // until (included), at most limit, from a series starting at start (its
-// DTSTART, itself the first occurrence) in zone. The rule is cut at until,
-// so even a rule that matches nothing stops there.
+// DTSTART, itself the first occurrence) in zone: the RRULE's, as app/recur
+// expands it within its budget, and the RDATEs, less the EXDATEs, in order.
 func (r *rules) between(start, from, until time.Time, zone *time.Location, limit int) ([]time.Time, error) {
-	set := &rrule.Set{}
-	set.DTStart(start.In(zone))
+	budget := recur.Budget{Periods: expansionPeriods, Deadline: time.Now().Add(expansionTime)}
+	var out []time.Time
 	for _, opt := range r.options {
-		opt.Dtstart = start.In(zone)
-		if opt.Until.IsZero() || opt.Until.After(until) {
-			opt.Until = until // also beside COUNT: a rule that matches nothing must stop
+		starts, err := recur.Expand(opt, start.In(zone), from, until, limit, budget)
+		if errors.Is(err, recur.ErrBudget) {
+			return nil, errRulesTooCostly
 		}
-		rule, err := rrule.NewRRule(opt)
 		if err != nil {
 			return nil, err
 		}
-		set.RRule(rule)
+		out = append(out, starts...)
 	}
 	for _, d := range r.rdates {
-		set.RDate(d)
-	}
-	for _, d := range r.exdates {
-		set.ExDate(d)
-	}
-	var out []time.Time
-	next := set.Iterator()
-	for len(out) < limit {
-		t, ok := next()
-		if !ok || t.After(until) {
-			break
-		}
-		if t.After(from) {
-			out = append(out, t)
+		if d.After(from) && !d.After(until) {
+			out = append(out, d)
 		}
 	}
-	return out, nil
+	out = slices.DeleteFunc(out, func(t time.Time) bool { return slices.ContainsFunc(r.exdates, t.Equal) })
+	slices.SortFunc(out, time.Time.Compare)
+	out = slices.CompactFunc(out, time.Time.Equal)
+	return out[:min(len(out), limit)], nil
 }
 
-// checkRecurrence refuses rules that make no occurrence besides the first,
-// or that repeat more than once a minute.
+// check refuses rules that make no occurrence besides the first within the
+// window a series is checked over (ten years, two for hourly and minutely
+// rules), or that repeat more than once a minute: every start the rules
+// give in that window, and every RDATE, wherever it falls, is compared with
+// its neighbours.
 func (r *rules) check(start time.Time, zone *time.Location) error {
 	window := noOccurrenceWithin
 	for _, opt := range r.options {
@@ -165,19 +175,29 @@ func (r *rules) check(start time.Time, zone *time.Location) error {
 			window = SeriesHorizon
 		}
 	}
-	first, err := r.between(start, start, start.Add(window), zone, 50)
+	starts, err := r.between(start, start, start.Add(window), zone, maxCheckedStarts)
 	if err != nil {
 		return err
 	}
-	if len(first) == 0 {
+	if len(starts) == 0 && !slices.ContainsFunc(r.rdates, start.Before) {
 		return fmt.Errorf("the rules give no occurrence after the first")
 	}
-	previous := start
-	for _, t := range first {
-		if t.Sub(previous) < minOccurrenceGap {
+	all := append([]time.Time{start}, starts...)
+	for _, d := range r.rdates {
+		if d.After(start) {
+			all = append(all, d)
+		}
+	}
+	slices.SortFunc(all, time.Time.Compare)
+	all = slices.CompactFunc(all, time.Time.Equal) // an RDATE the window's starts hold already
+	for i := 1; i < len(all); i++ {
+		if all[i].Sub(all[i-1]) < minOccurrenceGap {
 			return fmt.Errorf("the rules repeat more than once a minute")
 		}
-		previous = t
 	}
 	return nil
 }
+
+// maxCheckedStarts bounds the starts check compares: more than a series
+// makes at once.
+const maxCheckedStarts = 4 * MaxOccurrencesAhead

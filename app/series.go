@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"sync"
 	"time"
 )
 
@@ -84,13 +85,18 @@ func (s *Events) occurrences(ctx context.Context, seriesID int64) ([]*Post, erro
 	return s.findPosts(ctx, PostQuery{Type: PostTypeEvent, Parent: &seriesID})
 }
 
-// materialize makes the occurrences the rules give after from, up to the
-// horizon, at most MaxOccurrencesAhead at a time; a start that has an
-// occurrence already (of any status) or is excluded is skipped. It returns
-// how far the occurrences are made, which the job writes into the series
-// when it finishes. Two replicas doing it at once make each occurrence
-// once: its slug is derived from its start, and the store refuses a second
-// one.
+// materialize makes the occurrences the rules give after from, as far as
+// the horizon: those to come first, nearest first, at most
+// MaxOccurrencesAhead ahead of now; then, while the pass has made fewer
+// than MaxOccurrencesAhead in all, past ones, latest first, back to
+// SeriesHorizon ago at most. So one write or one pass makes at most that
+// many whatever the rule (a daily series from 2000 makes two years ahead
+// and the latest of the past, not 10,000), and a second pass at the same
+// moment makes nothing. A start that has an occurrence already (of any
+// status) or is excluded is skipped, and so is one within a minute of the
+// start before it. It returns how far the occurrences to come are made.
+// Two replicas doing it at once make each occurrence once: its slug is
+// derived from its start, and the store refuses a second one.
 func (j *seriesJob) materialize(ctx context.Context, from time.Time) (time.Time, error) {
 	series := j.series
 	if !publishable(series.Status) {
@@ -118,38 +124,108 @@ func (j *seriesJob) materialize(ctx context.Context, from time.Time) (time.Time,
 		taken[t.Unix()] = true
 	}
 	until := now.Add(SeriesHorizon)
-	limit := 2*MaxOccurrencesAhead + len(taken)
-	starts, err := r.between(series.Start, from, until, zone, limit)
+	limit := MaxOccurrencesAhead + len(taken)
+	future, err := r.between(series.Start, laterOf(from, now), until, zone, limit)
 	if err != nil {
 		return series.MaterializedUntil, err
 	}
-	if len(starts) == limit { // more to come: the next extension goes on from the last
-		until = starts[len(starts)-1]
+	if len(future) == limit { // more to come: the next extension goes on from the last
+		until = future[len(future)-1]
 	}
-	for _, t := range starts {
-		if t.After(now) && ahead >= MaxOccurrencesAhead {
+	made := 0
+	makeAll := func(starts []time.Time) error {
+		var batch []time.Time
+		for i, t := range starts {
+			if taken[t.Unix()] || i > 0 && absDuration(t.Sub(starts[i-1])) < minOccurrenceGap {
+				continue
+			}
+			taken[t.Unix()] = true
+			batch = append(batch, t)
+		}
+		for len(batch) > 0 {
+			n := min(len(batch), insertTogether)
+			if err := j.keep(ctx); err != nil {
+				return err
+			}
+			if err := j.insertOccurrences(ctx, batch[:n]); err != nil {
+				return err
+			}
+			made += n
+			j.made += n
+			batch = batch[n:]
+		}
+		return nil
+	}
+	for i, t := range future {
+		if ahead+i >= MaxOccurrencesAhead {
 			until = t.Add(-time.Second)
+			future = future[:i]
 			break
 		}
-		if taken[t.Unix()] {
-			continue
+	}
+	if err := makeAll(future); err != nil {
+		return series.MaterializedUntil, err
+	}
+	if from.Before(now) && made < MaxOccurrencesAhead {
+		past, err := j.pastStarts(r, laterOf(from, now.Add(-SeriesHorizon)), now, MaxOccurrencesAhead-made, taken)
+		if err == nil {
+			err = makeAll(past)
 		}
-		if err := j.keep(ctx); err != nil {
+		if err != nil {
 			return series.MaterializedUntil, err
-		}
-		if err := j.insertOccurrence(ctx, series, j.occurrenceAt(series, t)); err != nil {
-			return series.MaterializedUntil, err
-		}
-		if t.After(now) {
-			ahead++
 		}
 	}
 	return until.UTC().Truncate(time.Second), nil
 }
 
+// insertTogether is how many occurrences a job stores at once: their
+// writes share the store's commits and the index's batches (a thousand
+// one by one cost a thousand fsyncs and a thousand segments to merge).
+const insertTogether = 32
+
+// insertOccurrences stores the occurrences at these starts side by side.
+func (j *seriesJob) insertOccurrences(ctx context.Context, starts []time.Time) error {
+	errs := make([]error, len(starts))
+	var wg sync.WaitGroup
+	for i, t := range starts {
+		wg.Go(func() { errs[i] = j.insertOccurrence(ctx, j.series, j.occurrenceAt(j.series, t)) })
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// pastStarts are at most n of the latest starts the rules give in
+// (floor, now] that are not taken, latest first: found over a window that
+// grows back from now, so a dense rule is not expanded over all its past.
+func (j *seriesJob) pastStarts(r *rules, floor, now time.Time, n int, taken map[int64]bool) ([]time.Time, error) {
+	zone := j.eventZone(j.series)
+	for span := 7 * 24 * time.Hour; ; span *= 4 {
+		from := laterOf(floor, now.Add(-span))
+		starts, err := r.between(j.series.Start, from, now, zone, maxCheckedStarts)
+		if err != nil {
+			return nil, err
+		}
+		starts = slices.DeleteFunc(starts, func(t time.Time) bool { return taken[t.Unix()] })
+		if len(starts) >= n || !from.After(floor) {
+			slices.Reverse(starts)
+			return starts[:min(n, len(starts))], nil
+		}
+	}
+}
+
+func absDuration(d time.Duration) time.Duration {
+	if d < 0 {
+		return -d
+	}
+	return d
+}
+
 // insertOccurrence stores an occurrence under the slug its start gives:
 // <series slug>-<date>, with -<time> when it is not at the series' time of
-// day. A slug taken by this very occurrence means another replica made it.
+// day, then -2, -3... up to -20 when another event has it, then a random
+// suffix (other events holding those slugs cost a few tries, never the
+// series). A slug taken by this very occurrence means another replica made
+// it.
 func (s *Events) insertOccurrence(ctx context.Context, series, o *Post) error {
 	zone := s.eventZone(series)
 	local, first := o.Occurrence.In(zone), series.Start.In(zone)
@@ -157,9 +233,12 @@ func (s *Events) insertOccurrence(ctx context.Context, series, o *Post) error {
 	if local.Format("150405") != first.Format("150405") {
 		base += "-" + local.Format("1504")
 	}
-	for n, attempts := 1, 0; n <= 20 && attempts < 40; attempts++ {
+	for n, attempts := 1, 0; n <= 28 && attempts < 48; attempts++ {
 		o.Slug = base
-		if n > 1 {
+		switch {
+		case n > 20:
+			o.Slug += "-" + randomSuffix()
+		case n > 1:
 			o.Slug += "-" + strconv.Itoa(n)
 		}
 		o.ID, o.Seq = 0, 0
@@ -208,7 +287,7 @@ func (s *Events) ExtendSeries(ctx context.Context) (int, error) {
 		}
 		until := p.MaterializedUntil
 		if err == nil {
-			err = s.sync.catchUp(ctx)
+			err = job.work(ctx)
 		}
 		if err == nil && unfinished {
 			until, err = job.reconcile(ctx)

@@ -33,14 +33,14 @@ func (s *Events) editEvent(ctx context.Context, p *Post, w postWrite, change fun
 	if err != nil || before == nil || p.Seq == before.Seq {
 		return err // refused, or nothing to write
 	}
-	return s.afterEventWrite(ctx, before, p, token)
+	return s.afterEventWrite(ctx, before, p, token, w.spender)
 }
 
 // afterEventWrite keeps series and occurrences in step after a write of an
 // event: an occurrence moved out or trashed leaves its start excluded; a
 // series (or an event that stopped being one), whose lease the write took,
 // has its occurrences reconciled with it, then gives the lease back.
-func (s *Events) afterEventWrite(ctx context.Context, before, p *Post, token string) error {
+func (s *Events) afterEventWrite(ctx context.Context, before, p *Post, token string, spender *User) error {
 	ctx = context.WithoutCancel(ctx) // the write is done: its bookkeeping must be too (see job)
 	if before.Parent != 0 && (p.Parent != before.Parent || p.Status == StatusTrash && before.Status != StatusTrash) {
 		if err := s.leaveSeries(ctx, before); err != nil {
@@ -58,6 +58,7 @@ func (s *Events) afterEventWrite(ctx context.Context, before, p *Post, token str
 	if err == nil {
 		until, err = job.reconcile(ctx)
 	}
+	s.quota.spend(spender, job.made)
 	return job.finish(ctx, err, func(p *Post) { p.MaterializedUntil = until })
 }
 

@@ -81,12 +81,17 @@ func (s *postService) awaitLease(ctx context.Context, p *Post, mine string, noWa
 	return nil
 }
 
-// seriesJob is one hold of a series' lease: the series as the job holds it.
+// seriesJob is one hold of a series' lease: the series as the job holds it,
+// and the slot of heavy work it runs in (release gives it back).
 type seriesJob struct {
 	*Events
 	token   string
 	series  *Post
 	renewed time.Time
+	release func()
+	// made counts the occurrences the job stored, which the account that
+	// wrote the series spends from its allowance (series_quota.go).
+	made int
 }
 
 // startJob takes the lease of a series with a write that applies change
@@ -94,7 +99,7 @@ type seriesJob struct {
 // errLeaseTaken, else the write waits for that lease. w's other terms
 // (precondition, modification time) are the caller's.
 func (s *Events) startJob(ctx context.Context, series *Post, w postWrite, noWait bool, change func(*Post) error) (*seriesJob, error) {
-	job := &seriesJob{Events: s, token: newLeaseToken(), series: series}
+	job := &seriesJob{Events: s, token: newLeaseToken(), series: series, release: func() {}}
 	w.lease, w.noWait = job.token, noWait
 	err := s.edit(ctx, series, w, func(p *Post) error {
 		if change != nil {
@@ -114,8 +119,19 @@ func (s *Events) startJob(ctx context.Context, series *Post, w postWrite, noWait
 // A job's context is its caller's without the cancellation: a client that
 // hangs up does not stop it half-way.
 func (s *Events) job(ctx context.Context, series *Post, token string) (*seriesJob, error) {
-	job := &seriesJob{Events: s, token: token, series: series, renewed: leaseClock()}
-	return job, s.sync.catchUp(ctx)
+	job := &seriesJob{Events: s, token: token, series: series, renewed: leaseClock(), release: func() {}}
+	return job, job.work(ctx)
+}
+
+// work readies a job for work on many occurrences: a slot of heavy work,
+// then an index caught up with every replica's writes.
+func (j *seriesJob) work(ctx context.Context) error {
+	release, err := j.takeHeavy(ctx)
+	if err != nil {
+		return err
+	}
+	j.release = release
+	return j.sync.catchUp(ctx)
 }
 
 // keep renews the lease once a third of it has passed, and ends the job
@@ -140,6 +156,7 @@ func (j *seriesJob) keep(ctx context.Context) error {
 // unfinished, so the next extension pass reconciles the series, and
 // failed is returned.
 func (j *seriesJob) finish(ctx context.Context, failed error, change func(*Post)) error {
+	defer j.release()
 	err := j.edit(ctx, j.series, postWrite{keepModified: true, lease: j.token}, func(p *Post) error {
 		if p.Lease == nil || p.Lease.Holder != j.token {
 			return errUnchanged // expired and taken over: the other job finishes it

@@ -174,6 +174,8 @@ type TermQuery struct {
 	Include []int64
 	Exclude []int64
 	Parent  *int64
+	// Parents, when not nil, keeps the children of these terms.
+	Parents []int64
 	Slug    string
 	// OrderBy is id, name, slug, parent or description (name when empty).
 	OrderBy string

@@ -78,6 +78,13 @@ func (s *Terms) Get(ctx context.Context, caller Caller, id int64) (*TermView, er
 	if err != nil {
 		return nil, err
 	}
+	hidden, err := s.hidden(ctx, caller.User)
+	if err != nil {
+		return nil, err
+	}
+	if hidden(t) {
+		return nil, ErrInvalidParam("id", "Invalid parameter.") // as a missing one
+	}
 	return s.withCount(ctx, t, caller)
 }
 
@@ -158,6 +165,14 @@ func (s *Terms) checkTermInput(ctx context.Context, raw TermInput, self int64) (
 		}
 		if parent := *in.Parent; parent != 0 && (!s.exists(ctx, parent) || s.isDescendant(ctx, parent, self)) {
 			bad.Add("parent", "parent must be an existing category that is not this one or below it.", nil)
+		} else if parent != 0 {
+			deep, err := s.tooDeep(ctx, parent, self)
+			if err != nil {
+				return in, err
+			}
+			if deep {
+				bad.Add("parent", fmt.Sprintf("a category lies at most %d levels below a top one.", MaxCategoryDepth), nil)
+			}
 		}
 	}
 	return in, bad.Err()
@@ -186,7 +201,7 @@ func (s *Terms) Create(ctx context.Context, caller Caller, raw TermInput) (*Term
 	if err := s.mayManage(caller.User); err != nil {
 		return nil, err
 	}
-	t, err := s.create(ctx, in)
+	t, err := s.create(ctx, in, false)
 	if err != nil {
 		return nil, err
 	}
@@ -194,9 +209,9 @@ func (s *Terms) Create(ctx context.Context, caller Caller, raw TermInput) (*Term
 }
 
 // create stores a new term from a checked write (checkTermInput, with a name):
-// the endpoint's, or a name an event write sends.
-func (s *Terms) create(ctx context.Context, in TermInput) (*Term, error) {
-	t := &Term{Taxonomy: s.kind.taxonomy, Name: *in.Name}
+// the endpoint's, or a name an event write sends (fromEvent).
+func (s *Terms) create(ctx context.Context, in TermInput, fromEvent bool) (*Term, error) {
+	t := &Term{Taxonomy: s.kind.taxonomy, Name: *in.Name, FromEvent: fromEvent}
 	if in.Description != nil {
 		t.Description = *in.Description
 	}

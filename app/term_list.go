@@ -36,7 +36,7 @@ func (s *Terms) List(ctx context.Context, caller Caller, f TermFilter) (*Page[Te
 		dst  *[]int64
 	}{{"include", f.Include, &q.Include}, {"exclude", f.Exclude, &q.Exclude}} {
 		if l.refs != nil {
-			ids, err := s.resolveRefs(ctx, *l.refs)
+			ids, err := s.resolveRefs(ctx, caller.User, *l.refs)
 			if err != nil {
 				bad.Add(l.name, err.Error(), nil)
 			}
@@ -78,6 +78,9 @@ func (s *Terms) List(ctx context.Context, caller Caller, f TermFilter) (*Page[Te
 		q.OrderBy = "id"
 	}
 	ids, err := s.index.SearchTerms(ctx, q)
+	if err == nil {
+		ids, err = s.visibleIDs(ctx, caller.User, ids)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -121,8 +124,8 @@ func (s *Terms) List(ctx context.Context, caller Caller, f TermFilter) (*Page[Te
 }
 
 // resolveRefs turns IDs or slugs (then names) of this taxonomy into IDs; any
-// unknown one is an error.
-func (s *Terms) resolveRefs(ctx context.Context, refs []string) ([]int64, error) {
+// unknown one, or one hidden from the caller, is an error.
+func (s *Terms) resolveRefs(ctx context.Context, actor *User, refs []string) ([]int64, error) {
 	ids := []int64{}
 	for _, ref := range refs {
 		t, err := s.find(ctx, ref)
@@ -131,7 +134,11 @@ func (s *Terms) resolveRefs(ctx context.Context, refs []string) ([]int64, error)
 		}
 		ids = append(ids, t.ID)
 	}
-	return ids, nil
+	visible, err := s.visibleIDs(ctx, actor, ids)
+	if err == nil && len(visible) != len(ids) {
+		err = errUnknownTerm
+	}
+	return ids, err
 }
 
 var errUnknownTerm = errors.New("every item must be an existing term of this taxonomy")

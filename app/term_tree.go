@@ -9,11 +9,19 @@ import (
 // an empty list keeps) and what lies below it (a filter on a parent matches
 // its children's events, WordPress' default for hierarchical taxonomies).
 
-// ancestors lists the terms above t, its parent first; a missing parent or a
-// loop ends the chain (a write never makes one, an old record might).
+// MaxCategoryDepth bounds a category tree: a category lies at most this
+// many levels below a top one. Every walk up or down a tree (a URL's
+// ancestors, a filter's descendants, the parents an empty list keeps) is
+// bounded by it, so an editor's thousand-deep chain costs no visitor a
+// thousand lookups.
+const MaxCategoryDepth = 20
+
+// ancestors lists the terms above t, its parent first, at most
+// MaxCategoryDepth; a missing parent or a loop ends the chain (a write
+// never makes one, an old record might).
 func (s *Terms) ancestors(ctx context.Context, t *Term) ([]*Term, error) {
 	var out []*Term
-	for seen := map[int64]bool{t.ID: true}; s.kind.hierarchical && t.Parent != 0 && !seen[t.Parent]; {
+	for seen := map[int64]bool{t.ID: true}; s.kind.hierarchical && t.Parent != 0 && !seen[t.Parent] && len(out) < MaxCategoryDepth; {
 		parent, err := s.store.Terms().Get(ctx, t.Parent)
 		if errors.Is(err, ErrNotFound) {
 			break
@@ -41,6 +49,27 @@ func (s *Terms) link(ctx context.Context, t *Term, home string) (string, error) 
 	return home + s.kind.permalink + path, nil
 }
 
+// tooDeep reports whether a category put under parent would lie more than
+// MaxCategoryDepth levels below a top one, with what lies below it (self:
+// the category moved, 0 for a new one).
+func (s *Terms) tooDeep(ctx context.Context, parent, self int64) (bool, error) {
+	p, err := s.store.Terms().Get(ctx, parent)
+	if err != nil {
+		return false, err
+	}
+	above, err := s.ancestors(ctx, p)
+	if err != nil {
+		return false, err
+	}
+	below := 0
+	if self != 0 {
+		if below, err = s.levelsBelow(ctx, self); err != nil {
+			return false, err
+		}
+	}
+	return len(above)+1+below > MaxCategoryDepth, nil
+}
+
 // isDescendant reports whether id is self or lies below it.
 func (s *Terms) isDescendant(ctx context.Context, id, self int64) bool {
 	t, err := s.store.Terms().Get(ctx, id)
@@ -59,7 +88,8 @@ func (s *Terms) isDescendant(ctx context.Context, id, self int64) bool {
 	return false
 }
 
-// withDescendants adds to ids every term below them, each once.
+// withDescendants adds to ids every term below them, each once, down to
+// MaxCategoryDepth levels: one index search a level.
 func (s *Terms) withDescendants(ctx context.Context, ids []int64) ([]int64, error) {
 	if !s.kind.hierarchical {
 		return ids, nil
@@ -69,20 +99,44 @@ func (s *Terms) withDescendants(ctx context.Context, ids []int64) ([]int64, erro
 	for _, id := range ids {
 		seen[id] = true
 	}
-	for next := 0; next < len(out) && len(out) <= MaxTerms; next++ {
-		parent := out[next]
-		children, err := s.index.SearchTerms(ctx, TermQuery{Taxonomy: s.kind.taxonomy, Parent: &parent})
+	for level, depth := ids, 0; len(level) > 0 && depth < MaxCategoryDepth && len(out) <= MaxTerms; depth++ {
+		children, err := s.index.SearchTerms(ctx, TermQuery{Taxonomy: s.kind.taxonomy, Parents: level})
 		if err != nil {
 			return nil, err
 		}
+		level = nil
 		for _, c := range children {
 			if !seen[c] {
 				seen[c] = true
-				out = append(out, c)
+				out, level = append(out, c), append(level, c)
 			}
 		}
 	}
 	return out, nil
+}
+
+// levelsBelow counts the levels of terms below id (0 for a leaf), as far
+// as one past MaxCategoryDepth.
+func (s *Terms) levelsBelow(ctx context.Context, id int64) (int, error) {
+	levels := 0
+	seen := map[int64]bool{id: true}
+	for level := []int64{id}; len(level) > 0 && levels <= MaxCategoryDepth; {
+		children, err := s.index.SearchTerms(ctx, TermQuery{Taxonomy: s.kind.taxonomy, Parents: level})
+		if err != nil {
+			return 0, err
+		}
+		level = nil
+		for _, c := range children {
+			if !seen[c] {
+				seen[c] = true
+				level = append(level, c)
+			}
+		}
+		if len(level) > 0 {
+			levels++
+		}
+	}
+	return levels, nil
 }
 
 // withoutEmpty drops terms no published event carries, keeping a category

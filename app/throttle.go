@@ -29,9 +29,14 @@ type ThrottleLimits struct {
 var DefaultThrottleLimits = ThrottleLimits{Window: time.Minute, SlowAfter: 5, BlockAfter: 20,
 	Step: 100 * time.Millisecond, MaxDelay: 2 * time.Second, ClientBlockAfter: 100, SubjectBlockAfter: 100}
 
-// maxThrottled bounds the counts kept: past it, expired ones are forgotten,
-// and if none had expired, all are.
-const maxThrottled = 100000
+// maxThrottled bounds the counts kept: past it, the least recently failed
+// are forgotten. maxBlocks bounds the refusals in force: past it, the one
+// ending first goes. A block takes at least BlockAfter failures, so no
+// flood of new failures lifts the blocks of others.
+const (
+	maxThrottled = 100000
+	maxBlocks    = 100000
+)
 
 // Throttle counts wrong secrets (sign-in passwords, post passwords) by what
 // they were tried on, the subject (an account, a post), and by who tried, the
@@ -39,12 +44,14 @@ const maxThrottled = 100000
 // subject and client, so no interleaving of other sign-ins lets guesses
 // through, and an attacker's failures refuse the subject only to the clients
 // that failed on it, so its owner, signing in from elsewhere, is not locked
-// out.
+// out. Refusals are kept apart from the counts: counts are many and cheap
+// to make (one failure each), refusals few and dear.
 type Throttle struct {
 	limits ThrottleLimits
 	now    func() time.Time
 	mu     sync.Mutex
-	counts map[string]*failures // by subject+client, by client, by subject
+	counts *lru[string, *failures] // by subject+client, by client, by subject
+	blocks map[string]time.Time    // the same keys, refused until then
 }
 
 type failures struct {
@@ -57,7 +64,7 @@ func NewThrottle(l ThrottleLimits) *Throttle {
 	if l == (ThrottleLimits{}) {
 		l = DefaultThrottleLimits
 	}
-	return &Throttle{limits: l, now: time.Now, counts: map[string]*failures{}}
+	return &Throttle{limits: l, now: time.Now, counts: newLRU[string, *failures](maxThrottled), blocks: map[string]time.Time{}}
 }
 
 func pairKey(subject, client string) string { return "p\x00" + subject + "\x00" + client }
@@ -69,17 +76,10 @@ func subjectKey(subject string) string      { return "s\x00" + subject }
 func (t *Throttle) Wait(subject, client string) time.Duration {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	pair := t.current(pairKey(subject, client))
-	var until time.Time
-	refuse := func(f *failures, after int) {
-		if f != nil && f.count >= after && f.since.Add(t.limits.Window).After(until) {
-			until = f.since.Add(t.limits.Window)
-		}
-	}
-	refuse(pair, t.limits.BlockAfter)
-	refuse(t.current(clientKey(client)), t.limits.ClientBlockAfter)
-	if pair != nil {
-		refuse(t.current(subjectKey(subject)), t.limits.SubjectBlockAfter)
+	pair := pairKey(subject, client)
+	until := laterOf(t.blocked(pair), t.blocked(clientKey(client)))
+	if t.current(pair) != nil || !until.IsZero() { // a subject is refused to those who failed on it
+		until = laterOf(until, t.blocked(subjectKey(subject)))
 	}
 	if until.IsZero() {
 		return 0
@@ -92,16 +92,19 @@ func (t *Throttle) Failed(subject, client string) time.Duration {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	var pair *failures
-	for _, key := range []string{pairKey(subject, client), clientKey(client), subjectKey(subject)} {
-		f := t.current(key)
+	for _, k := range []struct {
+		key   string
+		after int
+	}{{pairKey(subject, client), t.limits.BlockAfter}, {clientKey(client), t.limits.ClientBlockAfter}, {subjectKey(subject), t.limits.SubjectBlockAfter}} {
+		f := t.current(k.key)
 		if f == nil {
-			if len(t.counts) >= maxThrottled {
-				t.forgetExpired()
-			}
 			f = &failures{since: t.now()}
-			t.counts[key] = f
 		}
 		f.count++
+		t.counts.put(k.key, f) // the most recently failed are kept
+		if f.count >= k.after {
+			t.block(k.key, f.since.Add(t.limits.Window))
+		}
 		if pair == nil {
 			pair = f
 		}
@@ -116,27 +119,48 @@ func (t *Throttle) Failed(subject, client string) time.Duration {
 // Succeeded forgets the failures of the client on that subject only.
 func (t *Throttle) Succeeded(subject, client string) {
 	t.mu.Lock()
-	delete(t.counts, pairKey(subject, client))
-	t.mu.Unlock()
+	defer t.mu.Unlock()
+	t.counts.remove(pairKey(subject, client))
+	delete(t.blocks, pairKey(subject, client))
 }
 
 // current is the count of key in the present window (the caller holds mu).
 func (t *Throttle) current(key string) *failures {
-	f := t.counts[key]
-	if f != nil && t.now().Sub(f.since) >= t.limits.Window {
-		delete(t.counts, key)
+	f, ok := t.counts.get(key)
+	if ok && t.now().Sub(f.since) >= t.limits.Window {
+		t.counts.remove(key)
 		return nil
 	}
 	return f
 }
 
-func (t *Throttle) forgetExpired() {
-	for key := range t.counts {
-		t.current(key)
+// blocked is until when key is refused, zero when it is not.
+func (t *Throttle) blocked(key string) time.Time {
+	until, ok := t.blocks[key]
+	if ok && !until.After(t.now()) {
+		delete(t.blocks, key)
+		return time.Time{}
 	}
-	if len(t.counts) >= maxThrottled {
-		clear(t.counts)
+	return until
+}
+
+// block refuses key until then; when the refusals are at their bound, the
+// expired ones go, then the one ending first.
+func (t *Throttle) block(key string, until time.Time) {
+	if _, ok := t.blocks[key]; !ok && len(t.blocks) >= maxBlocks {
+		first := ""
+		for k, u := range t.blocks {
+			if !u.After(t.now()) {
+				delete(t.blocks, k)
+			} else if first == "" || u.Before(t.blocks[first]) {
+				first = k
+			}
+		}
+		if len(t.blocks) >= maxBlocks {
+			delete(t.blocks, first)
+		}
 	}
+	t.blocks[key] = laterOf(t.blocks[key], until)
 }
 
 // ErrTooManyAttempts is the answer to a client refused by the throttle.

@@ -56,10 +56,39 @@ func TestTheThrottleCountsBySubjectAndClientAndForgets(t *testing.T) {
 				now = now.Add(2 * time.Minute) // the first quarter expires
 			}
 		}
-		if len(th.counts) > maxThrottled+3 {
-			t.Fatalf("%d counts kept, bound is %d", len(th.counts), maxThrottled)
+		if n := len(th.counts.entries); n > maxThrottled {
+			t.Fatalf("%d counts kept, bound is %d", n, maxThrottled)
 		}
 	})
+}
+
+// TestAFloodOfNewFailuresLiftsNoBlock: failures from a hundred thousand
+// fresh addresses on fresh accounts (three new counts each) push the oldest
+// counts out, but not a refusal in force: an attacker cannot make the
+// throttle forget whom it refuses.
+func TestAFloodOfNewFailuresLiftsNoBlock(t *testing.T) {
+	now := time.Unix(0, 0)
+	th := NewThrottle(ThrottleLimits{})
+	th.now = func() time.Time { return now }
+	for range DefaultThrottleLimits.BlockAfter {
+		th.Failed("login:admin", "attacker")
+	}
+	for i := range DefaultThrottleLimits.ClientBlockAfter {
+		th.Failed(fmt.Sprint("login:", i), "sprayer")
+	}
+	for i := range maxThrottled {
+		th.Failed(fmt.Sprint("login:x", i), fmt.Sprint("10.", i))
+	}
+	if th.Wait("login:admin", "attacker") == 0 || th.Wait("login:anyone", "sprayer") == 0 {
+		t.Fatalf("after the flood: the attacker waits %v, the sprayer %v; want both refused",
+			th.Wait("login:admin", "attacker"), th.Wait("login:anyone", "sprayer"))
+	}
+	if n := len(th.counts.entries); n > maxThrottled {
+		t.Fatalf("%d counts kept, bound is %d", n, maxThrottled)
+	}
+	if th.Wait("login:admin", "owner") != 0 {
+		t.Fatal("the owner is refused")
+	}
 }
 
 // TestTheDefaultLimitsAreTheREADMEs pins the numbers the README's Limits

@@ -106,6 +106,9 @@ type postWrite struct {
 	// with noWait, not at all (errLeaseTaken).
 	lease  string
 	noWait bool
+	// spender is the account whose allowance pays for the occurrences a
+	// write of a series has made (nil: the service's own writes).
+	spender *User
 }
 
 // edit applies change to the post as stored and writes it to the store (a

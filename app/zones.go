@@ -57,3 +57,11 @@ func zoneAbbr(loc *time.Location, at time.Time) string {
 	abbr, _ := at.In(loc).Zone()
 	return abbr
 }
+
+// laterOf is the later of two instants.
+func laterOf(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
+}

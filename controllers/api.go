@@ -149,7 +149,9 @@ func (api *API) serve(w *answer, r *http.Request, bodyLimit int64) {
 		api.writeError(w, r, errBodyTooLarge(bodyLimit))
 		return
 	}
+	receiving := r.Method == http.MethodPost && uploadRoute.MatchString(r.URL.Path)
 	overrideMethod(r)
+	receiving = receiving && r.Method == http.MethodPost
 
 	info := requestInfo{answer: w}
 	if m := languagePrefix.FindStringSubmatch(r.URL.Path); m != nil {
@@ -168,6 +170,14 @@ func (api *API) serve(w *answer, r *http.Request, bodyLimit int64) {
 			return
 		}
 		info.actor = actor
+	}
+	if receiving { // an upload's body is read once the caller may send it, and there is room
+		release, err := api.app.Media.Receive(r.Context(), app.Caller{User: info.actor})
+		if err != nil {
+			api.writeError(w, r, err)
+			return
+		}
+		defer release()
 	}
 	r = r.WithContext(context.WithValue(r.Context(), ctxKey{}, info))
 	if r.Method == http.MethodOptions {

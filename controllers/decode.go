@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"mime"
+	"mime/multipart"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -122,33 +123,64 @@ func decodeJSON(body io.Reader) (map[string]any, error) {
 	return obj, nil
 }
 
+// decodeMultipart reads a form part by part, in memory: its fields (at
+// most MaxBodyBytes together) and the first file sent as "file" (bounded
+// by the request's own limit), which only the upload route reads; other
+// files are skipped unread. Nothing is written to disk, so nothing is left
+// behind whatever the request turns out to be.
 func decodeMultipart(r *http.Request, boundary string) (map[string]any, error) {
 	if boundary == "" {
 		return nil, app.NewError(app.KindInvalid, "rest_invalid_body", "Invalid multipart body passed: no boundary.")
 	}
-	if err := r.ParseMultipartForm(MaxBodyBytes); err != nil {
-		var tooLarge *http.MaxBytesError
-		if errors.As(err, &tooLarge) {
-			return nil, errBodyTooLarge(tooLarge.Limit)
+	parts := multipart.NewReader(r.Body, boundary)
+	values := map[string][]string{}
+	var file *upload
+	fieldBytes := int64(0)
+	for {
+		part, err := parts.NextPart()
+		if err == io.EOF {
+			break
 		}
-		e := app.NewError(app.KindInvalid, "rest_invalid_body", "Invalid multipart body passed.")
-		e.Cause = err
-		return nil, e
+		if err != nil {
+			return nil, multipartError(err)
+		}
+		name := part.FormName()
+		switch {
+		case part.FileName() != "" || name == "file":
+			if name != "file" || file != nil {
+				continue // not ours to read: NextPart skips it
+			}
+			data, err := readAll(part)
+			if err != nil {
+				return nil, err
+			}
+			file = &upload{name: part.FileName(), data: data}
+		case name != "":
+			raw, err := readAll(io.LimitReader(part, MaxBodyBytes-fieldBytes+1))
+			if err != nil {
+				return nil, err
+			}
+			if fieldBytes += int64(len(raw)); fieldBytes > MaxBodyBytes {
+				return nil, errBodyTooLarge(MaxBodyBytes)
+			}
+			values[name] = append(values[name], string(raw))
+		}
 	}
-	form := phpForm(r.MultipartForm.Value)
-	if files := r.MultipartForm.File["file"]; len(files) > 0 {
-		f, err := files[0].Open()
-		if err != nil {
-			return nil, errUnreadableBody(err)
-		}
-		defer f.Close()
-		data, err := readAll(f)
-		if err != nil {
-			return nil, err
-		}
-		form["file"] = upload{name: files[0].Filename, data: data}
+	form := phpForm(values)
+	if file != nil {
+		form["file"] = *file
 	}
 	return form, nil
+}
+
+func multipartError(err error) error {
+	var tooLarge *http.MaxBytesError
+	if errors.As(err, &tooLarge) {
+		return errBodyTooLarge(tooLarge.Limit)
+	}
+	e := app.NewError(app.KindInvalid, "rest_invalid_body", "Invalid multipart body passed.")
+	e.Cause = err
+	return e
 }
 
 // upload is a file sent to the media library.
@@ -295,10 +327,15 @@ func overrideMethod(r *http.Request) {
 
 var methodToken = regexp.MustCompile(`^[A-Z]{1,16}$`)
 
-// bodyMethod reads _method from the body with the one decoder, then puts the
-// body back for the handler (with the read error, such as a body too large).
+// bodyMethod reads _method from a JSON or urlencoded body with the one
+// decoder, then puts the body back for the handler (with the read error,
+// such as a body too large). Other bodies (forms with files, uploads) are
+// not read here: a body is read only once the caller is known.
 func bodyMethod(r *http.Request) string {
-	if r.Body == nil || r.Body == http.NoBody {
+	mediaType, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	json := mediaType == "application/json" || strings.HasSuffix(mediaType, "+json")
+	if r.Body == nil || r.Body == http.NoBody || !json && mediaType != "application/x-www-form-urlencoded" && mediaType != "" ||
+		dispositionName(r) != "" {
 		return ""
 	}
 	raw, err := io.ReadAll(r.Body)

@@ -102,8 +102,14 @@ const uploadsPrefix = "/uploads/"
 
 // serveUpload serves a file of the media library: its own type, never
 // sniffed, cached for a year (a name is never given to other content while
-// its attachment lives), with ETag, conditional requests and ranges.
+// its attachment lives), with ETag, conditional requests and one range: a
+// request for several is answered with the whole file, since a thousand
+// one-byte ranges would each cost a part's headers (over a hundred times
+// the file), and players and download managers ask for one.
 func (api *API) serveUpload(w http.ResponseWriter, r *http.Request) {
+	if strings.Contains(r.Header.Get("Range"), ",") {
+		r.Header.Del("Range")
+	}
 	name := strings.TrimPrefix(r.URL.Path, uploadsPrefix)
 	h := w.Header()
 	h.Set("X-Content-Type-Options", "nosniff")

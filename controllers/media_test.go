@@ -2,6 +2,7 @@ package controllers_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"fmt"
 	"hash/crc32"
@@ -14,8 +15,11 @@ import (
 	"mime/multipart"
 	"net/http"
 	"os"
+	"path"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"calendar/app"
 )
@@ -178,6 +182,15 @@ func TestUploadedFilesAnswerConditionalAndRangeRequests(t *testing.T) {
 		part.expectStatus(t, http.StatusPartialContent)
 		if !bytes.Equal(part.Body, full.Body[10:20]) {
 			t.Fatalf("range 10-19 = %x, want %x", part.Body, full.Body[10:20])
+		}
+		// A thousand one-byte ranges: the whole file once, not a part per byte.
+		var many []string
+		for i := range 1000 {
+			many = append(many, fmt.Sprintf("%d-%d", i, i))
+		}
+		multi := s.fetch(a["source_url"].(string), header("Range", "bytes="+strings.Join(many, ",")))
+		if multi.Status != http.StatusOK || !bytes.Equal(multi.Body, full.Body) {
+			t.Fatalf("many ranges: %d with %d bytes, want the %d-byte file whole", multi.Status, len(multi.Body), len(full.Body))
 		}
 		head := s.do("HEAD", strings.TrimPrefix(a["source_url"].(string), s.URL))
 		if head.Status != http.StatusOK || len(head.Body) != 0 || head.Header.Get("Content-Length") != fmt.Sprint(len(full.Body)) {
@@ -347,6 +360,38 @@ func TestFileNamesAreCleanedAndNeverReused(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestNamesTakenByEarlierUploadsCostAFewTriesNotARefusal: a thousand
+// poster.jpg of the month (squatted here straight in the store) leave the
+// next poster.jpg a name of its own, and names in other scripts are kept
+// apart rather than all becoming image.jpg.
+func TestNamesTakenByEarlierUploadsCostAFewTriesNotARefusal(t *testing.T) {
+	s := startService(t)
+	folder := time.Now().UTC().Format("2006/01/")
+	for n := range 1001 {
+		name := folder + "poster.jpg"
+		if n > 0 {
+			name = folder + fmt.Sprintf("poster-%d.jpg", n)
+		}
+		if err := s.store.Files().PutFile(context.Background(), name, 999999, []byte("x")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	jpg := photo(t, 60, 40)
+	d, _ := details(t, s.upload("poster.jpg", jpg))
+	if f := d["file"].(string); !regexp.MustCompile(`^\d{4}/\d{2}/poster-[a-z0-9]{6}\.jpg$`).MatchString(f) {
+		t.Fatalf("stored as %q, want poster- and a random suffix", f)
+	}
+	names := map[string]bool{}
+	for _, name := range []string{"ポスター.jpg", "海報.jpg", "плакат.jpg", "ポスター.jpg"} {
+		d, _ := details(t, s.upload(name, jpg))
+		f := path.Base(d["file"].(string))
+		if strings.HasPrefix(f, "image.") || strings.HasPrefix(f, "image-1.") || names[f] {
+			t.Fatalf("%s stored as %q (so far %v): names in other scripts must stay apart", name, f, names)
+		}
+		names[f] = true
+	}
 }
 
 func TestTheLibraryListsSearchesAndCounts(t *testing.T) {

@@ -23,7 +23,7 @@ import (
 
 // MappingVersion changes whenever the mapping or the indexed document changes;
 // an index built with another version is discarded and rebuilt from the store.
-const MappingVersion = 21
+const MappingVersion = 22 // 22: a protected post has no position
 
 // Field names of an indexed post. Text fields hold the whole lower-cased value
 // as one term, so a fragment matches as a substring with a wildcard query.
@@ -156,6 +156,9 @@ func newPostDoc(p *app.Post) postDoc {
 	geo := p.Geo
 	if p.Type == app.PostTypeEvent {
 		geo = p.VenueGeo
+	}
+	if p.Password != "" { // where it is is part of what the password protects
+		geo = nil
 	}
 	d[fieldHasGeo] = strconv.FormatBool(geo != nil)
 	if geo != nil {

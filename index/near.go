@@ -27,7 +27,11 @@ func (i *Index) nearClause(ctx context.Context, q app.PostQuery) (query.Query, e
 	if q.Type != app.PostTypeEvent {
 		return distance, nil
 	}
-	req := bleve.NewSearchRequestOptions(bleve.NewConjunctionQuery(term(fieldType, app.PostTypeVenue), distance), maxNearVenues, 0, false)
+	// An event is where its venue is only when anyone may read the venue
+	// (a protected one has no position in the index at all): the events of
+	// a draft or private venue tell nobody where it is.
+	req := bleve.NewSearchRequestOptions(bleve.NewConjunctionQuery(term(fieldType, app.PostTypeVenue),
+		term(fieldStatus, app.StatusPublish), distance), maxNearVenues, 0, false)
 	req.Score = "none"
 	res, err := i.search(ctx, req)
 	if err != nil {

@@ -59,6 +59,13 @@ func (i *Index) SearchTerms(ctx context.Context, q app.TermQuery) ([]int64, erro
 	if q.Parent != nil {
 		must = append(must, numberIs(fieldParent, float64(*q.Parent)))
 	}
+	if q.Parents != nil {
+		either := make([]query.Query, 0, len(q.Parents))
+		for _, p := range q.Parents {
+			either = append(either, numberIs(fieldParent, float64(p)))
+		}
+		must = append(must, bleve.NewDisjunctionQuery(either...))
+	}
 	if q.Slug != "" {
 		must = append(must, term(fieldSlug, q.Slug))
 	}

@@ -14,7 +14,7 @@ func BenchmarkProcess4000x3000JPEG(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
-		if _, err := Process(data, 0, WordPressSizes); err != nil {
+		if _, err := Process(data, Limits{}, WordPressSizes); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -27,7 +27,7 @@ func BenchmarkProcess4000x3000JPEGRotated(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
-		if _, err := Process(data, 0, WordPressSizes); err != nil {
+		if _, err := Process(data, Limits{}, WordPressSizes); err != nil {
 			b.Fatal(err)
 		}
 	}

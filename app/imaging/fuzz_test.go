@@ -22,7 +22,7 @@ func FuzzProcess(f *testing.F) {
 	}
 	small := []SizeSpec{{"thumbnail", 8, 8, true}, {"medium", 12, 0, false}}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		res, err := Process(data, 1<<16, small)
+		res, err := Process(data, Limits{MaxPixels: 1 << 16}, small)
 		if err != nil {
 			if !errors.Is(err, ErrNotImage) && !errors.Is(err, ErrTooManyPixels) {
 				t.Fatalf("unexpected error kind: %v", err)

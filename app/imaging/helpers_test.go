@@ -12,6 +12,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"testing"
+	"time"
 )
 
 // gpsMarker sits in the GPS IFD of test EXIF blocks; finding it in any
@@ -190,7 +191,7 @@ func decodeAny(t testing.TB, data []byte) image.Image {
 	if err != nil {
 		t.Fatalf("output does not inspect: %v", err)
 	}
-	img, err := decode(f, data, w, h)
+	img, err := decode(f, data, w, h, time.Time{})
 	if err != nil {
 		t.Fatalf("output does not decode: %v", err)
 	}

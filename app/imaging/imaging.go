@@ -11,7 +11,9 @@ import (
 	"image/gif"
 	"image/jpeg"
 	"image/png"
+	"runtime"
 	"sync"
+	"time"
 
 	"golang.org/x/image/draw"
 	"golang.org/x/image/vp8l"
@@ -137,16 +139,21 @@ func Inspect(data []byte) (Format, int, int, error) {
 	return f, cfg.Width, cfg.Height, nil
 }
 
-// Process checks the header against maxPixels (<= 0: DefaultMaxPixels)
-// before decoding anything, then decodes, turns the pixels upright per EXIF
-// and makes the sizes of specs.
-func Process(data []byte, maxPixels int64, specs []SizeSpec) (*Result, error) {
+// Process checks the header against the pixel cap before decoding
+// anything, then decodes (giving up with ErrTooSlow past the deadline),
+// turns the pixels upright per EXIF and makes the sizes of specs.
+func Process(data []byte, l Limits, specs []SizeSpec) (*Result, error) {
 	f, w, h, err := Inspect(data)
 	if err != nil {
 		return nil, err
 	}
+	maxPixels := l.MaxPixels
 	if maxPixels <= 0 {
 		maxPixels = DefaultMaxPixels
+	}
+	cores := l.Cores
+	if cores <= 0 {
+		cores = runtime.GOMAXPROCS(0)
 	}
 	if int64(w)*int64(h) > maxPixels {
 		return nil, fmt.Errorf("%w: %dx%d is over %d", ErrTooManyPixels, w, h, maxPixels)
@@ -155,7 +162,10 @@ func Process(data []byte, maxPixels int64, specs []SizeSpec) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrNotImage, err)
 	}
-	img, err := decode(f, data, w, h)
+	img, err := decode(f, data, w, h, l.Deadline)
+	if errors.Is(err, ErrTooSlow) {
+		return nil, err
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrNotImage, err)
 	}
@@ -168,7 +178,7 @@ func Process(data []byte, maxPixels int64, specs []SizeSpec) (*Result, error) {
 	}
 	res := &Result{Format: f}
 	if meta.orientation > 1 {
-		img = upright(img, meta.orientation)
+		img = upright(img, meta.orientation, cores)
 		res.Rotated = true
 	} else if clean, err := strip(f, data); err == nil {
 		res.Full = File{Width: w, Height: h, MIME: f.MIME(), Ext: f.Ext(), Data: clean}
@@ -179,9 +189,13 @@ func Process(data []byte, maxPixels int64, specs []SizeSpec) (*Result, error) {
 	var fullErr error
 	var wg sync.WaitGroup
 	if res.Full.Data == nil {
-		wg.Go(func() { res.Full, fullErr = encodeFile("", img, out, fullQuality) })
+		if cores > 1 {
+			wg.Go(func() { res.Full, fullErr = encodeFile("", img, out, fullQuality) })
+		} else {
+			res.Full, fullErr = encodeFile("", img, out, fullQuality)
+		}
 	}
-	sizes, err := makeSizes(img, specs, out)
+	sizes, err := makeSizes(img, specs, out, cores)
 	wg.Wait()
 	if err := errors.Join(err, fullErr); err != nil {
 		return nil, err
@@ -191,10 +205,10 @@ func Process(data []byte, maxPixels int64, specs []SizeSpec) (*Result, error) {
 }
 
 // decode returns the first frame on a w x h canvas (a GIF frame may cover
-// only part of its logical screen).
-func decode(f Format, data []byte, w, h int) (img image.Image, err error) {
+// only part of its logical screen), or ErrTooSlow once the deadline passed.
+func decode(f Format, data []byte, w, h int, deadline time.Time) (img image.Image, err error) {
 	err = guard(func() (err error) {
-		r := bytes.NewReader(data)
+		r := &deadlineReader{data: data, deadline: deadline}
 		switch f {
 		case JPEG:
 			img, err = jpeg.Decode(r)
@@ -207,6 +221,9 @@ func decode(f Format, data []byte, w, h int) (img image.Image, err error) {
 		}
 		return err
 	})
+	if !deadline.IsZero() && time.Now().After(deadline) {
+		return nil, ErrTooSlow // however the decoder reported the reader's refusal
+	}
 	if err != nil {
 		return nil, err
 	}

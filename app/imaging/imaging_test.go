@@ -60,7 +60,7 @@ func TestProcessAcceptsEveryFormatByContent(t *testing.T) {
 			if err != nil || f != tc.format || w != tc.w || h != tc.h {
 				t.Fatalf("Inspect = %s %dx%d %v, want %s %dx%d", f, w, h, err, tc.format, tc.w, tc.h)
 			}
-			res, err := Process(tc.data, 0, WordPressSizes)
+			res, err := Process(tc.data, Limits{}, WordPressSizes)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -110,7 +110,7 @@ func TestProcessRejectsNonImages(t *testing.T) {
 	}
 	for name, data := range tests {
 		t.Run(name, func(t *testing.T) {
-			if _, err := Process(data, 0, WordPressSizes); !errors.Is(err, ErrNotImage) {
+			if _, err := Process(data, Limits{}, WordPressSizes); !errors.Is(err, ErrNotImage) {
 				t.Errorf("err = %v, want ErrNotImage", err)
 			}
 		})
@@ -132,7 +132,7 @@ func TestProcessRefusesTooManyPixelsBeforeDecoding(t *testing.T) {
 	start := time.Now()
 	const runs = 20
 	for range runs {
-		if _, err := Process(data, 50_000_000, WordPressSizes); !errors.Is(err, ErrTooManyPixels) {
+		if _, err := Process(data, Limits{MaxPixels: 50_000_000}, WordPressSizes); !errors.Is(err, ErrTooManyPixels) {
 			t.Fatalf("err = %v, want ErrTooManyPixels", err)
 		}
 	}
@@ -148,10 +148,10 @@ func TestProcessRefusesTooManyPixelsBeforeDecoding(t *testing.T) {
 
 func TestPixelCapCountsWidthTimesHeight(t *testing.T) {
 	data := encPNG(t, image.NewGray(image.Rect(0, 0, 100, 100)))
-	if _, err := Process(data, 10000, nil); err != nil {
+	if _, err := Process(data, Limits{MaxPixels: 10000}, nil); err != nil {
 		t.Errorf("exactly at the cap: %v", err)
 	}
-	if _, err := Process(data, 9999, nil); !errors.Is(err, ErrTooManyPixels) {
+	if _, err := Process(data, Limits{MaxPixels: 9999}, nil); !errors.Is(err, ErrTooManyPixels) {
 		t.Errorf("one pixel over the cap: %v", err)
 	}
 }
@@ -170,7 +170,7 @@ func TestSizesAreNeverUpscaled(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			res, err := Process(encPNG(t, photo(tc.w, tc.h, 4)), 0, WordPressSizes)
+			res, err := Process(encPNG(t, photo(tc.w, tc.h, 4)), Limits{}, WordPressSizes)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -204,7 +204,7 @@ func TestSizesFollowSpecOrderAndCropToTheCenter(t *testing.T) {
 			src.SetRGBA(x, y, c)
 		}
 	}
-	res, err := Process(encPNG(t, src), 0, WordPressSizes)
+	res, err := Process(encPNG(t, src), Limits{}, WordPressSizes)
 	if err != nil {
 		t.Fatal(err)
 	}

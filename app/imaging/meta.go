@@ -30,20 +30,20 @@ func readMeta(f Format, data []byte, w, h int) (meta, error) {
 	var tiff []byte
 	switch f {
 	case JPEG:
-		scans := 0
+		// Every SOS marker in the file counts, wherever it stands: the
+		// decoder skips junk between segments, where a walk of the layout
+		// stops, and in entropy-coded data 0xFF is never followed by 0xDA.
+		if scans := bytes.Count(data, []byte{0xFF, 0xDA}); scans > maxScans {
+			return m, fmt.Errorf("more than %d JPEG scans", maxScans)
+		}
 		_ = walkJPEG(data, func(s jpegSeg) bool {
 			body := data[s.body:s.end]
 			if tiff == nil && s.marker == 0xE1 && bytes.HasPrefix(body, []byte("Exif\x00\x00")) {
 				tiff = body[6:]
+				return false
 			}
-			if s.marker == 0xDA {
-				scans++
-			}
-			return scans <= maxScans
+			return s.marker != 0xDA // EXIF comes before the first scan
 		})
-		if scans > maxScans {
-			return m, fmt.Errorf("more than %d JPEG scans", maxScans)
-		}
 	case PNG:
 		_ = walkPNG(data, func(typ string, _, _ int, body []byte) bool {
 			if typ == "eXIf" {

@@ -28,7 +28,7 @@ func TestRotatedJPEGIsReencodedUprightWithoutMetadata(t *testing.T) {
 	// Stored 400x300 with red on the left; orientation 6 means "turn 90°
 	// clockwise to view", so upright is 300x400 with red on top.
 	data := insertAfterSOI(encJPEG(t, halves(400, 300), 92), exifSegment(6))
-	res, err := Process(data, 0, WordPressSizes)
+	res, err := Process(data, Limits{}, WordPressSizes)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +82,7 @@ func TestUnrotatedJPEGLosesOnlyItsMetadataSegments(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			in := append(append([]byte{}, tc.in...), tc.trailing...)
-			res, err := Process(in, 0, WordPressSizes)
+			res, err := Process(in, Limits{}, WordPressSizes)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -114,7 +114,7 @@ func TestPNGStripKeepsRenderingChunksOnly(t *testing.T) {
 		pngChunk("caBX", []byte("c2pa manifest with location")),
 		phys,
 	)
-	res, err := Process(append(in, "trailing"+gpsMarker...), 0, nil)
+	res, err := Process(append(in, "trailing"+gpsMarker...), Limits{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +126,7 @@ func TestPNGStripKeepsRenderingChunksOnly(t *testing.T) {
 
 func TestPNGOrientationFromEXIfChunk(t *testing.T) {
 	in := insertAfterIHDR(encPNG(t, halves(40, 30)), pngChunk("eXIf", exifTIFF(8)))
-	res, err := Process(in, 0, nil)
+	res, err := Process(in, Limits{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,7 +170,7 @@ func TestGIFStripDropsCommentsAndForeignApplicationBlocks(t *testing.T) {
 	in = append(in, comment...)
 	in = append(in, xmp...)
 	in = append(in, plain[head:]...)
-	res, err := Process(in, 0, nil)
+	res, err := Process(in, Limits{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -205,7 +205,7 @@ func TestWebPStripDropsEXIFAndXMPAndFixesHeader(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			res, err := Process(tc.in, 0, nil)
+			res, err := Process(tc.in, Limits{}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -240,7 +240,7 @@ func TestRotatedWebPIsJPEGWhenOpaqueAndPNGWithAlpha(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.file, func(t *testing.T) {
-			res, err := Process(readTestdata(t, tc.file), 0, WordPressSizes)
+			res, err := Process(readTestdata(t, tc.file), Limits{}, WordPressSizes)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -272,7 +272,7 @@ func TestRotatedWebPIsJPEGWhenOpaqueAndPNGWithAlpha(t *testing.T) {
 func TestWebPFrameLargerThanCanvasIsRefused(t *testing.T) {
 	// A 1x1 canvas around a 200x160 frame would slip past the pixel cap.
 	in := riff(vp8x(0, 1, 1), firstChunk(t, readTestdata(t, "lossless_alpha.webp")))
-	if _, err := Process(in, 0, nil); !errors.Is(err, ErrNotImage) {
+	if _, err := Process(in, Limits{}, nil); !errors.Is(err, ErrNotImage) {
 		t.Errorf("err = %v, want ErrNotImage", err)
 	}
 }
@@ -287,7 +287,7 @@ func TestJPEGWithThousandsOfScansIsRefused(t *testing.T) {
 		in = append(in, scan...)
 	}
 	in = append(in, 0xFF, 0xD9)
-	if _, err := Process(in, 0, nil); !errors.Is(err, ErrNotImage) {
+	if _, err := Process(in, Limits{}, nil); !errors.Is(err, ErrNotImage) {
 		t.Errorf("err = %v, want ErrNotImage", err)
 	}
 }
@@ -357,8 +357,8 @@ func TestUprightTurnsEveryOrientation(t *testing.T) {
 		}
 		nrgba := image.NewNRGBA(g.Rect)
 		draw.Draw(nrgba, g.Rect, g, image.Point{}, draw.Src)
-		for _, src := range []image.Image{g, toRGBA(g), nrgba} {
-			up := upright(src, o)
+		for _, src := range []image.Image{g, toRGBA(g, 2), nrgba} {
+			up := upright(src, o, 2)
 			if b := up.Bounds(); b.Dx() != 4 || b.Dy() != 2 {
 				t.Fatalf("orientation %d: %T upright is %v", o, src, b)
 			}
@@ -386,7 +386,7 @@ func TestUprightYCbCrPlanesMatchRGBA(t *testing.T) {
 			}
 		}
 		for o := 2; o <= 8; o++ {
-			got, want := upright(m, o), upright(toRGBA(m), o)
+			got, want := upright(m, o, 2), upright(toRGBA(m, 2), o, 2)
 			if _, ok := got.(*image.YCbCr); !ok {
 				t.Errorf("%v orientation %d fell back to %T", ratio, o, got)
 			}

@@ -10,7 +10,7 @@ import (
 // upright returns img as it should be displayed for EXIF orientation o
 // (2–8). JPEG's YCbCr planes are turned directly, which keeps the fast
 // scaling and encoding paths and avoids a 4-byte-per-pixel copy.
-func upright(img image.Image, o int) image.Image {
+func upright(img image.Image, o, cores int) image.Image {
 	switch m := img.(type) {
 	case *image.YCbCr:
 		if t := turnYCbCr(m, o); t != nil {
@@ -28,12 +28,12 @@ func upright(img image.Image, o int) image.Image {
 			return &image.NRGBA{Pix: pix, Stride: 4 * w, Rect: image.Rect(0, 0, w, h)}
 		}
 	}
-	m := toRGBA(img)
+	m := toRGBA(img, cores)
 	pix, w, h := turn(m.Pix, m.Stride, m.Rect.Dx(), m.Rect.Dy(), 4, o)
 	return &image.RGBA{Pix: pix, Stride: 4 * w, Rect: image.Rect(0, 0, w, h)}
 }
 
-func toRGBA(img image.Image) *image.RGBA {
+func toRGBA(img image.Image, cores int) *image.RGBA {
 	if m, ok := img.(*image.RGBA); ok && m.Rect.Min == (image.Point{}) {
 		return m
 	}
@@ -41,7 +41,7 @@ func toRGBA(img image.Image) *image.RGBA {
 	m := image.NewRGBA(image.Rect(0, 0, b.Dx(), b.Dy()))
 	// Halves of a large image convert on two cores; rows are independent.
 	mid := b.Dy() / 2
-	if b.Dx()*b.Dy() < 1<<20 {
+	if b.Dx()*b.Dy() < 1<<20 || cores < 2 {
 		mid = 0
 	}
 	var wg sync.WaitGroup

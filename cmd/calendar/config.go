@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"calendar/app"
+	"calendar/cmd/internal/conns"
 )
 
 // Config is the whole configuration, read once at start.
@@ -29,7 +30,12 @@ type Config struct {
 	MetricsToken  string
 	CORSOrigins   []string
 	MaxUpload     int64
+	UploadMemory  int64
+	SeriesQuota   int
 	Sideload      bool
+	// MaxConns and MaxConnsPerAddr bound the client connections held at
+	// once, in total and from one address (package conns).
+	MaxConns, MaxConnsPerAddr int
 	// flagged are the settings given as flags, by environment name: an
 	// error names what the operator typed.
 	flagged map[string]string
@@ -63,7 +69,13 @@ var settings = []setting{
 	{"CALENDAR_METRICS_TOKEN", "metrics-token", "", "when set, /metrics asks for it as a Bearer credential"},
 	{"CALENDAR_CORS_ORIGINS", "cors-origins", "", "comma-separated origins (https://example.org) browsers may call the API from; empty: any, as WordPress"},
 	{"CALENDAR_MAX_UPLOAD", "max-upload", "10MiB", "largest image the media library takes: bytes, or with KiB or MiB"},
+	{"CALENDAR_SERIES_QUOTA", "series-quota", "5000", "occurrences one account's series writes may make an hour (administrators: no bound); 0: no bound"},
+	{"CALENDAR_UPLOAD_MEMORY", "upload-memory", "384MiB", "memory processing uploads may take at once, and so the most one image may need (about 18 megapixels for a photo at 384MiB): bytes, or with KiB or MiB"},
 	{"CALENDAR_SIDELOAD_IMAGES", "sideload-images", "false", "true: an image URL of another site is fetched once into the media library (public addresses only)"},
+	{"CALENDAR_MAX_CONNS", "max-conns", strconv.Itoa(conns.DefaultTotal(conns.OpenFileLimit())),
+		"most client connections held at once, by default 3/4 of the open-file limit up to 10000; past it the oldest idle keep-alive one is closed to make room, or else the new one"},
+	{"CALENDAR_MAX_CONNS_PER_ADDR", "max-conns-per-addr", "256",
+		"most connections held at once from one client address (past it its oldest idle one is closed, or else the new one); behind a reverse proxy all clients share its address: raise it to -max-conns"},
 }
 
 // loadConfig reads the environment, then the flags (a flag wins), and checks
@@ -152,8 +164,17 @@ func (c *Config) check(get func(env string) string) error {
 	if c.MaxUpload, err = byteSize(get("CALENDAR_MAX_UPLOAD")); err != nil || c.MaxUpload < 1<<10 || c.MaxUpload > 1<<30 {
 		return fail("CALENDAR_MAX_UPLOAD", "want a size from 1KiB to 1024MiB (bytes, or with KiB or MiB), got %q", get("CALENDAR_MAX_UPLOAD"))
 	}
+	if c.SeriesQuota, err = strconv.Atoi(get("CALENDAR_SERIES_QUOTA")); err != nil || c.SeriesQuota < 0 {
+		return fail("CALENDAR_SERIES_QUOTA", "want a whole number, 0 or more, got %q", get("CALENDAR_SERIES_QUOTA"))
+	}
+	if c.UploadMemory, err = byteSize(get("CALENDAR_UPLOAD_MEMORY")); err != nil || c.UploadMemory < 16<<20 || c.UploadMemory > 64<<30 {
+		return fail("CALENDAR_UPLOAD_MEMORY", "want a size from 16MiB to 65536MiB (bytes, or with KiB or MiB), got %q", get("CALENDAR_UPLOAD_MEMORY"))
+	}
 	if c.Sideload, err = strconv.ParseBool(get("CALENDAR_SIDELOAD_IMAGES")); err != nil {
 		return fail("CALENDAR_SIDELOAD_IMAGES", "want true or false, got %q", get("CALENDAR_SIDELOAD_IMAGES"))
+	}
+	if err := c.checkConnLimits(get, fail); err != nil {
+		return err
 	}
 	for _, origin := range strings.Split(get("CALENDAR_CORS_ORIGINS"), ",") {
 		if origin = strings.TrimSpace(origin); origin == "" {
@@ -164,6 +185,27 @@ func (c *Config) check(get func(env string) string) error {
 			return fail("CALENDAR_CORS_ORIGINS", "want origins such as https://example.org, got %q", origin)
 		}
 		c.CORSOrigins = append(c.CORSOrigins, strings.TrimSuffix(origin, "/"))
+	}
+	return nil
+}
+
+// maxConnsBound is the largest connection bound taken when the open-file
+// limit is unknown or unlimited.
+const maxConnsBound = 1_000_000
+
+// checkConnLimits reads the connection bounds: neither may exceed the files
+// the process may open, or the bound would not keep them.
+func (c *Config) checkConnLimits(get func(env string) string, fail func(env, format string, args ...any) error) error {
+	upper, why := maxConnsBound, ""
+	if files := conns.OpenFileLimit(); files > 0 && files < upper {
+		upper, why = files, " (the files the process may open)"
+	}
+	var err error
+	if c.MaxConns, err = strconv.Atoi(get("CALENDAR_MAX_CONNS")); err != nil || c.MaxConns < 1 || c.MaxConns > upper {
+		return fail("CALENDAR_MAX_CONNS", "want an integer from 1 to %d%s, got %q", upper, why, get("CALENDAR_MAX_CONNS"))
+	}
+	if c.MaxConnsPerAddr, err = strconv.Atoi(get("CALENDAR_MAX_CONNS_PER_ADDR")); err != nil || c.MaxConnsPerAddr < 1 || c.MaxConnsPerAddr > upper {
+		return fail("CALENDAR_MAX_CONNS_PER_ADDR", "want an integer from 1 to %d%s, got %q", upper, why, get("CALENDAR_MAX_CONNS_PER_ADDR"))
 	}
 	return nil
 }

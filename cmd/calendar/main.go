@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"calendar/app"
+	"calendar/cmd/internal/conns"
 	"calendar/cmd/internal/gc"
 	"calendar/controllers"
 	"calendar/index"
@@ -62,12 +63,14 @@ func run(ctx context.Context, args []string, getenv func(string) string, logOut 
 		return err
 	}
 	logger := newLogger(cfg.LogFormat, logOut)
+	gc.FitUploads(cfg.UploadMemory)
 	// The address first: a first start must not create the admin, log its
 	// only copy of the password, then fail on a port already taken.
-	ln, err := net.Listen("tcp", cfg.Addr)
+	tcp, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return fmt.Errorf("%s: %w", cfg.name("CALENDAR_ADDR"), err)
 	}
+	ln := conns.NewListener(tcp, conns.Limits{Total: cfg.MaxConns, PerAddr: cfg.MaxConnsPerAddr}, logConnPressure(logger, cfg))
 	defer ln.Close()
 
 	store, backend, idx, err := openStoreAndIndex(ctx, cfg)
@@ -81,7 +84,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, logOut 
 		}
 	}()
 
-	settings := app.Settings{SiteURL: cfg.SiteURL, TimeZone: cfg.TimeZone, PerPage: cfg.PerPage, MaxUpload: cfg.MaxUpload}
+	settings := app.Settings{SiteURL: cfg.SiteURL, TimeZone: cfg.TimeZone, PerPage: cfg.PerPage, MaxUpload: cfg.MaxUpload, UploadMemory: cfg.UploadMemory,
+		SeriesQuota: seriesQuota(cfg.SeriesQuota)}
 	if cfg.Sideload {
 		settings.Sideload = controllers.NewSideloader(sideloadTimeout)
 	}
@@ -128,6 +132,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, logOut 
 		IdleTimeout:       120 * time.Second,
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+		ConnState:         ln.ConnState,
 	}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
@@ -151,6 +156,28 @@ func run(ctx context.Context, args []string, getenv func(string) string, logOut 
 	}
 	logger.Info("stopped")
 	return nil
+}
+
+// seriesQuota is the setting as app.Settings reads it: 0 there is the
+// default, and no bound is negative.
+func seriesQuota(perHour int) int {
+	if perHour == 0 {
+		return -1
+	}
+	return perHour
+}
+
+// logConnPressure logs what the connection bounds did, at most once per
+// conns.ReportEvery: refusals come in floods.
+func logConnPressure(logger *slog.Logger, cfg Config) func(conns.Pressure) {
+	return func(p conns.Pressure) {
+		attrs := []any{"refused_per_address", p.RefusedPerAddr, "refused_at_capacity", p.RefusedFull,
+			"idle_closed", p.IdleClosed, "open", p.Open, "max_conns", cfg.MaxConns, "max_conns_per_addr", cfg.MaxConnsPerAddr}
+		if p.LastRefused.IsValid() {
+			attrs = append(attrs, "last_refused_addr", p.LastRefused.String())
+		}
+		logger.Warn("connection limits reached", attrs...)
+	}
 }
 
 // openStoreAndIndex opens the configured store, then the index beside it;

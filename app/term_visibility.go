@@ -1,0 +1,48 @@
+package app
+
+import "context"
+
+// Who may see a term. A term made through the term routes is public, as
+// WordPress' terms are. A term an event write made by naming it is shown
+// only with an event the caller may read, or to those who manage terms:
+// a category an editor names in a draft ("Spring launch") must not be
+// listed, read, filtered on or followed in the change feed before the
+// event that carries it may be read.
+
+// hidden returns the rule for one caller: which terms it may not see.
+// Managers see every term; otherwise one index count of the terms of the
+// events the caller may read (kept per index generation) decides.
+func (s *Terms) hidden(ctx context.Context, actor *User) (func(*Term) bool, error) {
+	if s.mayManage(actor) == nil {
+		return func(*Term) bool { return false }, nil
+	}
+	readable := PostQuery{Type: PostTypeEvent, Statuses: OwnStatuses, Reader: readRuleOf(actor)}
+	counts, err := s.posts.index.CountLinks(ctx, LinkTerms, readable)
+	if err != nil {
+		return nil, err
+	}
+	return func(t *Term) bool { return t.FromEvent && counts[t.ID] == 0 }, nil
+}
+
+// visibleIDs keeps the IDs of the terms the caller may see, in order.
+func (s *Terms) visibleIDs(ctx context.Context, actor *User, ids []int64) ([]int64, error) {
+	hidden, err := s.hidden(ctx, actor)
+	if err != nil || len(ids) == 0 {
+		return ids, err
+	}
+	terms, err := s.store.Terms().GetMany(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	seen := map[int64]bool{}
+	for _, t := range terms {
+		seen[t.ID] = !hidden(t)
+	}
+	out := ids[:0:0]
+	for _, id := range ids {
+		if seen[id] {
+			out = append(out, id)
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,287 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"net"
+	"net/http"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// startServing runs the service with extra settings until the test ends. It
+// waits for /readyz on connections it closes, so that none of them is left
+// for the connection bounds to count.
+func startServing(t *testing.T, extra map[string]string) (addr string, logs *syncWriter) {
+	t.Helper()
+	addr, logs = freeAddr(t), &syncWriter{b: &strings.Builder{}}
+	settings := map[string]string{"CALENDAR_ADDR": addr, "CALENDAR_DATA_DIR": t.TempDir()}
+	maps.Copy(settings, extra)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- run(ctx, nil, env(settings), logs) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("run: %v", err)
+		}
+	})
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		status, err := requestOnce("127.0.0.1", addr, "/readyz")
+		if err == nil && status == http.StatusOK {
+			return addr, logs
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s not ready: status %d, %v\n%s", addr, status, err, logs.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// dialFrom connects to addr from the loopback address from.
+func dialFrom(from, addr string) (net.Conn, error) {
+	d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(from)}, Timeout: 10 * time.Second}
+	return d.Dial("tcp", addr)
+}
+
+// requestOnce asks for path on a connection of its own that it reads to
+// its end: the server has let it go when requestOnce returns.
+func requestOnce(from, addr, path string) (int, error) {
+	conn, err := dialFrom(from, addr)
+	if err != nil {
+		return 0, err
+	}
+	defer conn.Close()
+	_ = conn.SetDeadline(time.Now().Add(30 * time.Second)) // a hang guard only
+	status, err := requestOn(conn, path, false)
+	if err != nil {
+		return 0, err
+	}
+	if _, err := io.Copy(io.Discard, conn); err != nil {
+		return 0, err
+	}
+	return status, nil
+}
+
+// requestOn asks for path on conn and reads the whole answer; keepAlive
+// leaves the connection open for the next request.
+func requestOn(conn net.Conn, path string, keepAlive bool) (int, error) {
+	connection := "keep-alive"
+	if !keepAlive {
+		connection = "close"
+	}
+	if _, err := fmt.Fprintf(conn, "GET %s HTTP/1.1\r\nHost: calendar\r\nConnection: %s\r\n\r\n", path, connection); err != nil {
+		return 0, err
+	}
+	res, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		return 0, err
+	}
+	defer res.Body.Close()
+	if _, err := io.Copy(io.Discard, res.Body); err != nil {
+		return 0, err
+	}
+	return res.StatusCode, nil
+}
+
+// refused says whether err is how a request fails on a connection the
+// server closed as it came.
+func refused(err error) bool {
+	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE)
+}
+
+// waitForLog waits for a log line holding every one of want.
+func waitForLog(t *testing.T, logs *syncWriter, want ...string) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		for _, line := range strings.Split(logs.String(), "\n") {
+			found := true
+			for _, w := range want {
+				found = found && strings.Contains(line, w)
+			}
+			if found {
+				return
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no log line with %q:\n%s", want, logs.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// An attacker holding far more idle connections than its address may does
+// not keep a visitor from another address out: its extra connections are
+// closed as they come, and the ones it keeps still count against it only.
+// Not parallel: the held connections must stay within the header timeout.
+func TestOneAddressHoldingIdleConnectionsDoesNotKeepOthersOut(t *testing.T) {
+	const perAddr, attempts = 16, 200
+	addr, logs := startServing(t, map[string]string{"CALENDAR_MAX_CONNS_PER_ADDR": fmt.Sprint(perAddr)})
+
+	type outcome struct {
+		conn   net.Conn
+		status int
+		err    error
+	}
+	outcomes := make(chan outcome, attempts)
+	attacker := make([]net.Conn, 0, attempts)
+	defer func() {
+		for _, c := range attacker {
+			c.Close()
+		}
+	}()
+	for range attempts {
+		conn, err := dialFrom("127.0.0.2", addr)
+		if err != nil {
+			t.Fatalf("connection %d of the attacker: %v", len(attacker)+1, err)
+		}
+		attacker = append(attacker, conn)
+		_ = conn.SetReadDeadline(time.Now().Add(headerTimeout / 2)) // a hang guard, below the header timeout
+		go func() {
+			// A refused connection reads its end at once, having sent
+			// nothing; a held one answers the request sent below.
+			r := bufio.NewReader(conn)
+			if _, err := r.Peek(1); err != nil {
+				outcomes <- outcome{conn: conn, err: err}
+				return
+			}
+			res, err := http.ReadResponse(r, nil)
+			if err != nil {
+				outcomes <- outcome{conn: conn, err: err}
+				return
+			}
+			res.Body.Close()
+			outcomes <- outcome{conn: conn, status: res.StatusCode}
+		}()
+	}
+
+	if status, err := requestOnce("127.0.0.1", addr, "/healthz"); err != nil || status != http.StatusOK {
+		t.Fatalf("the visitor got %d, %v while the attacker held its connections", status, err)
+	}
+
+	closed := map[net.Conn]bool{}
+	for len(closed) < attempts-perAddr {
+		o := <-outcomes
+		if o.err != io.EOF {
+			t.Fatalf("%d connections of the attacker closed by the server, then one read %d, %v", len(closed), o.status, o.err)
+		}
+		closed[o.conn] = true
+	}
+	// The others are held: each answers a request.
+	for _, c := range attacker {
+		if !closed[c] {
+			_, _ = io.WriteString(c, "GET /healthz HTTP/1.1\r\nHost: calendar\r\n\r\n")
+		}
+	}
+	for range perAddr {
+		if o := <-outcomes; o.status != http.StatusOK {
+			t.Fatalf("a connection the attacker still held read %d, %v; want an answer", o.status, o.err)
+		}
+	}
+	waitForLog(t, logs, "connection limits reached", `"last_refused_addr":"127.0.0.2"`)
+}
+
+// At the total bound, idle keep-alive connections from several addresses
+// make room for a new visitor: the oldest idle one is closed, the others
+// still serve.
+func TestIdleKeepAliveConnectionsAreClosedToMakeRoomForANewVisitor(t *testing.T) {
+	t.Parallel()
+	const total = 6
+	addr, logs := startServing(t, map[string]string{"CALENDAR_MAX_CONNS": fmt.Sprint(total)})
+
+	idle := make([]net.Conn, 0, total)
+	defer func() {
+		for _, c := range idle {
+			c.Close()
+		}
+	}()
+	for i := range total {
+		conn, err := dialFrom(fmt.Sprintf("127.0.0.%d", 2+i%3), addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		idle = append(idle, conn)
+		_ = conn.SetDeadline(time.Now().Add(time.Minute)) // a hang guard, below the idle timeout
+		if status, err := requestOn(conn, "/healthz", true); err != nil || status != http.StatusOK {
+			t.Fatalf("keep-alive connection %d: %d, %v", i+1, status, err)
+		}
+	}
+
+	// The server marks a connection idle just after answering on it, so the
+	// last one may not be yet: a visitor refused then tries again, as a
+	// browser would. A refusal closes nothing.
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		status, err := requestOnce("127.0.0.1", addr, "/healthz")
+		if err == nil && status == http.StatusOK {
+			break
+		}
+		if !refused(err) || time.Now().After(deadline) {
+			t.Fatalf("the visitor got %d, %v", status, err)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+
+	if _, err := idle[0].Read(make([]byte, 1)); err != io.EOF {
+		t.Fatalf("the oldest idle connection read %v; want it closed by the server", err)
+	}
+	for i, c := range idle[1:] {
+		if status, err := requestOn(c, "/healthz", true); err != nil || status != http.StatusOK {
+			t.Fatalf("idle connection %d, not the oldest, got %d, %v; want it still served", i+2, status, err)
+		}
+	}
+	waitForLog(t, logs, "connection limits reached", `"idle_closed":1`)
+}
+
+// A connection that never sends a byte is closed by the header timeout, so
+// silent clients cannot hold connections.
+func TestAConnectionThatSendsNothingIsClosed(t *testing.T) {
+	t.Parallel()
+	addr, _ := startServing(t, nil)
+	conn, err := dialFrom("127.0.0.1", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	_ = conn.SetReadDeadline(time.Now().Add(6 * headerTimeout)) // a hang guard only
+	if _, err := conn.Read(make([]byte, 1)); err != io.EOF {
+		t.Fatalf("a silent connection read %v; want it closed by the server", err)
+	}
+}
+
+func TestTheConnectionBoundsDefaultToTheFileLimitAndOneAddressAFew(t *testing.T) {
+	c, err := loadConfig(nil, env(nil), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.MaxConns < 1 || c.MaxConns > 10_000 || c.MaxConnsPerAddr != 256 {
+		t.Fatalf("max conns %d, per address %d", c.MaxConns, c.MaxConnsPerAddr)
+	}
+	c, err = loadConfig([]string{"-max-conns", "50", "-max-conns-per-addr", "5"}, env(nil), io.Discard)
+	if err != nil || c.MaxConns != 50 || c.MaxConnsPerAddr != 5 {
+		t.Fatalf("max conns %d, per address %d, %v", c.MaxConns, c.MaxConnsPerAddr, err)
+	}
+}
+
+func TestABadConnectionBoundStopsStartUpNamingIt(t *testing.T) {
+	for _, s := range []struct{ env, flag string }{{"CALENDAR_MAX_CONNS", "max-conns"}, {"CALENDAR_MAX_CONNS_PER_ADDR", "max-conns-per-addr"}} {
+		for _, value := range []string{"0", "-1", "ten", "1.5", "100000000"} {
+			_, err := loadConfig(nil, env(map[string]string{s.env: value}), io.Discard)
+			if err == nil || !strings.HasPrefix(err.Error(), s.env+": ") {
+				t.Errorf("%s=%s: err = %v, want it to start with %s:", s.env, value, err, s.env)
+			}
+			_, err = loadConfig([]string{"-" + s.flag, value}, env(nil), io.Discard)
+			if want := "-" + s.flag + " (" + s.env + "): "; err == nil || !strings.HasPrefix(err.Error(), want) {
+				t.Errorf("-%s %s: err = %v, want it to start with %s", s.flag, value, err, want)
+			}
+		}
+	}
+}

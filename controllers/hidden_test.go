@@ -1,0 +1,182 @@
+package controllers_test
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"calendar/app"
+)
+
+// Hidden means hidden: what a single read refuses, no list, count, facet,
+// distance, status code or feed line tells. Each test fails on the code
+// before it.
+
+func TestNearMeTellsNothingOfWhereAHiddenVenueIs(t *testing.T) {
+	r := startWithRoles(t)
+	places := map[string][2]string{"open": {"48.8566", "2.3522"}, "draft": {"45.7640", "4.8357"}, "locked": {"43.2965", "5.3698"}}
+	soon := time.Now().AddDate(0, 1, 0).Format("2006-01-02")
+	for name, at := range places {
+		pairs := []string{"venue", name + " hall", "geo_lat", at[0], "geo_lng", at[1]}
+		switch name {
+		case "draft":
+			pairs = append(pairs, "status", "draft")
+		case "locked":
+			pairs = append(pairs, "password", "sesame")
+		}
+		v := r.create("venue", asAdmin(), pairs...)
+		r.event(map[string]any{"title": name + " show", "start_date": soon + " 20:00", "end_date": soon + " 22:00", "venue": v["id"]})
+	}
+	near := func(kind, name string, opts ...option) map[string]any {
+		q := url.Values{"geoloc_lat": {places[name][0]}, "geoloc_lng": {places[name][1]}, "geoloc_radius": {"5"}, "geoloc_unit": {"km"}}
+		res := r.do("GET", "/vendor/events/v1/"+kind+"?"+q.Encode(), opts...)
+		res.expectStatus(t, http.StatusOK)
+		return res.object(t)
+	}
+	for _, name := range []string{"draft", "locked"} {
+		for _, who := range []struct {
+			name string
+			opts []option
+		}{{"a visitor", nil}, {"an author", []option{r.creds[app.RoleAuthor]}}} {
+			if got := near("events", name, who.opts...); got["total"] != float64(0) {
+				t.Errorf("%s finds events near the %s venue: %v", who.name, name, got["events"])
+			}
+		}
+		if got := near("venues", name); strings.Contains(fmt.Sprint(got["venues"]), name+" hall") {
+			t.Errorf("a visitor finds the %s venue near where it is: %v", name, got["venues"])
+		}
+	}
+	open := near("events", "open")["events"].([]any)
+	if len(open) != 1 || open[0].(map[string]any)["distance"] == nil {
+		t.Fatalf("the public venue's event near it, with its distance: %v", open)
+	}
+	everywhere := url.Values{"geoloc_lat": {"46"}, "geoloc_lng": {"3"}, "geoloc_radius": {"2000"}, "geoloc_unit": {"km"}, "orderby": {"distance"}}
+	for _, e := range r.do("GET", "/vendor/events/v1/events?"+everywhere.Encode()).object(t)["events"].([]any) {
+		if ev := e.(map[string]any); ev["title"] != "open show" {
+			t.Errorf("%v is listed by distance around its hidden venue (distance %v)", ev["title"], ev["distance"])
+		}
+	}
+}
+
+func TestFacetsNameNoVenueOrOrganizerTheCallerMayNotRead(t *testing.T) {
+	r := startWithRoles(t)
+	hall := r.create("venue", asAdmin(), "venue", "Hidden hall", "status", "draft")
+	boss := r.create("organizer", asAdmin(), "organizer", "Private boss", "status", "private")
+	soon := time.Now().AddDate(0, 1, 0).Format("2006-01-02")
+	r.event(map[string]any{"title": "Gala", "start_date": soon + " 20:00", "end_date": soon + " 22:00", "venue": hall["id"], "organizer": []any{boss["id"]}})
+	names := func(facet any, id any) bool {
+		for _, v := range facet.([]any) {
+			if v.(map[string]any)["id"] == id {
+				return true
+			}
+		}
+		return false
+	}
+	facets := r.do("GET", eventsPath+"?facets=venue,organizer").object(t)["facets"].(map[string]any)
+	for name, id := range map[string]any{"venue": hall["id"], "organizer": boss["id"]} {
+		if names(facets[name], id) {
+			t.Errorf("the %s facet names the hidden %s %v: %v", name, name, id, facets[name])
+		}
+	}
+	editor := r.do("GET", eventsPath+"?facets=venue", r.creds[app.RoleEditor]).object(t)["facets"].(map[string]any)
+	if !names(editor["venue"], hall["id"]) {
+		t.Fatalf("an editor, who reads the venue, does not see it in the facet: %v", editor["venue"])
+	}
+}
+
+func TestATermADraftNamedIsHiddenUntilAnEventCarryingItMayBeRead(t *testing.T) {
+	r := startWithRoles(t)
+	soon := time.Now().AddDate(0, 1, 0).Format("2006-01-02")
+	draft := r.event(map[string]any{"title": "Launch", "status": "draft", "start_date": soon + " 20:00", "end_date": soon + " 22:00",
+		"categories": "Spring launch", "tags": "codename-lilac"}, r.creds[app.RoleEditor])
+	category := draft["categories"].([]any)[0].(map[string]any)
+	for _, who := range []struct {
+		name string
+		opts []option
+	}{{"a visitor", nil}, {"a subscriber", []option{r.creds[app.RoleSubscriber]}}} {
+		for _, list := range []string{"/categories?hide_empty=false", "/tags?hide_empty=false", "/categories?search=spring&hide_empty=false"} {
+			body := string(r.do("GET", "/vendor/events/v1"+list, who.opts...).Body)
+			if strings.Contains(body, "Spring launch") || strings.Contains(body, "codename-lilac") {
+				t.Errorf("%s lists the draft's term in %s: %s", who.name, list, body)
+			}
+		}
+		r.do("GET", "/vendor/events/v1/categories/"+idOf(category), who.opts...).expectError(t, http.StatusBadRequest, "rest_invalid_param")
+		r.do("GET", eventsPath+"?categories=spring-launch", who.opts...).expectError(t, http.StatusBadRequest, "rest_invalid_param")
+		if feed := string(r.do("GET", "/vendor/events/v1/changes?since=0&per_page=100", who.opts...).Body); strings.Contains(feed,
+			fmt.Sprintf(`"id":%v,"type":"tribe_events_cat","action":"created"`, category["id"])) {
+			t.Errorf("%s follows the draft's category in the change feed: %s", who.name, feed)
+		}
+	}
+	r.do("GET", "/vendor/events/v1/categories/"+idOf(category), r.creds[app.RoleEditor]).expectStatus(t, http.StatusOK)
+	r.do("POST", eventsPath+"/"+idOf(draft), asAdmin(), form("status", "publish")).expectStatus(t, http.StatusOK)
+	if body := string(r.do("GET", "/vendor/events/v1/categories").Body); !strings.Contains(body, "Spring launch") {
+		t.Fatalf("once the event is published its category is listed: %s", body)
+	}
+}
+
+func TestASlugOfAnEventTheCallerMayNotReadIsAnsweredAsAMissingOne(t *testing.T) {
+	r := startWithRoles(t)
+	draft := r.event(at("Secret merger party", "2031-01-01 10:00:00", "2031-01-01 11:00:00"), r.creds[app.RoleContributor])
+	for _, path := range []string{eventsPath + "/by-slug/" + draft["slug"].(string), eventsPath + "/by-slug/no-such-party"} {
+		for _, who := range []struct {
+			name string
+			opts []option
+		}{{"a visitor", nil}, {"an author", []option{r.creds[app.RoleAuthor]}}} {
+			r.do("GET", path, who.opts...).expectError(t, http.StatusBadRequest, "rest_invalid_param")
+		}
+	}
+	venue := r.create("venue", asAdmin(), "venue", "Secret annex", "status", "private")
+	r.do("GET", "/vendor/events/v1/venues/by-slug/"+venue["slug"].(string)).expectError(t, http.StatusBadRequest, "rest_invalid_param")
+	r.do("GET", eventsPath+"/by-slug/"+draft["slug"].(string), r.creds[app.RoleContributor]).expectStatus(t, http.StatusOK)
+}
+
+func TestTheFeedExcludesOccurrencesTheCallerMayNotRead(t *testing.T) {
+	r := startWithRoles(t)
+	first := time.Now().UTC().AddDate(0, 0, 2).Truncate(24 * time.Hour).Add(18 * time.Hour)
+	series := r.event(recurring("Choir", "UTC", first, first.Add(time.Hour), "RRULE:FREQ=WEEKLY;COUNT=4"))
+	occurrences := r.occurrencesOf(t, series)
+	hidden := occurrences[1]
+	r.do("POST", eventsPath+"/"+idOf(hidden), asAdmin(), form("status", "private")).expectStatus(t, http.StatusOK)
+	at := strings.ReplaceAll(strings.ReplaceAll(hidden["utc_start_date"].(string), "-", ""), ":", "")
+	at = strings.Replace(at, " ", "T", 1) + "Z"
+	feed := func(opts ...option) string {
+		q := url.Values{"start_date": {first.Format("2006-01-02")}, "end_date": {first.AddDate(0, 1, 0).Format("2006-01-02")}}
+		return string(r.do("GET", "/vendor/events/v1/events.ics?"+q.Encode(), opts...).Body)
+	}
+	visitor := feed()
+	exdate := ""
+	for _, line := range strings.Split(visitor, "\r\n") {
+		if strings.HasPrefix(line, "EXDATE") {
+			exdate = line
+		}
+	}
+	if !strings.Contains(exdate, at) {
+		t.Fatalf("a visitor's feed has the rules without an EXDATE at %s (the private occurrence): %q\n%s", at, exdate, visitor)
+	}
+	if editor := feed(r.creds[app.RoleEditor]); strings.Contains(editor, "EXDATE") && strings.Contains(editor, at) &&
+		!strings.Contains(editor, "RECURRENCE-ID") {
+		t.Fatalf("an editor, who reads the occurrence, has it excluded:\n%s", editor)
+	}
+}
+
+// TestTheJSONLDOfAnEventTellsNothingOfAnOrganizerTheCallerMayNotRead: the
+// plugin writes performer "Organization" on every event (a placeholder
+// search engines want), so it tells nothing; the organizer itself goes.
+func TestTheJSONLDOfAnEventTellsNothingOfAnOrganizerTheCallerMayNotRead(t *testing.T) {
+	r := startWithRoles(t)
+	boss := r.create("organizer", asAdmin(), "organizer", "Private boss", "status", "private", "email", "boss@example.org")
+	soon := time.Now().AddDate(0, 1, 0).Format("2006-01-02")
+	with := r.event(map[string]any{"title": "Gala", "start_date": soon + " 20:00", "end_date": soon + " 22:00", "organizer": []any{boss["id"]}})
+	without := r.event(map[string]any{"title": "Gala", "start_date": soon + " 20:00", "end_date": soon + " 22:00"})
+	ld := func(e map[string]any) map[string]any {
+		got := r.do("GET", eventsPath+"/"+idOf(e)).object(t)["json_ld"].(map[string]any)
+		delete(got, "url")
+		return got
+	}
+	if a, b := fmt.Sprint(ld(with)), fmt.Sprint(ld(without)); a != b {
+		t.Fatalf("a visitor's JSON-LD of an event with a private organizer:\n%s\nof the same event without one:\n%s", a, b)
+	}
+}

@@ -1,0 +1,199 @@
+package controllers_test
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/rand"
+	"encoding/binary"
+	"fmt"
+	"image"
+	"image/png"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"calendar/app"
+)
+
+// Uploads as an adversary sends them: anonymously, in large forms, many at
+// once, as images whose pixels cost far more than their bytes. Each test
+// fails on the code before the upload budget.
+
+// rawRequest sends a request's head on its own connection (and body, when
+// given) and returns the connection and a reader of the answer.
+func (s *service) rawRequest(t *testing.T, head string, body []byte) (net.Conn, *bufio.Reader) {
+	t.Helper()
+	conn, err := net.Dial("tcp", strings.TrimPrefix(s.URL, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	_ = conn.SetDeadline(time.Now().Add(2 * time.Minute)) // a hang guard, not a measure
+	if _, err := io.WriteString(conn, head); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.Write(body); err != nil {
+		t.Fatal(err)
+	}
+	return conn, bufio.NewReader(conn)
+}
+
+func multipartHead(path string, length int, auth string) string {
+	return "POST " + path + " HTTP/1.1\r\nHost: x\r\n" + auth +
+		"Content-Type: multipart/form-data; boundary=XYZ\r\nContent-Length: " + fmt.Sprint(length) + "\r\n\r\n"
+}
+
+func basicHeader(login, password string) string {
+	req, _ := http.NewRequest("GET", "/", nil)
+	req.SetBasicAuth(login, password)
+	return "Authorization: " + req.Header.Get("Authorization") + "\r\n"
+}
+
+func TestAnUploadIsAnsweredBeforeItsBodyWhenTheCallerMayNotUpload(t *testing.T) {
+	s := startService(t)
+	_, password := s.createUser("reader", app.RoleSubscriber)
+	for _, c := range []struct {
+		name, auth string
+		status     int
+	}{
+		{"anonymous", "", http.StatusUnauthorized},
+		{"a subscriber", basicHeader("reader", password), http.StatusForbidden},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			// Five megabytes announced, none sent: an answer must come anyway.
+			_, answer := s.rawRequest(t, multipartHead(mediaPath, 5<<20, c.auth), nil)
+			res, err := http.ReadResponse(answer, nil)
+			if err != nil {
+				t.Fatalf("no answer before the body: %v", err)
+			}
+			if res.StatusCode != c.status {
+				t.Fatalf("status %d, want %d", res.StatusCode, c.status)
+			}
+		})
+	}
+}
+
+func TestAFormUploadLeavesNothingOnDisk(t *testing.T) {
+	s := startService(t)
+	_, password := s.createUser("reader", app.RoleSubscriber)
+	spill := t.TempDir()
+	t.Setenv("TMPDIR", spill) // where parsed form files would go
+	junk := make([]byte, 3<<20)
+	_, _ = rand.Read(junk)
+	for _, c := range []struct {
+		name   string
+		cred   []option
+		status int
+	}{
+		{"anonymous", nil, http.StatusUnauthorized},
+		{"a subscriber", []option{basic("reader", password)}, http.StatusForbidden},
+		{"the administrator, with a file that is no image", []option{asAdmin()}, http.StatusBadRequest},
+	} {
+		res := s.do("POST", mediaPath, append(c.cred, formUpload("junk.png", junk, map[string]string{"title": "x"}))...)
+		if res.Status != c.status {
+			t.Fatalf("%s: status %d, want %d: %s", c.name, res.Status, c.status, res.Body)
+		}
+	}
+	if left, _ := os.ReadDir(spill); len(left) != 0 {
+		t.Fatalf("uploads left %d files in the temporary directory: %v", len(left), left)
+	}
+}
+
+func TestUploadsBeyondThoseInFlightWaitThenAre503(t *testing.T) {
+	s := startServiceSettings(t, func(set *app.Settings) { set.UploadsInFlight, set.UploadWait = 1, 300*time.Millisecond }, noConfig)
+	img := photo(t, 200, 150)
+	part := "--XYZ\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.jpg\"\r\nContent-Type: image/jpeg\r\n\r\n"
+	form := append(append([]byte(part), img...), "\r\n--XYZ--\r\n"...)
+	// The first upload holds the only place while its body comes slowly.
+	first, answer := s.rawRequest(t, multipartHead(mediaPath, len(form), basicHeader("admin", adminPassword)), form[:len(form)/2])
+	waitUntil(t, func() bool { // until the service holds it (its body is being read)
+		res := s.do("POST", mediaPath, asAdmin(), rawUpload("b.jpg", "image/jpeg", img))
+		return res.Status == http.StatusServiceUnavailable
+	})
+	res := s.do("POST", mediaPath, asAdmin(), rawUpload("b.jpg", "image/jpeg", img))
+	res.expectError(t, http.StatusServiceUnavailable, "rest_upload_busy")
+	if res.Header.Get("Retry-After") == "" {
+		t.Fatal("a 503 without Retry-After")
+	}
+	if _, err := first.Write(form[len(form)/2:]); err != nil {
+		t.Fatal(err)
+	}
+	if done, err := http.ReadResponse(answer, nil); err != nil || done.StatusCode != http.StatusCreated {
+		t.Fatalf("the first upload: %v %v", done, err)
+	}
+	s.upload("c.jpg", img) // room again
+}
+
+// waitUntil polls cond until it holds; the deadline only stops a test whose
+// condition never comes.
+func waitUntil(t *testing.T, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(2 * time.Minute); !cond(); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the condition never held")
+		}
+	}
+}
+
+// png16 is a 16-bit RGBA PNG of w×h: few bytes (its pixels are all alike),
+// eight bytes a pixel once decoded.
+func png16(t *testing.T, w, h int) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := png.Encode(&b, image.NewRGBA64(image.Rect(0, 0, w, h))); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+func TestAnImageIsRefusedWhenDecodingItNeedsMoreMemoryThanTheUploadBudget(t *testing.T) {
+	s := startServiceSettings(t, func(set *app.Settings) { set.UploadMemory = 64 << 20 }, noConfig)
+	small := png16(t, 2500, 2500) // 6 megapixels, 50 MB as 16-bit RGBA: the pixel cap lets it through
+	if len(small) > 1<<20 {
+		t.Fatalf("the test image is %d bytes", len(small))
+	}
+	res := s.do("POST", mediaPath, asAdmin(), rawUpload("deep.png", "image/png", small))
+	e := res.expectError(t, http.StatusBadRequest, "rest_upload_image_too_large")
+	if !strings.Contains(e["message"].(string), "MB") {
+		t.Fatalf("the message does not say what it needs: %v", e["message"])
+	}
+	s.upload("photo.jpg", photo(t, 800, 600)) // what fits goes through
+}
+
+// junkBeforeScans is a progressive JPEG with a stray byte after its
+// quantization tables, which the decoder skips (where a walk of the layout
+// stops), and one of its scans repeated three hundred times: each scan
+// costs a pass over every block of the image, whatever its size in bytes.
+func junkBeforeScans(t *testing.T) []byte {
+	t.Helper()
+	jpg, err := os.ReadFile("../app/imaging/testdata/progressive.jpg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dqt := bytes.Index(jpg, []byte{0xFF, 0xDB})
+	dqtEnd := dqt + 2 + int(binary.BigEndian.Uint16(jpg[dqt+2:]))
+	// The last scan: its header, then entropy-coded data up to EOI.
+	last := bytes.LastIndex(jpg, []byte{0xFF, 0xDA})
+	eoi := bytes.LastIndex(jpg, []byte{0xFF, 0xD9})
+	out := append(append(append([]byte{}, jpg[:dqtEnd]...), 0x00), jpg[dqtEnd:eoi]...)
+	for range 300 {
+		out = append(out, jpg[last:eoi]...)
+	}
+	return append(out, 0xFF, 0xD9)
+}
+
+func TestAJPEGsScansAreCountedAsItsDecoderReadsThem(t *testing.T) {
+	s := startService(t)
+	s.do("POST", mediaPath, asAdmin(), rawUpload("scans.jpg", "image/jpeg", junkBeforeScans(t))).
+		expectError(t, http.StatusBadRequest, "rest_upload_invalid_type")
+}
+
+func TestAnImageThatDecodesPastItsTimeIsRefused(t *testing.T) {
+	s := startServiceSettings(t, func(set *app.Settings) { set.DecodeTime = time.Nanosecond }, noConfig)
+	s.do("POST", mediaPath, asAdmin(), rawUpload("photo.jpg", "image/jpeg", photo(t, 400, 300))).
+		expectError(t, http.StatusBadRequest, "rest_upload_image_too_complex")
+}
