@@ -1,6 +1,7 @@
 package app
 
 import (
+	"calendar/app/strtotime"
 	"context"
 	"errors"
 	"fmt"
@@ -454,9 +455,9 @@ func (s *Events) applySchedule(p *Post, in *eventInput) error {
 	}
 	if p.AllDay {
 		y, m, d := start.Date()
-		start = wallClock(y, int(m), d, 0, 0, 0, zone)
+		start = strtotime.WallClock(y, int(m), d, 0, 0, 0, zone)
 		y, m, d = end.Date()
-		end = wallClock(y, int(m), d, 23, 59, 59, zone)
+		end = strtotime.WallClock(y, int(m), d, 23, 59, 59, zone)
 	}
 	if end.Before(start) {
 		return ErrInvalidParam("end_date", "end_date must not be before start_date.")
@@ -523,7 +524,7 @@ func sameWallClock(t time.Time, zone *time.Location) time.Time {
 	}
 	y, m, d := t.Date()
 	h, mi, sec := t.Clock()
-	return wallClock(y, int(m), d, h, mi, sec, zone)
+	return strtotime.WallClock(y, int(m), d, h, mi, sec, zone)
 }
 
 func containsID(ids []int64, id int64) bool {

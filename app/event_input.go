@@ -1,6 +1,7 @@
 package app
 
 import (
+	"calendar/app/strtotime"
 	"context"
 	"errors"
 	"fmt"
@@ -82,7 +83,7 @@ func (s *Events) checkEventInput(ctx context.Context, raw EventInput, existing *
 		dst  **time.Time
 	}{{"start_date", raw.StartDate, &in.start}, {"end_date", raw.EndDate, &in.end}} {
 		if d.raw != nil {
-			t, err := ParseDate(*d.raw, now, zone)
+			t, err := strtotime.Parse(*d.raw, now, zone)
 			if err != nil {
 				bad.Add(d.name, d.name+" is not a date.", nil)
 				continue

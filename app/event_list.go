@@ -1,6 +1,7 @@
 package app
 
 import (
+	"calendar/app/strtotime"
 	"context"
 	"strings"
 	"time"
@@ -202,7 +203,7 @@ func (s *Events) dateBounds(f EventFilter, q *PostQuery, bad *InvalidParams) err
 		if !ok {
 			continue
 		}
-		t, err := ParseDate(raw, now, time.UTC)
+		t, err := strtotime.Parse(raw, now, time.UTC)
 		if err != nil {
 			bad.Add(d.name, d.name+" is not a date.", nil)
 			continue
@@ -210,9 +211,9 @@ func (s *Events) dateBounds(f EventFilter, q *PostQuery, bad *InvalidParams) err
 		if !strict {
 			y, m, day := t.UTC().Date()
 			if d.dayStart {
-				t = wallClock(y, int(m), day, 0, 0, 0, site)
+				t = strtotime.WallClock(y, int(m), day, 0, 0, 0, site)
 			} else {
-				t = wallClock(y, int(m), day, 23, 59, 59, site)
+				t = strtotime.WallClock(y, int(m), day, 23, 59, 59, site)
 			}
 		}
 		b := &Bound{T: t, Inclusive: d.incl}

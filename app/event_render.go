@@ -6,6 +6,9 @@ import (
 	"time"
 )
 
+// DateFormat is how the API writes dates: local or UTC wall time to the second.
+const DateFormat = "2006-01-02 15:04:05"
+
 // EventView is the event object, keys in the plugin's order.
 type EventView struct {
 	ID                  int64           `json:"id"`

@@ -10,7 +10,7 @@ import (
 
 // fuzzTargets are every fuzz target of the module, by package.
 var fuzzTargets = []struct{ pkg, name string }{
-	{"calendar/app", "FuzzParseDate"},
+	{"calendar/app/strtotime", "FuzzParse"},
 	{"calendar/controllers", "FuzzCheckArgs"},
 	{"calendar/app", "FuzzSanitizeTitle"},
 	{"calendar/controllers", "FuzzWritesByEveryRole"},

@@ -1,6 +1,9 @@
 package app
 
-import "time"
+import (
+	"calendar/app/strtotime"
+	"time"
+)
 
 // LastModified is when the venue last changed, for Last-Modified headers.
 func (v VenueView) LastModified() time.Time { return v.modifiedAt }
@@ -59,7 +62,7 @@ func readModifiedAfter(raw *string, now time.Time, q *PostQuery, bad *InvalidPar
 	if raw == nil {
 		return
 	}
-	t, err := ParseDate(*raw, now, time.UTC)
+	t, err := strtotime.Parse(*raw, now, time.UTC)
 	if err != nil {
 		bad.Add("modified_after", "modified_after is not a date.", nil)
 		return

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"calendar/app/strtotime"
 	"context"
 	"errors"
 	"net/url"
@@ -299,7 +300,7 @@ func (s *postService) checkPostFields(ctx context.Context, in PostFields, titleP
 		if d.raw == nil {
 			continue
 		}
-		t, err := ParseDate(*d.raw, s.now(), d.zone)
+		t, err := strtotime.Parse(*d.raw, s.now(), d.zone)
 		if err != nil {
 			bad.Add(d.name, d.name+" is not a date.", nil)
 			continue

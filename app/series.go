@@ -1,6 +1,7 @@
 package app
 
 import (
+	"calendar/app/strtotime"
 	"context"
 	"errors"
 	"fmt"
@@ -73,7 +74,7 @@ func naive(t time.Time, zone *time.Location) time.Time {
 }
 
 func fromNaive(n time.Time, zone *time.Location) time.Time {
-	return wallClock(n.Year(), int(n.Month()), n.Day(), n.Hour(), n.Minute(), n.Second(), zone).UTC()
+	return strtotime.WallClock(n.Year(), int(n.Month()), n.Day(), n.Hour(), n.Minute(), n.Second(), zone).UTC()
 }
 
 func dayNumber(t time.Time) int64 {

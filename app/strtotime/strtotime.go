@@ -1,4 +1,6 @@
-package app
+// Package strtotime reads dates as PHP's strtotime does (the oracle table in
+// testdata/ was written by PHP itself, with generate.php beside it).
+package strtotime
 
 import (
 	"errors"
@@ -7,16 +9,13 @@ import (
 	"time"
 )
 
-// DateFormat is how the API writes dates: local or UTC wall time to the second.
-const DateFormat = "2006-01-02 15:04:05"
-
-// errNotADate is the answer to an input ParseDate does not understand.
+// errNotADate is the answer to an input Parse does not understand.
 var errNotADate = errors.New("not a date")
 
 // maxInputBytes bounds the work one input can ask for; no date needs more.
 const maxInputBytes = 100
 
-// ParseDate reads a date the way PHP's strtotime does, relative to now. It
+// Parse reads a date the way PHP's strtotime does, relative to now. It
 // follows PHP's grammar (timelib's parse_date.re) token by token, longest
 // match first, and then applies what was read to now in PHP's order. It reads:
 //
@@ -44,7 +43,7 @@ const maxInputBytes = 100
 // Instants outside years 1 to 9999, in UTC, in loc or in their own offset,
 // are refused: every date the service writes has four digits of year. So are
 // offsets beyond ±14:00, which no zone has.
-func ParseDate(s string, now time.Time, loc *time.Location) (time.Time, error) {
+func Parse(s string, now time.Time, loc *time.Location) (time.Time, error) {
 	t, err := parseDate(s, now, loc)
 	if err != nil || !writableYear(t) || !writableYear(t.UTC()) || !writableYear(t.In(loc)) {
 		return time.Time{}, errNotADate

@@ -1,4 +1,4 @@
-package app
+package strtotime
 
 import (
 	"encoding/json"
@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// phpCase is one row of testdata/strtotime/cases.json, which PHP's strtotime
+// phpCase is one row of testdata/cases.json, which PHP's strtotime
 // produced (see generate.php beside it). Refused, when set, says which of the
 // service's own rules refuses what PHP accepts: "year" (outside 1 to 9999),
 // "offset" (beyond ±14:00) or "zone" (a zone named other than UTC, GMT, Z).
@@ -21,8 +21,8 @@ type phpCase struct {
 	Refused string `json:"refused"`
 }
 
-func TestParseDateAgreesWithPHP(t *testing.T) {
-	raw, err := os.ReadFile("testdata/strtotime/cases.json")
+func TestParseAgreesWithPHP(t *testing.T) {
+	raw, err := os.ReadFile("testdata/cases.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +37,7 @@ func TestParseDateAgreesWithPHP(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := ParseDate(c.Input, time.Unix(c.Now, 0), loc)
+		got, err := Parse(c.Input, time.Unix(c.Now, 0), loc)
 		switch {
 		case !c.OK && err == nil:
 			t.Errorf("%s %q: got %s, PHP rejects it", c.Zone, c.Input, got)
@@ -48,7 +48,7 @@ func TestParseDateAgreesWithPHP(t *testing.T) {
 		case c.OK && err != nil:
 			t.Errorf("%s %q: rejected, PHP gives %s", c.Zone, c.Input, c.Local)
 		case c.OK && got.Unix() != c.Unix:
-			t.Errorf("%s %q: got %s (%d), PHP gives %s (%d)", c.Zone, c.Input, got.In(loc).Format(DateFormat), got.Unix(), c.Local, c.Unix)
+			t.Errorf("%s %q: got %s (%d), PHP gives %s (%d)", c.Zone, c.Input, got.In(loc).Format("2006-01-02 15:04:05"), got.Unix(), c.Local, c.Unix)
 		}
 	}
 	if len(inputs) < 250 {
@@ -57,7 +57,7 @@ func TestParseDateAgreesWithPHP(t *testing.T) {
 }
 
 func TestADigitStringIsAUnixTimestamp(t *testing.T) {
-	got, err := ParseDate("1700000000", time.Now(), time.UTC)
+	got, err := Parse("1700000000", time.Now(), time.UTC)
 	if err != nil || got.Unix() != 1700000000 {
 		t.Fatalf("got %v, %v", got, err)
 	}

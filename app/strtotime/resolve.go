@@ -1,4 +1,4 @@
-package app
+package strtotime
 
 import "time"
 
@@ -48,7 +48,7 @@ func (p *dateParse) resolve(now time.Time, loc *time.Location) (time.Time, error
 	}
 	y, mo, d, h, mi, s := int(p.y), int(p.m), int(p.d), int(p.h), int(p.i), int(p.s)
 	if p.zone == nil {
-		return wallClock(y, mo, d, h, mi, s, loc), nil
+		return WallClock(y, mo, d, h, mi, s, loc), nil
 	}
 	if p.zoneOffset > maxOffsetHours*3600 || p.zoneOffset < -maxOffsetHours*3600 {
 		return time.Time{}, errNotADate
@@ -273,7 +273,7 @@ func weekdayOf(y, m, d int64) int64 {
 // one west of UTC (America/New_York) and the second one east of it
 // (Europe/Rome), because PHP takes the offset in force at that wall-clock time
 // read as UTC.
-func wallClock(y, mo, d, h, mi, s int, zone *time.Location) time.Time {
+func WallClock(y, mo, d, h, mi, s int, zone *time.Location) time.Time {
 	sse := time.Date(y, time.Month(mo), d, h, mi, s, 0, time.UTC).Unix()
 	current, _, _ := zoneAt(sse, zone)
 	after, transition, known := zoneAt(sse-current, zone)

@@ -1,4 +1,4 @@
-package app
+package strtotime
 
 // What the absolute forms of the grammar set: dates, times and zones. Each
 // action reads its token as timelib's does, with the same helpers, so that
