@@ -1,5 +1,7 @@
 package app
 
+import "calendar/app/wordpress"
+
 // Descriptions and excerpts are rendered as WordPress' the_content shows
 // them (RenderContent): dozens of passes over the text, about 0.1 ms a
 // kilobyte, tens of milliseconds for the worst 64 KiB. Lists of venues and
@@ -28,7 +30,7 @@ func (s *postService) texts(p *Post) renderedTexts {
 			return kept
 		}
 	}
-	out := renderedTexts{description: RenderContent(p.Content), excerpt: RenderContent(p.Excerpt)}
+	out := renderedTexts{description: wordpress.RenderContent(p.Content), excerpt: wordpress.RenderContent(p.Excerpt)}
 	if key.seq != 0 {
 		s.contents.put(key, out)
 	}

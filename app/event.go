@@ -2,6 +2,7 @@ package app
 
 import (
 	"calendar/app/strtotime"
+	"calendar/app/wordpress"
 	"context"
 	"errors"
 	"fmt"
@@ -99,9 +100,9 @@ func (s *Events) Create(ctx context.Context, caller Caller, raw EventInput) (*Ev
 	if err := s.applySeries(ctx, actor, nil, p, in); err != nil {
 		return nil, err
 	}
-	base := SanitizeTitle(p.Title)
+	base := wordpress.SanitizeTitle(p.Title)
 	if in.slug != nil {
-		base = SanitizeTitle(*in.slug)
+		base = wordpress.SanitizeTitle(*in.slug)
 	}
 	// A series is stored holding its own lease: its occurrences are made
 	// by the job that stored it, and no other job runs on it meanwhile.
@@ -181,8 +182,8 @@ func (s *Events) Update(ctx context.Context, caller Caller, ref PostRef, raw Eve
 		if err := s.applySeries(ctx, actor, before, p, in); err != nil {
 			return err
 		}
-		if in.slug != nil && SanitizeTitle(*in.slug) != p.Slug {
-			return s.reslug(ctx, p, SanitizeTitle(*in.slug))
+		if in.slug != nil && wordpress.SanitizeTitle(*in.slug) != p.Slug {
+			return s.reslug(ctx, p, wordpress.SanitizeTitle(*in.slug))
 		}
 		return nil
 	})
@@ -231,7 +232,7 @@ func (s *Events) loadForWrite(ctx context.Context, actor *User, ref PostRef) (*P
 
 // reslug gives the event a new unique slug.
 func (s *Events) reslug(ctx context.Context, p *Post, base string) error {
-	slug, _, err := uniqueSlug(ctx, base, 1, func(ctx context.Context, slug string) (bool, error) {
+	slug, _, err := wordpress.UniqueSlug(ctx, base, 1, func(ctx context.Context, slug string) (bool, error) {
 		other, err := s.store.Posts().FindByKey(ctx, "type_slug", PostTypeEvent+"/"+slug)
 		if errors.Is(err, ErrNotFound) {
 			return false, nil
@@ -434,7 +435,7 @@ func (s *Events) apply(p *Post, in *eventInput, links eventLinks) error {
 // when no dates are sent; all-day events run from 00:00:00 to 23:59:59.
 func (s *Events) applySchedule(p *Post, in *eventInput) error {
 	zone := in.zone
-	oldZone, err := ParseZone(p.TimeZone)
+	oldZone, err := wordpress.ParseZone(p.TimeZone)
 	if err != nil {
 		oldZone = s.settings.TimeZone
 	}

@@ -2,6 +2,7 @@ package app
 
 import (
 	"calendar/app/strtotime"
+	"calendar/app/wordpress"
 	"context"
 	"errors"
 	"fmt"
@@ -46,7 +47,7 @@ func (s *Events) checkEventInput(ctx context.Context, raw EventInput, existing *
 			}
 		}
 	}
-	if in.slug != nil && SanitizeTitle(*in.slug) == "" {
+	if in.slug != nil && wordpress.SanitizeTitle(*in.slug) == "" {
 		bad.Add("slug", "slug has no usable character.", nil)
 	}
 	if in.website != nil && *in.website != "" && !isURL(*in.website) {
@@ -60,7 +61,7 @@ func (s *Events) checkEventInput(ctx context.Context, raw EventInput, existing *
 
 	zone := s.settings.TimeZone
 	if existing != nil && existing.TimeZone != "" {
-		if z, err := ParseZone(existing.TimeZone); err == nil {
+		if z, err := wordpress.ParseZone(existing.TimeZone); err == nil {
 			zone = z
 		}
 	}
@@ -69,7 +70,7 @@ func (s *Events) checkEventInput(ctx context.Context, raw EventInput, existing *
 			zone = s.settings.TimeZone
 			siteName := zone.String()
 			in.zoneName = &siteName
-		} else if z, err := ParseZone(*name); err != nil {
+		} else if z, err := wordpress.ParseZone(*name); err != nil {
 			bad.Add("timezone", "timezone must be an IANA zone name, UTC, or UTC+N / UTC-N.", nil)
 		} else {
 			zone, in.zoneName = z, name
@@ -168,7 +169,7 @@ func (s *Events) resolveTerms(ctx context.Context, actor *User, terms *Terms, re
 		ref = strings.TrimSpace(ref)
 		t, err := terms.find(ctx, ref)
 		if errors.Is(err, errUnknownTerm) {
-			if _, numeric := WholeNumber(ref); numeric || terms.mayManage(actor) != nil {
+			if _, numeric := wordpress.WholeNumber(ref); numeric || terms.mayManage(actor) != nil {
 				return nil, ErrInvalidParam(param, "unknown term "+strconv.Quote(ref)+"; only those who manage terms may create them.")
 			}
 			var in TermInput

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"calendar/app/wordpress"
 	"context"
 	"encoding/json"
 	"time"
@@ -212,7 +213,7 @@ func (s *Events) renderMissing(ctx context.Context, events []*Post, missing []in
 // (both keep its language segment; the kept views are keyed by root, which
 // tells home too).
 func (s *Events) renderEvent(e *Post, posts map[int64]*Post, terms map[int64]*Term, counts map[int64]int, single bool, root, home string) EventView {
-	zone, err := ParseZone(e.TimeZone)
+	zone, err := wordpress.ParseZone(e.TimeZone)
 	if err != nil {
 		zone = s.settings.TimeZone
 	}
@@ -232,7 +233,7 @@ func (s *Events) renderEvent(e *Post, posts map[int64]*Post, terms map[int64]*Te
 		EndDate: end.Format(DateFormat), EndDateDetails: details(end),
 		UTCStartDate: formatUTC(e.Start), UTCStartDateDetails: details(e.Start.UTC()),
 		UTCEndDate: formatUTC(e.End), UTCEndDateDetails: details(e.End.UTC()),
-		TimeZone: e.TimeZone, TimeZoneAbbr: zoneAbbr(zone, e.Start), Cost: cost,
+		TimeZone: e.TimeZone, TimeZoneAbbr: wordpress.ZoneAbbr(zone, e.Start), Cost: cost,
 		CostDetails: CostDetails{CurrencySymbol: e.CostSymbol, CurrencyPosition: e.CostPosition, Values: values},
 		Website:     website, ShowMap: boolPtr(e.ShowMap == nil || *e.ShowMap), ShowMapLink: boolPtr(e.ShowMapLink == nil || *e.ShowMapLink),
 		HideFromListings: boolPtr(e.HideFromListings), Sticky: boolPtr(e.Sticky), Featured: boolPtr(e.Featured),

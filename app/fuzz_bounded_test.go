@@ -12,7 +12,7 @@ import (
 var fuzzTargets = []struct{ pkg, name string }{
 	{"calendar/app/strtotime", "FuzzParse"},
 	{"calendar/controllers", "FuzzCheckArgs"},
-	{"calendar/app", "FuzzSanitizeTitle"},
+	{"calendar/app/wordpress", "FuzzSanitizeTitle"},
 	{"calendar/controllers", "FuzzWritesByEveryRole"},
 	{"calendar/controllers", "FuzzDecodeValues"},
 }

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"calendar/app/wordpress"
 	"context"
 	"maps"
 	"net/url"
@@ -66,7 +67,7 @@ func (s *postService) siteHost() string {
 
 // eventZone is the zone an event's times are written in, as renderEvent picks it.
 func (s *Events) eventZone(e *Post) *time.Location {
-	zone, err := ParseZone(e.TimeZone)
+	zone, err := wordpress.ParseZone(e.TimeZone)
 	if err != nil {
 		return s.settings.TimeZone
 	}
@@ -76,7 +77,7 @@ func (s *Events) eventZone(e *Post) *time.Location {
 // hasTZID: a zone of the tz database gets a TZID and a VTIMEZONE; UTC and
 // fixed offsets are written as UTC times.
 func hasTZID(loc *time.Location) bool {
-	return loc != time.UTC && loc.String() != "UTC" && !utcOffsetZone.MatchString(loc.String())
+	return loc != time.UTC && loc.String() != "UTC" && !wordpress.IsOffsetZone(loc)
 }
 
 // renderICal writes the calendar, a VEVENT an entry.

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"calendar/app/gazetteer"
+	"calendar/app/wordpress"
 )
 
 // linkedKind describes venues or organizers: the posts events link to.
@@ -252,7 +253,7 @@ func (s *LinkedPosts[V]) create(ctx context.Context, caller Caller, raw LinkedIn
 			p.ShowMapLink = boolPtr(true)
 		}
 	}
-	return p, s.insert(ctx, p, SanitizeTitle(p.Title))
+	return p, s.insert(ctx, p, wordpress.SanitizeTitle(p.Title))
 }
 
 // duplicate finds a post the caller can read with the same name (compared without

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"calendar/app/wordpress"
 	"context"
 	"errors"
 	"strings"
@@ -83,7 +84,7 @@ func (m *Media) upload(ctx context.Context, actor *User, in UploadInput, source 
 		p.Meta[MetaSource] = source
 	}
 	applyMediaFields(p, in.MediaFields)
-	if err := m.insert(ctx, p, SanitizeTitle(p.Title)); err != nil {
+	if err := m.insert(ctx, p, wordpress.SanitizeTitle(p.Title)); err != nil {
 		return nil, err
 	}
 	folder := now.In(m.settings.TimeZone).Format("2006/01/")

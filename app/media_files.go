@@ -13,6 +13,7 @@ import (
 	"unicode"
 
 	"calendar/app/imaging"
+	"calendar/app/wordpress"
 )
 
 // maxStemBytes bounds a file's name before its size and extension.
@@ -31,8 +32,8 @@ func fileStem(name string) string {
 	if dot := strings.LastIndexByte(name, '.'); dot > 0 {
 		name = name[:dot]
 	}
-	stem := percentEncoded.ReplaceAllString(SanitizeTitle(name), "-")
-	stem = strings.Trim(dashRun.ReplaceAllString(stem, "-"), "-_.")
+	stem := percentEncoded.ReplaceAllString(wordpress.SanitizeTitle(name), "-")
+	stem = strings.Trim(dashes.ReplaceAllString(stem, "-"), "-_.")
 	if len(stem) > maxStemBytes {
 		stem = strings.TrimRight(stem[:maxStemBytes], "-_")
 	}
@@ -256,3 +257,5 @@ func (m *Media) ownUpload(ctx context.Context, rawURL string) (*Post, error) {
 	}
 	return p, nil
 }
+
+var dashes = regexp.MustCompile(`-+`)

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"calendar/app/wordpress"
 	"context"
 	"errors"
 	"net/url"
@@ -24,7 +25,7 @@ func (s *postService) checkImage(ctx context.Context, raw string, bad *InvalidPa
 	if raw == "" {
 		return &imageChoice{}
 	}
-	if id, ok := WholeNumber(raw); ok {
+	if id, ok := wordpress.WholeNumber(raw); ok {
 		p, err := s.media.loadAttachment(ctx, id)
 		if err != nil {
 			bad.Add("image", invalid, nil)

@@ -70,3 +70,11 @@ func readModifiedAfter(raw *string, now time.Time, q *PostQuery, bad *InvalidPar
 	q.ModifiedAfter = &Bound{T: t.UTC()}
 	q.Order = OrderModified
 }
+
+// laterOf is the later of two instants.
+func laterOf(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
+}

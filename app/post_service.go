@@ -2,10 +2,12 @@ package app
 
 import (
 	"calendar/app/strtotime"
+	"calendar/app/wordpress"
 	"context"
 	"errors"
 	"net/url"
 	"runtime"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -103,7 +105,7 @@ func (s *postService) insert(ctx context.Context, p *Post, base string) error {
 		return err == nil, err
 	}
 	for from := 1; ; {
-		slug, n, err := uniqueSlug(ctx, base, from, taken)
+		slug, n, err := wordpress.UniqueSlug(ctx, base, from, taken)
 		if err != nil {
 			return err
 		}
@@ -347,3 +349,5 @@ func (f *postFields) apply(p *Post) {
 		p.Date = *f.date
 	}
 }
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }

@@ -2,6 +2,7 @@ package app
 
 import (
 	"bytes"
+	"calendar/app/wordpress"
 	"encoding/json"
 	"html"
 	"strings"
@@ -270,5 +271,5 @@ func urlPath(raw string) string {
 }
 
 func stripTags(s string) string {
-	return strings.TrimSpace(html.UnescapeString(htmlTag.ReplaceAllString(s, "")))
+	return strings.TrimSpace(html.UnescapeString(wordpress.StripTags(s)))
 }

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"calendar/app/wordpress"
 	"context"
 	"errors"
 	"fmt"
@@ -156,7 +157,7 @@ func (s *Terms) checkTermInput(ctx context.Context, raw TermInput, self int64) (
 		}
 		*f.dst = &x
 	}
-	if in.Slug != nil && *in.Slug != "" && SanitizeTitle(*in.Slug) == "" {
+	if in.Slug != nil && *in.Slug != "" && wordpress.SanitizeTitle(*in.Slug) == "" {
 		bad.Add("slug", "slug has no usable character.", nil)
 	}
 	if in.Parent != nil {
@@ -221,9 +222,9 @@ func (s *Terms) create(ctx context.Context, in TermInput, fromEvent bool) (*Term
 	if err := s.checkNameFree(ctx, t, in.Slug); err != nil {
 		return nil, err
 	}
-	base := SanitizeTitle(t.Name)
+	base := wordpress.SanitizeTitle(t.Name)
 	if in.Slug != nil {
-		base = SanitizeTitle(*in.Slug)
+		base = wordpress.SanitizeTitle(*in.Slug)
 	}
 	return t, s.insert(ctx, t, base)
 }
@@ -237,7 +238,7 @@ func (s *Terms) checkNameFree(ctx context.Context, t *Term, slug *string) error 
 		if s.kind.hierarchical && other.Parent != t.Parent {
 			continue
 		}
-		if slug != nil && !s.slugTaken(ctx, SanitizeTitle(*slug), 0) {
+		if slug != nil && !s.slugTaken(ctx, wordpress.SanitizeTitle(*slug), 0) {
 			continue
 		}
 		return NewError(KindInvalid, "term_exists", "A term with the name provided already exists "+s.kind.existsWhere).
@@ -256,7 +257,7 @@ func (s *Terms) slugTaken(ctx context.Context, slug string, self int64) bool {
 func (s *Terms) insert(ctx context.Context, t *Term, base string) error {
 	taken := func(ctx context.Context, slug string) (bool, error) { return s.slugTaken(ctx, slug, 0), nil }
 	for from := 1; ; {
-		slug, n, err := uniqueSlug(ctx, base, from, taken)
+		slug, n, err := wordpress.UniqueSlug(ctx, base, from, taken)
 		if err != nil {
 			return err
 		}
@@ -305,7 +306,7 @@ func (s *Terms) Update(ctx context.Context, caller Caller, id int64, raw TermInp
 			t.Parent = *in.Parent
 		}
 		if in.Slug != nil {
-			slug := SanitizeTitle(*in.Slug)
+			slug := wordpress.SanitizeTitle(*in.Slug)
 			if s.slugTaken(ctx, slug, t.ID) {
 				return errSlugInUse(slug)
 			}

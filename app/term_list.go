@@ -1,6 +1,7 @@
 package app
 
 import (
+	"calendar/app/wordpress"
 	"context"
 	"errors"
 	"sort"
@@ -145,7 +146,7 @@ var errUnknownTerm = errors.New("every item must be an existing term of this tax
 
 // find loads a term of this taxonomy by ID, slug or name.
 func (s *Terms) find(ctx context.Context, ref string) (*Term, error) {
-	if id, ok := WholeNumber(ref); ok {
+	if id, ok := wordpress.WholeNumber(ref); ok {
 		t, err := s.store.Terms().Get(ctx, id)
 		if err == nil && t.Taxonomy == s.kind.taxonomy {
 			return t, nil
@@ -155,7 +156,7 @@ func (s *Terms) find(ctx context.Context, ref string) (*Term, error) {
 		}
 		return nil, errUnknownTerm
 	}
-	t, err := s.store.Terms().FindByKey(ctx, "taxonomy_slug", s.kind.taxonomy+"/"+SanitizeTitle(ref))
+	t, err := s.store.Terms().FindByKey(ctx, "taxonomy_slug", s.kind.taxonomy+"/"+wordpress.SanitizeTitle(ref))
 	if err == nil {
 		return t, nil
 	}

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"calendar/app/wordpress"
 	"net/mail"
 	"net/url"
 	"regexp"
@@ -12,7 +13,7 @@ var whitespaceRun = regexp.MustCompile(`\s+`)
 // sanitizeText is WordPress' text-field sanitizer: tags stripped, whitespace
 // collapsed, trimmed.
 func sanitizeText(s string) string {
-	return strings.TrimSpace(whitespaceRun.ReplaceAllString(htmlTag.ReplaceAllString(s, ""), " "))
+	return strings.TrimSpace(whitespaceRun.ReplaceAllString(wordpress.StripTags(s), " "))
 }
 
 func isURL(s string) bool {

@@ -1,4 +1,4 @@
-package app
+package wordpress
 
 import (
 	"context"
@@ -27,6 +27,10 @@ var transliterations = map[rune]string{
 	'ß': "ss", 'æ': "ae", 'Æ': "AE", 'ø': "o", 'Ø': "O", 'œ': "oe", 'Œ': "OE", 'đ': "d", 'Đ': "D",
 	'ł': "l", 'Ł': "L", 'þ': "th", 'Þ': "TH", 'ð': "d", 'Ð': "D", 'ı': "i", '×': "x",
 }
+
+// StripTags removes HTML tags, as WordPress' wp_strip_all_tags does before
+// trimming.
+func StripTags(s string) string { return htmlTag.ReplaceAllString(s, "") }
 
 // SanitizeTitle turns a title into a slug the way WordPress does: tags and
 // entities stripped, accents transliterated, lower case, dashes for spaces, "/"
@@ -81,13 +85,13 @@ func truncateSlug(slug string, n int) string {
 var reservedSlugs = map[string]bool{"feed": true, "rdf": true, "rss": true, "rss2": true, "atom": true, "embed": true}
 
 // errSlugsExhausted means no free suffix was found: practically unreachable.
-var errSlugsExhausted = errors.New("no free slug")
+var ErrSlugsExhausted = errors.New("no free slug")
 
 // uniqueSlug returns the first of base, base-2, base-3... from the from-th
 // on (1 is base itself) that taken says is free, and its number. A writer
 // whose slug another took meanwhile (the store refused it) goes on from the
 // next number, so that many writers of one title all end up with a slug.
-func uniqueSlug(ctx context.Context, base string, from int, taken func(context.Context, string) (bool, error)) (string, int, error) {
+func UniqueSlug(ctx context.Context, base string, from int, taken func(context.Context, string) (bool, error)) (string, int, error) {
 	if base == "" {
 		base = "untitled"
 	}
@@ -107,7 +111,7 @@ func uniqueSlug(ctx context.Context, base string, from int, taken func(context.C
 			return candidate, n, nil
 		}
 	}
-	return "", 0, errSlugsExhausted
+	return "", 0, ErrSlugsExhausted
 }
 
 // WholeNumber reads an ID the way WordPress reads numeric strings: "7",
@@ -123,5 +127,3 @@ func WholeNumber(s string) (int64, bool) {
 	}
 	return int64(f), true
 }
-
-func itoa(n int64) string { return strconv.FormatInt(n, 10) }

@@ -1,4 +1,4 @@
-package app
+package wordpress
 
 import (
 	"errors"
@@ -48,20 +48,16 @@ func ParseZone(name string) (*time.Location, error) {
 	return loc, nil
 }
 
+// IsOffsetZone tells a zone ParseZone made from an offset (UTC+5:30), which
+// has no rules of its own.
+func IsOffsetZone(loc *time.Location) bool { return utcOffsetZone.MatchString(loc.String()) }
+
 // zoneAbbr is the abbreviation of a zone at an instant (EST or EDT), or an
 // offset zone's own name.
-func zoneAbbr(loc *time.Location, at time.Time) string {
+func ZoneAbbr(loc *time.Location, at time.Time) string {
 	if utcOffsetZone.MatchString(loc.String()) {
 		return loc.String()
 	}
 	abbr, _ := at.In(loc).Zone()
 	return abbr
-}
-
-// laterOf is the later of two instants.
-func laterOf(a, b time.Time) time.Time {
-	if b.After(a) {
-		return b
-	}
-	return a
 }

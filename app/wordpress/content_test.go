@@ -1,4 +1,4 @@
-package app
+package wordpress
 
 import (
 	"encoding/json"
@@ -7,10 +7,10 @@ import (
 )
 
 // TestRenderContentMatchesWordPress checks RenderContent against the table
-// testdata/autop/generate.php made with WordPress 6.1's own wptexturize and
+// testdata/generate.php made with WordPress 6.1's own wptexturize and
 // wpautop.
 func TestRenderContentMatchesWordPress(t *testing.T) {
-	data, err := os.ReadFile("testdata/autop/cases.json")
+	data, err := os.ReadFile("testdata/cases.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -22,7 +22,7 @@ func TestRenderContentMatchesWordPress(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(cases) < 300 {
-		t.Fatalf("only %d cases in testdata/autop/cases.json", len(cases))
+		t.Fatalf("only %d cases in testdata/cases.json", len(cases))
 	}
 	failed := 0
 	for i, c := range cases {

@@ -1,4 +1,4 @@
-package app
+package wordpress
 
 import (
 	"context"
@@ -39,12 +39,12 @@ func TestUniqueSlugAddsTheFirstFreeSuffix(t *testing.T) {
 	used := map[string]bool{"jazz": true, "jazz-2": true, "feed-2": true}
 	taken := func(_ context.Context, s string) (bool, error) { return used[s], nil }
 	for base, want := range map[string]string{"jazz": "jazz-3", "blues": "blues", "feed": "feed-3", "": "untitled"} {
-		got, _, err := uniqueSlug(context.Background(), base, 1, taken)
+		got, _, err := UniqueSlug(context.Background(), base, 1, taken)
 		if err != nil || got != want {
 			t.Errorf("uniqueSlug(%q) = %q, %v; want %q", base, got, err, want)
 		}
 	}
-	if got, n, _ := uniqueSlug(context.Background(), "blues", 4, taken); got != "blues-4" || n != 4 {
+	if got, n, _ := UniqueSlug(context.Background(), "blues", 4, taken); got != "blues-4" || n != 4 {
 		t.Errorf("from the 4th on: %q (%d), want blues-4", got, n)
 	}
 }

@@ -1,6 +1,6 @@
 <?php
 /**
- * Generates cases.json, the oracle table for RenderContent (app/wpautop.go):
+ * Generates cases.json, the oracle table for RenderContent (app/wordpress/autop.go):
  * a JSON list of {"input": ..., "output": ...} where output is what
  * WordPress 6.1 gives for trim(wpautop(wptexturize(input))), i.e. the_content
  * when only those two filters run.
@@ -11,7 +11,7 @@
  *
  *   mkdir -p /tmp/wp && cd /tmp/wp && apt-get download wordpress && dpkg -x wordpress*.deb x
  *   cd /work/main   # the repository root
- *   php app/testdata/autop/generate.php > app/testdata/autop/cases.json
+ *   php app/wordpress/testdata/generate.php > app/wordpress/testdata/cases.json
  *
  * A different WordPress tree can be given as the first argument (the
  * directory that holds wp-includes/).
