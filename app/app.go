@@ -8,6 +8,8 @@ import (
 	"context"
 	"fmt"
 	"time"
+
+	"calendar/app/throttle"
 )
 
 // Settings are the site settings the rules depend on.
@@ -26,8 +28,8 @@ type Settings struct {
 	FeedMaxBytes int
 	// SearchBudget bounds the time of one index search (0: DefaultSearchBudget).
 	SearchBudget time.Duration
-	// Throttle limits the guessing of passwords (DefaultThrottleLimits when zero).
-	Throttle ThrottleLimits
+	// Throttle limits the guessing of passwords (throttle.DefaultLimits when zero).
+	Throttle throttle.Limits
 	// MaxUpload bounds an uploaded file in bytes, MaxPixels an image's width
 	// times height (DefaultMaxUpload, DefaultMaxPixels when 0).
 	MaxUpload, MaxPixels int64
@@ -87,7 +89,7 @@ func New(store Store, index Index, settings Settings) *App {
 	if settings.SeriesQuota == 0 { // negative: no bound
 		settings.SeriesQuota = DefaultSeriesQuota
 	}
-	throttle := NewThrottle(settings.Throttle)
+	throttle := throttle.New(settings.Throttle)
 	a := &App{store: store, index: index, settings: settings, Users: NewUsers(store.Users(), throttle),
 		sync: &indexSync{store: store, index: index}}
 	if settings.ResultCacheSize == 0 {

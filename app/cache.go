@@ -1,12 +1,13 @@
 package app
 
 import (
-	"container/list"
 	"context"
 	"encoding/json"
 	"errors"
 	"strconv"
 	"sync"
+
+	"calendar/app/lru"
 )
 
 // The answers the service keeps, and the one rule that keeps them true: an
@@ -15,7 +16,8 @@ import (
 // once, another replica's when it syncs them) moves the generation, so every
 // kept answer is dropped with it: nothing else ever invalidates one.
 type generational[K comparable, V any] struct {
-	entries *lru[K, kept[V]]
+	entries *lru.Cache[K, kept[V]]
+	max     int
 }
 
 type kept[V any] struct {
@@ -24,16 +26,16 @@ type kept[V any] struct {
 }
 
 func newGenerational[K comparable, V any](max int) *generational[K, V] {
-	return &generational[K, V]{entries: newLRU[K, kept[V]](max)}
+	return &generational[K, V]{entries: lru.New[K, kept[V]](max), max: max}
 }
 
 // get is the value kept for key if it was computed in generation gen.
 func (c *generational[K, V]) get(key K, gen uint64) (V, bool) {
 	var zero V
-	if c.entries.max == 0 {
+	if c.max == 0 {
 		return zero, false
 	}
-	hit, ok := c.entries.get(key)
+	hit, ok := c.entries.Get(key)
 	if !ok || hit.generation != gen {
 		return zero, false
 	}
@@ -42,8 +44,8 @@ func (c *generational[K, V]) get(key K, gen uint64) (V, bool) {
 
 // put keeps a value computed in generation gen; nobody changes it afterwards.
 func (c *generational[K, V]) put(key K, gen uint64, value V) {
-	if c.entries.max > 0 {
-		c.entries.put(key, kept[V]{generation: gen, value: value})
+	if c.max > 0 {
+		c.entries.Put(key, kept[V]{generation: gen, value: value})
 	}
 }
 
@@ -78,7 +80,7 @@ func newCachedIndex(idx Index, maxResults int) *cachedIndex {
 // SearchPosts answers a query from memory when the index has not changed
 // since it was computed.
 func (c *cachedIndex) SearchPosts(ctx context.Context, q PostQuery) (PostPage, error) {
-	if c.results.entries.max == 0 {
+	if c.results.max == 0 {
 		return c.Index.SearchPosts(ctx, q)
 	}
 	raw, err := json.Marshal(q)
@@ -138,86 +140,4 @@ func (c *cachedIndex) CountLinks(ctx context.Context, link Link, among PostQuery
 		c.counts.put(key, gen, counts)
 	}
 	return counts, err
-}
-
-// lru is a map of at most max entries (or, with a cost, of values costing
-// at most max in all) that forgets the least recently used one first; safe
-// for concurrent use.
-type lru[K comparable, V any] struct {
-	mu      sync.Mutex
-	max     int
-	cost    func(V) int // nil: each entry costs 1
-	used    int
-	entries map[K]*list.Element
-	order   *list.List // most recently used first
-}
-
-type lruEntry[K comparable, V any] struct {
-	key   K
-	value V
-}
-
-func newLRU[K comparable, V any](max int) *lru[K, V] {
-	return &lru[K, V]{max: max, entries: map[K]*list.Element{}, order: list.New()}
-}
-
-// newCostedLRU is an lru whose values cost at most budget in all.
-func newCostedLRU[K comparable, V any](budget int, cost func(V) int) *lru[K, V] {
-	c := newLRU[K, V](budget)
-	c.cost = cost
-	return c
-}
-
-func (c *lru[K, V]) costOf(v V) int {
-	if c.cost == nil {
-		return 1
-	}
-	return c.cost(v)
-}
-
-func (c *lru[K, V]) get(key K) (V, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	el, ok := c.entries[key]
-	if !ok {
-		var zero V
-		return zero, false
-	}
-	c.order.MoveToFront(el)
-	return el.Value.(*lruEntry[K, V]).value, true
-}
-
-// remove forgets key.
-func (c *lru[K, V]) remove(key K) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if el, ok := c.entries[key]; ok {
-		c.order.Remove(el)
-		delete(c.entries, key)
-		c.used -= c.costOf(el.Value.(*lruEntry[K, V]).value)
-	}
-}
-
-func (c *lru[K, V]) put(key K, value V) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.costOf(value) > c.max {
-		return // would push everything else out
-	}
-	if el, ok := c.entries[key]; ok {
-		entry := el.Value.(*lruEntry[K, V])
-		c.used += c.costOf(value) - c.costOf(entry.value)
-		entry.value = value
-		c.order.MoveToFront(el)
-	} else {
-		c.entries[key] = c.order.PushFront(&lruEntry[K, V]{key: key, value: value})
-		c.used += c.costOf(value)
-	}
-	for c.used > c.max {
-		oldest := c.order.Back()
-		c.order.Remove(oldest)
-		entry := oldest.Value.(*lruEntry[K, V])
-		delete(c.entries, entry.key)
-		c.used -= c.costOf(entry.value)
-	}
 }

@@ -1,6 +1,9 @@
 package app
 
-import "calendar/app/wordpress"
+import (
+	"calendar/app/lru"
+	"calendar/app/wordpress"
+)
 
 // Descriptions and excerpts are rendered as WordPress' the_content shows
 // them (RenderContent): dozens of passes over the text, about 0.1 ms a
@@ -15,8 +18,8 @@ type contentKey struct{ id, seq int64 }
 
 type renderedTexts struct{ description, excerpt string }
 
-func newContentCache() *lru[contentKey, renderedTexts] {
-	return newCostedLRU[contentKey, renderedTexts](contentBudget, func(r renderedTexts) int {
+func newContentCache() *lru.Cache[contentKey, renderedTexts] {
+	return lru.NewCosted[contentKey, renderedTexts](contentBudget, func(r renderedTexts) int {
 		return len(r.description) + len(r.excerpt) + 64
 	})
 }
@@ -26,13 +29,13 @@ func newContentCache() *lru[contentKey, renderedTexts] {
 func (s *postService) texts(p *Post) renderedTexts {
 	key := contentKey{p.ID, p.Seq}
 	if key.seq != 0 {
-		if kept, ok := s.contents.get(key); ok {
+		if kept, ok := s.contents.Get(key); ok {
 			return kept
 		}
 	}
 	out := renderedTexts{description: wordpress.RenderContent(p.Content), excerpt: wordpress.RenderContent(p.Excerpt)}
 	if key.seq != 0 {
-		s.contents.put(key, out)
+		s.contents.Put(key, out)
 	}
 	return out
 }

@@ -1,14 +1,15 @@
 package app
 
 import (
-	"calendar/app/strtotime"
-	"calendar/app/wordpress"
 	"context"
 	"errors"
 	"fmt"
 	"slices"
 	"strings"
 	"time"
+
+	"calendar/app/strtotime"
+	"calendar/app/wordpress"
 )
 
 // Events is the service of events: the heart of the calendar.

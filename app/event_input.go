@@ -1,8 +1,6 @@
 package app
 
 import (
-	"calendar/app/strtotime"
-	"calendar/app/wordpress"
 	"context"
 	"errors"
 	"fmt"
@@ -11,6 +9,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"calendar/app/strtotime"
+	"calendar/app/wordpress"
 )
 
 // eventInput is a checked event write; nil fields were not sent.

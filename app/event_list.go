@@ -1,10 +1,11 @@
 package app
 
 import (
-	"calendar/app/strtotime"
 	"context"
 	"strings"
 	"time"
+
+	"calendar/app/strtotime"
 )
 
 // dateParams are the list's date bounds, the field each compares and how.

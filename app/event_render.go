@@ -1,10 +1,11 @@
 package app
 
 import (
-	"calendar/app/wordpress"
 	"context"
 	"encoding/json"
 	"time"
+
+	"calendar/app/wordpress"
 )
 
 // DateFormat is how the API writes dates: local or UTC wall time to the second.

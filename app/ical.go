@@ -1,7 +1,6 @@
 package app
 
 import (
-	"calendar/app/wordpress"
 	"context"
 	"maps"
 	"net/url"
@@ -9,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"calendar/app/wordpress"
 )
 
 // DefaultFeedLimit caps the events of one iCalendar feed, DefaultFeedMaxBytes

@@ -2,6 +2,8 @@ package app
 
 import (
 	"time"
+
+	"calendar/app/lru"
 )
 
 // zoneState is what a VTIMEZONE observance describes: offset, name, daylight.
@@ -103,16 +105,16 @@ type zoneYear struct {
 // finding them steps through every day of the year, and a feed of events
 // in many zones over many years asked it again on every request. 1,024
 // years of zones hold a few hundred kilobytes.
-var knownTransitions = newLRU[zoneYear, []transition](1024)
+var knownTransitions = lru.New[zoneYear, []transition](1024)
 
 // transitionsIn are loc's changes during year (from its 1 January, local).
 func transitionsIn(loc *time.Location, year int) []transition {
 	key := zoneYear{loc.String(), year}
-	if known, ok := knownTransitions.get(key); ok {
+	if known, ok := knownTransitions.Get(key); ok {
 		return known
 	}
 	found := zoneTransitions(loc, time.Date(year, 1, 1, 0, 0, 0, 0, loc), time.Date(year+1, 1, 1, 0, 0, 0, 0, loc))
-	knownTransitions.put(key, found)
+	knownTransitions.Put(key, found)
 	return found
 }
 

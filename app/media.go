@@ -1,11 +1,12 @@
 package app
 
 import (
-	"calendar/app/wordpress"
 	"context"
 	"errors"
 	"strings"
 	"time"
+
+	"calendar/app/wordpress"
 )
 
 // Media is the media library: images uploaded once, kept in their WordPress

@@ -1,11 +1,12 @@
 package app
 
 import (
-	"calendar/app/wordpress"
 	"context"
 	"errors"
 	"net/url"
 	"path"
+
+	"calendar/app/wordpress"
 )
 
 // imageChoice is a checked image of a post write: an attachment of ours, or

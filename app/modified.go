@@ -1,8 +1,9 @@
 package app
 
 import (
-	"calendar/app/strtotime"
 	"time"
+
+	"calendar/app/strtotime"
 )
 
 // LastModified is when the venue last changed, for Last-Modified headers.

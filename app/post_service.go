@@ -1,8 +1,6 @@
 package app
 
 import (
-	"calendar/app/strtotime"
-	"calendar/app/wordpress"
 	"context"
 	"errors"
 	"net/url"
@@ -10,6 +8,11 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"calendar/app/lru"
+	"calendar/app/strtotime"
+	"calendar/app/throttle"
+	"calendar/app/wordpress"
 )
 
 // postService holds what every post resource (venues, organizers, events) shares:
@@ -21,8 +24,8 @@ type postService struct {
 	now      func() time.Time
 	sync     *indexSync
 	views    *viewCache
-	contents *lru[contentKey, renderedTexts]
-	throttle *Throttle
+	contents *lru.Cache[contentKey, renderedTexts]
+	throttle *throttle.Throttle
 	// media resolves images that name an attachment, and sideloads.
 	media *Media
 	// events edits events, for the services that change the events linking

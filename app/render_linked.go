@@ -2,11 +2,12 @@ package app
 
 import (
 	"bytes"
-	"calendar/app/wordpress"
 	"encoding/json"
 	"html"
 	"strings"
 	"time"
+
+	"calendar/app/wordpress"
 )
 
 // ImageView is a post's image, as the plugin writes it: the URL and its

@@ -1,7 +1,6 @@
 package app
 
 import (
-	"calendar/app/strtotime"
 	"context"
 	"errors"
 	"fmt"
@@ -9,6 +8,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"calendar/app/strtotime"
 )
 
 // A series is an event with recurrence rules. Its further occurrences are

@@ -3,6 +3,8 @@ package app
 import (
 	"sync"
 	"time"
+
+	"calendar/app/lru"
 )
 
 // How many occurrences one account's series writes may have the service
@@ -25,7 +27,7 @@ type seriesQuota struct {
 	perHour  float64
 	now      func() time.Time
 	mu       sync.Mutex
-	accounts *lru[int64, *allowance]
+	accounts *lru.Cache[int64, *allowance]
 }
 
 type allowance struct {
@@ -36,7 +38,7 @@ type allowance struct {
 const maxQuotaAccounts = 10000
 
 func newSeriesQuota(perHour int, now func() time.Time) *seriesQuota {
-	return &seriesQuota{perHour: float64(perHour), now: now, accounts: newLRU[int64, *allowance](maxQuotaAccounts)}
+	return &seriesQuota{perHour: float64(perHour), now: now, accounts: lru.New[int64, *allowance](maxQuotaAccounts)}
 }
 
 // exempt: no allowance for administrators, or when quotas are off.
@@ -46,11 +48,11 @@ func (q *seriesQuota) exempt(actor *User) bool {
 
 // current refills the account's allowance to now (the caller holds mu).
 func (q *seriesQuota) current(actor *User) *allowance {
-	a, ok := q.accounts.get(actor.ID)
+	a, ok := q.accounts.Get(actor.ID)
 	now := q.now()
 	if !ok {
 		a = &allowance{left: q.perHour, updated: now}
-		q.accounts.put(actor.ID, a)
+		q.accounts.Put(actor.ID, a)
 	}
 	a.left = min(q.perHour, a.left+now.Sub(a.updated).Hours()*q.perHour)
 	a.updated = now

@@ -1,12 +1,13 @@
 package app
 
 import (
-	"calendar/app/wordpress"
 	"context"
 	"errors"
 	"fmt"
 	"strings"
 	"time"
+
+	"calendar/app/wordpress"
 )
 
 // The two taxonomies, by the names clients of the plugin know them.

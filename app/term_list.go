@@ -1,11 +1,12 @@
 package app
 
 import (
-	"calendar/app/wordpress"
 	"context"
 	"errors"
 	"sort"
 	"strings"
+
+	"calendar/app/wordpress"
 )
 
 // List answers a term list: the index finds and orders, the store loads the page.

@@ -10,6 +10,8 @@ import (
 	"regexp"
 	"strings"
 	"time"
+
+	"calendar/app/throttle"
 )
 
 // User is a person who may sign in with an application password.
@@ -66,12 +68,12 @@ func (u *User) view() UserView { return UserView{ID: u.ID, Login: u.Login, Role:
 type Users struct {
 	repo     Repo[*User]
 	now      func() time.Time
-	throttle *Throttle
+	throttle *throttle.Throttle
 }
 
 // NewUsers returns the user service over a store's users; wrong passwords
 // count against the throttle.
-func NewUsers(repo Repo[*User], throttle *Throttle) *Users {
+func NewUsers(repo Repo[*User], throttle *throttle.Throttle) *Users {
 	return &Users{repo: repo, now: time.Now, throttle: throttle}
 }
 

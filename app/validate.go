@@ -1,11 +1,12 @@
 package app
 
 import (
-	"calendar/app/wordpress"
 	"net/mail"
 	"net/url"
 	"regexp"
 	"strings"
+
+	"calendar/app/wordpress"
 )
 
 var whitespaceRun = regexp.MustCompile(`\s+`)

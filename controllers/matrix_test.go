@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"calendar/app"
+	"calendar/app/throttle"
 )
 
 // The callers of the matrix: no credentials, a wrong password, and each role.
@@ -186,7 +187,7 @@ func TestThePermissionMatrix(t *testing.T) {
 	// Its "wrong" caller sends hundreds of wrong passwords a minute, which the
 	// throttle would refuse (throttle_test.go tests that).
 	r := startWithRolesSettings(t, func(s *app.Settings) {
-		s.Throttle = app.DefaultThrottleLimits
+		s.Throttle = throttle.DefaultLimits
 		s.Throttle.BlockAfter, s.Throttle.ClientBlockAfter, s.Throttle.SubjectBlockAfter, s.Throttle.SlowAfter = 1<<30, 1<<30, 1<<30, 1<<30
 	})
 	routes := map[string]map[string]any{}

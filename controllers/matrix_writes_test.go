@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"calendar/app"
+	"calendar/app/throttle"
 )
 
 // everyField is a write of every field of a kind, with values any caller who
@@ -43,7 +44,7 @@ func everyField(kind string, n int) map[string]any {
 func TestWritesByEveryCallerWithEveryField(t *testing.T) {
 	t.Parallel() // long: it runs beside the others
 	r := startWithRolesSettings(t, func(s *app.Settings) {
-		s.Throttle = app.DefaultThrottleLimits
+		s.Throttle = throttle.DefaultLimits
 		s.Throttle.SlowAfter, s.Throttle.BlockAfter, s.Throttle.ClientBlockAfter = 1<<30, 1<<30, 1<<30
 	})
 	hidden := map[string]map[string]any{

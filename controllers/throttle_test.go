@@ -8,11 +8,12 @@ import (
 	"time"
 
 	"calendar/app"
+	"calendar/app/throttle"
 	"calendar/controllers"
 )
 
 // startThrottled starts the service with small throttle limits.
-func startThrottled(t *testing.T, limits app.ThrottleLimits) *roles {
+func startThrottled(t *testing.T, limits throttle.Limits) *roles {
 	t.Helper()
 	s := startServiceSettings(t, func(set *app.Settings) { set.Throttle = limits }, func(*controllers.Config) {})
 	r := &roles{service: s, creds: map[app.Role]option{app.RoleAdministrator: asAdmin()}, ids: map[app.Role]float64{app.RoleAdministrator: 1}}
@@ -21,7 +22,7 @@ func startThrottled(t *testing.T, limits app.ThrottleLimits) *roles {
 	return r
 }
 
-var smallLimits = app.ThrottleLimits{Window: 3 * time.Second, SlowAfter: 2, BlockAfter: 5, Step: 80 * time.Millisecond,
+var smallLimits = throttle.Limits{Window: 3 * time.Second, SlowAfter: 2, BlockAfter: 5, Step: 80 * time.Millisecond,
 	MaxDelay: 200 * time.Millisecond, ClientBlockAfter: 40, SubjectBlockAfter: 12}
 
 func expectRetryAfter(t *testing.T, res *response) {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"calendar/app"
+	"calendar/app/wordpress"
 )
 
 // Values are the parameters of one request, merged from the JSON body, the form
@@ -128,9 +129,9 @@ func ToBool(raw any) (bool, bool) { return restBool.read(raw) }
 func ToInt(raw any) (int64, bool) {
 	switch x := raw.(type) {
 	case json.Number:
-		return app.WholeNumber(x.String())
+		return wordpress.WholeNumber(x.String())
 	case string:
-		return app.WholeNumber(x)
+		return wordpress.WholeNumber(x)
 	}
 	return 0, false
 }

@@ -1,14 +1,15 @@
-package app
+// Package throttle slows down, then refuses, the guessing of secrets.
+package throttle
 
 import (
-	"context"
-	"strconv"
 	"sync"
 	"time"
+
+	"calendar/app/lru"
 )
 
-// ThrottleLimits set how the guessing of secrets is slowed down, then refused.
-type ThrottleLimits struct {
+// Limits set how the guessing of secrets is slowed down, then refused.
+type Limits struct {
 	// Window is how long failures are remembered.
 	Window time.Duration
 	// A client that failed SlowAfter times on one subject in a window is
@@ -22,11 +23,11 @@ type ThrottleLimits struct {
 	ClientBlockAfter, SubjectBlockAfter int
 }
 
-// DefaultThrottleLimits: 5 free failures a minute on one account or post from
+// DefaultLimits: 5 free failures a minute on one account or post from
 // one address, then slower answers, a refusal from the 20th; an address that
 // failed 100 times, on anything, is refused everything; an account or a post
 // that failed 100 times is refused to every address that failed on it.
-var DefaultThrottleLimits = ThrottleLimits{Window: time.Minute, SlowAfter: 5, BlockAfter: 20,
+var DefaultLimits = Limits{Window: time.Minute, SlowAfter: 5, BlockAfter: 20,
 	Step: 100 * time.Millisecond, MaxDelay: 2 * time.Second, ClientBlockAfter: 100, SubjectBlockAfter: 100}
 
 // maxThrottled bounds the counts kept: past it, the least recently failed
@@ -47,11 +48,11 @@ const (
 // out. Refusals are kept apart from the counts: counts are many and cheap
 // to make (one failure each), refusals few and dear.
 type Throttle struct {
-	limits ThrottleLimits
+	limits Limits
 	now    func() time.Time
 	mu     sync.Mutex
-	counts *lru[string, *failures] // by subject+client, by client, by subject
-	blocks map[string]time.Time    // the same keys, refused until then
+	counts *lru.Cache[string, *failures] // by subject+client, by client, by subject
+	blocks map[string]time.Time          // the same keys, refused until then
 }
 
 type failures struct {
@@ -59,12 +60,12 @@ type failures struct {
 	since time.Time
 }
 
-// NewThrottle returns a throttle with the limits (DefaultThrottleLimits when zero).
-func NewThrottle(l ThrottleLimits) *Throttle {
-	if l == (ThrottleLimits{}) {
-		l = DefaultThrottleLimits
+// New returns a throttle with the limits (DefaultLimits when zero).
+func New(l Limits) *Throttle {
+	if l == (Limits{}) {
+		l = DefaultLimits
 	}
-	return &Throttle{limits: l, now: time.Now, counts: newLRU[string, *failures](maxThrottled), blocks: map[string]time.Time{}}
+	return &Throttle{limits: l, now: time.Now, counts: lru.New[string, *failures](maxThrottled), blocks: map[string]time.Time{}}
 }
 
 func pairKey(subject, client string) string { return "p\x00" + subject + "\x00" + client }
@@ -77,9 +78,9 @@ func (t *Throttle) Wait(subject, client string) time.Duration {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	pair := pairKey(subject, client)
-	until := laterOf(t.blocked(pair), t.blocked(clientKey(client)))
+	until := latest(t.blocked(pair), t.blocked(clientKey(client)))
 	if t.current(pair) != nil || !until.IsZero() { // a subject is refused to those who failed on it
-		until = laterOf(until, t.blocked(subjectKey(subject)))
+		until = latest(until, t.blocked(subjectKey(subject)))
 	}
 	if until.IsZero() {
 		return 0
@@ -101,7 +102,7 @@ func (t *Throttle) Failed(subject, client string) time.Duration {
 			f = &failures{since: t.now()}
 		}
 		f.count++
-		t.counts.put(k.key, f) // the most recently failed are kept
+		t.counts.Put(k.key, f) // the most recently failed are kept
 		if f.count >= k.after {
 			t.block(k.key, f.since.Add(t.limits.Window))
 		}
@@ -120,15 +121,15 @@ func (t *Throttle) Failed(subject, client string) time.Duration {
 func (t *Throttle) Succeeded(subject, client string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.counts.remove(pairKey(subject, client))
+	t.counts.Remove(pairKey(subject, client))
 	delete(t.blocks, pairKey(subject, client))
 }
 
 // current is the count of key in the present window (the caller holds mu).
 func (t *Throttle) current(key string) *failures {
-	f, ok := t.counts.get(key)
+	f, ok := t.counts.Get(key)
 	if ok && t.now().Sub(f.since) >= t.limits.Window {
-		t.counts.remove(key)
+		t.counts.Remove(key)
 		return nil
 	}
 	return f
@@ -160,27 +161,12 @@ func (t *Throttle) block(key string, until time.Time) {
 			delete(t.blocks, first)
 		}
 	}
-	t.blocks[key] = laterOf(t.blocks[key], until)
+	t.blocks[key] = latest(t.blocks[key], until)
 }
 
-// ErrTooManyAttempts is the answer to a client refused by the throttle.
-func ErrTooManyAttempts(wait time.Duration) *Error {
-	e := NewError(KindThrottled, "too_many_attempts", "Too many wrong passwords from this address; try again later.")
-	e.RetryAfter = wait
-	return e
-}
-
-// hold waits d, or until ctx ends: a wrong secret's answer comes slower.
-func hold(ctx context.Context, d time.Duration) {
-	if d <= 0 {
-		return
+func latest(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
 	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-	case <-ctx.Done():
-	}
+	return a
 }
-
-func postSubject(id int64) string { return "post:" + strconv.FormatInt(id, 10) }

@@ -1,4 +1,4 @@
-package app
+package throttle
 
 import (
 	"fmt"
@@ -8,7 +8,7 @@ import (
 
 func TestTheThrottleCountsBySubjectAndClientAndForgets(t *testing.T) {
 	now := time.Unix(0, 0)
-	th := NewThrottle(ThrottleLimits{Window: time.Minute, SlowAfter: 1, BlockAfter: 3, Step: time.Second, MaxDelay: 5 * time.Second,
+	th := New(Limits{Window: time.Minute, SlowAfter: 1, BlockAfter: 3, Step: time.Second, MaxDelay: 5 * time.Second,
 		ClientBlockAfter: 10, SubjectBlockAfter: 5})
 	th.now = func() time.Time { return now }
 	if d := th.Failed("admin", "a"); d != 0 {
@@ -56,7 +56,7 @@ func TestTheThrottleCountsBySubjectAndClientAndForgets(t *testing.T) {
 				now = now.Add(2 * time.Minute) // the first quarter expires
 			}
 		}
-		if n := len(th.counts.entries); n > maxThrottled {
+		if n := th.counts.Len(); n > maxThrottled {
 			t.Fatalf("%d counts kept, bound is %d", n, maxThrottled)
 		}
 	})
@@ -68,12 +68,12 @@ func TestTheThrottleCountsBySubjectAndClientAndForgets(t *testing.T) {
 // throttle forget whom it refuses.
 func TestAFloodOfNewFailuresLiftsNoBlock(t *testing.T) {
 	now := time.Unix(0, 0)
-	th := NewThrottle(ThrottleLimits{})
+	th := New(Limits{})
 	th.now = func() time.Time { return now }
-	for range DefaultThrottleLimits.BlockAfter {
+	for range DefaultLimits.BlockAfter {
 		th.Failed("login:admin", "attacker")
 	}
-	for i := range DefaultThrottleLimits.ClientBlockAfter {
+	for i := range DefaultLimits.ClientBlockAfter {
 		th.Failed(fmt.Sprint("login:", i), "sprayer")
 	}
 	for i := range maxThrottled {
@@ -83,7 +83,7 @@ func TestAFloodOfNewFailuresLiftsNoBlock(t *testing.T) {
 		t.Fatalf("after the flood: the attacker waits %v, the sprayer %v; want both refused",
 			th.Wait("login:admin", "attacker"), th.Wait("login:anyone", "sprayer"))
 	}
-	if n := len(th.counts.entries); n > maxThrottled {
+	if n := th.counts.Len(); n > maxThrottled {
 		t.Fatalf("%d counts kept, bound is %d", n, maxThrottled)
 	}
 	if th.Wait("login:admin", "owner") != 0 {
@@ -96,7 +96,7 @@ func TestAFloodOfNewFailuresLiftsNoBlock(t *testing.T) {
 func TestTheDefaultLimitsAreTheREADMEs(t *testing.T) {
 	start := time.Unix(0, 0)
 	now := start
-	th := NewThrottle(ThrottleLimits{})
+	th := New(Limits{})
 	th.now = func() time.Time { return now }
 	for i := 1; i <= 20; i++ {
 		if w := th.Wait("admin", "a"); w != 0 {
@@ -120,7 +120,7 @@ func TestTheDefaultLimitsAreTheREADMEs(t *testing.T) {
 	}
 
 	t.Run("100 from one address on any accounts", func(t *testing.T) {
-		th := NewThrottle(ThrottleLimits{})
+		th := New(Limits{})
 		for i := 0; i < 99; i++ {
 			th.Failed(fmt.Sprint("login:", i), "sprayer")
 		}
@@ -133,7 +133,7 @@ func TestTheDefaultLimitsAreTheREADMEs(t *testing.T) {
 		}
 	})
 	t.Run("100 on one account from any addresses", func(t *testing.T) {
-		th := NewThrottle(ThrottleLimits{})
+		th := New(Limits{})
 		for i := 0; i < 100; i++ {
 			th.Failed("admin", fmt.Sprint("bot", i))
 		}
