@@ -4,11 +4,13 @@ import (
 	"context"
 	"maps"
 	"net/url"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"calendar/app/ical"
 	"calendar/app/wordpress"
 )
 
@@ -94,33 +96,33 @@ func (s *Events) renderICal(entries []icalEntry) []byte {
 			years[loc.String()] = append(years[loc.String()], y...)
 		})
 	}
-	w := &icalWriter{}
-	w.line("BEGIN", "", "VCALENDAR")
-	w.line("VERSION", "", "2.0")
-	w.line("PRODID", "", "-//calendar//events feed//EN")
-	w.line("CALSCALE", "", "GREGORIAN")
-	w.text("X-WR-CALNAME", s.siteHost())
+	w := &ical.Writer{}
+	w.Line("BEGIN", "", "VCALENDAR")
+	w.Line("VERSION", "", "2.0")
+	w.Line("PRODID", "", "-//calendar//events feed//EN")
+	w.Line("CALSCALE", "", "GREGORIAN")
+	w.Text("X-WR-CALNAME", s.siteHost())
 	for _, name := range slices.Sorted(maps.Keys(locs)) {
 		y := years[name]
 		slices.Sort(y)
-		writeVTimezone(w, locs[name], slices.Compact(y))
+		ical.WriteTimezone(w, locs[name], slices.Compact(y))
 	}
 	end := len("END:VCALENDAR\r\n")
 	written := len(locs)
 	for _, en := range entries {
-		before := w.buf.Len()
+		before := w.Len()
 		s.writeVEvent(w, en)
-		if w.buf.Len()+end > s.settings.FeedMaxBytes {
-			w.buf.Truncate(before) // the feed is full: this event and the rest are left out
+		if w.Len()+end > s.settings.FeedMaxBytes {
+			w.Truncate(before) // the feed is full: this event and the rest are left out
 			break
 		}
 		written++
 	}
 	if written == 0 { // RFC 5545 wants one component at least: strict parsers refuse none
-		writeVTimezone(w, s.settings.TimeZone, []int{s.now().In(s.settings.TimeZone).Year()})
+		ical.WriteTimezone(w, s.settings.TimeZone, []int{s.now().In(s.settings.TimeZone).Year()})
 	}
-	w.line("END", "", "VCALENDAR")
-	return w.buf.Bytes()
+	w.Line("END", "", "VCALENDAR")
+	return w.Bytes()
 }
 
 // icalStatus maps post statuses onto the VEVENT statuses.
@@ -131,39 +133,39 @@ var icalStatus = map[string]string{
 
 // writeVEvent writes an event; an exception of a series goes under the
 // series' UID.
-func (s *Events) writeVEvent(w *icalWriter, en icalEntry) {
+func (s *Events) writeVEvent(w *ical.Writer, en icalEntry) {
 	e, v := en.event, en.view
 	loc := s.eventZone(e)
 	uid := e.ID
 	if en.of != nil {
 		uid = en.of.ID
 	}
-	w.line("BEGIN", "", "VEVENT")
-	w.line("UID", "", icalText(strconv.FormatInt(uid, 10)+"@"+s.siteHost()))
+	w.Line("BEGIN", "", "VEVENT")
+	w.Line("UID", "", ical.Text(strconv.FormatInt(uid, 10)+"@"+s.siteHost()))
 	// Without a METHOD, DTSTAMP is when the event was last revised in the
 	// store (RFC 5545 3.8.7.2): the feed is then the same bytes until an event
 	// changes, so its ETag holds.
-	w.line("DTSTAMP", "", icalUTC(e.Modified))
+	w.Line("DTSTAMP", "", ical.UTC(e.Modified))
 	switch start, end := e.Start.In(loc), e.End.In(loc); {
 	case e.AllDay: // DTEND is exclusive: the day after the last day
-		w.line("DTSTART", ";VALUE=DATE", icalDate(start))
-		w.line("DTEND", ";VALUE=DATE", icalDate(time.Date(end.Year(), end.Month(), end.Day()+1, 0, 0, 0, 0, time.UTC)))
+		w.Line("DTSTART", ";VALUE=DATE", ical.Date(start))
+		w.Line("DTEND", ";VALUE=DATE", ical.Date(time.Date(end.Year(), end.Month(), end.Day()+1, 0, 0, 0, 0, time.UTC)))
 	case hasTZID(loc):
 		tzid := ";TZID=" + loc.String() // tz database names need no quoting
-		w.line("DTSTART", tzid, icalLocal(start))
-		w.line("DTEND", tzid, icalLocal(end))
+		w.Line("DTSTART", tzid, ical.Local(start))
+		w.Line("DTEND", tzid, ical.Local(end))
 	default:
-		w.line("DTSTART", "", icalUTC(start))
-		w.line("DTEND", "", icalUTC(end))
+		w.Line("DTSTART", "", ical.UTC(start))
+		w.Line("DTEND", "", ical.UTC(end))
 	}
 	s.writeRecurrence(w, en)
-	w.text("SUMMARY", v.Title)
-	w.text("DESCRIPTION", plainText(v.Description))
-	w.line("URL", "", v.URL)
+	w.Text("SUMMARY", v.Title)
+	w.Text("DESCRIPTION", plainText(v.Description))
+	w.Line("URL", "", v.URL)
 	if venue, ok := v.Venue.(VenueView); ok {
-		w.text("LOCATION", joinNonEmpty(venue.Venue, venue.Address, venue.City, venue.StateProvince, venue.Zip, venue.Country))
+		w.Text("LOCATION", joinNonEmpty(venue.Venue, venue.Address, venue.City, venue.StateProvince, venue.Zip, venue.Country))
 		if venue.GeoLat != nil && venue.GeoLng != nil {
-			w.line("GEO", "", formatCoord(*venue.GeoLat)+";"+formatCoord(*venue.GeoLng))
+			w.Line("GEO", "", formatCoord(*venue.GeoLat)+";"+formatCoord(*venue.GeoLng))
 		}
 	}
 	if len(v.Organizer) > 0 { // a VEVENT has one ORGANIZER: the first
@@ -172,29 +174,29 @@ func (s *Events) writeVEvent(w *icalWriter, en icalEntry) {
 		if o.Email != "" {
 			address = "mailto:" + o.Email
 		}
-		w.line("ORGANIZER", ";CN="+icalParam(o.Organizer), address)
+		w.Line("ORGANIZER", ";CN="+ical.Param(o.Organizer), address)
 	}
 	if len(v.Categories) > 0 {
 		names := make([]string, len(v.Categories))
 		for i, c := range v.Categories {
-			names[i] = icalText(c.Name)
+			names[i] = ical.Text(c.Name)
 		}
-		w.line("CATEGORIES", "", strings.Join(names, ","))
+		w.Line("CATEGORIES", "", strings.Join(names, ","))
 	}
-	w.line("SEQUENCE", "", strconv.FormatInt(e.Seq, 10))
+	w.Line("SEQUENCE", "", strconv.FormatInt(e.Seq, 10))
 	if !e.Date.IsZero() {
-		w.line("CREATED", "", icalUTC(e.Date))
+		w.Line("CREATED", "", ical.UTC(e.Date))
 	}
 	if !e.Modified.IsZero() {
-		w.line("LAST-MODIFIED", "", icalUTC(e.Modified))
+		w.Line("LAST-MODIFIED", "", ical.UTC(e.Modified))
 	}
 	if status, ok := icalStatus[e.Status]; ok {
-		w.line("STATUS", "", status)
+		w.Line("STATUS", "", status)
 	}
 	if e.Status == StatusPrivate {
-		w.line("CLASS", "", "PRIVATE")
+		w.Line("CLASS", "", "PRIVATE")
 	}
-	w.line("END", "", "VEVENT")
+	w.Line("END", "", "VEVENT")
 }
 
 func joinNonEmpty(parts ...string) string {
@@ -208,3 +210,17 @@ func joinNonEmpty(parts ...string) string {
 }
 
 func formatCoord(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+
+var (
+	lineBreakTag  = regexp.MustCompile(`(?i)<br\s*/?>\s*`)
+	paragraphEnd  = regexp.MustCompile(`(?i)</p>\s*`)
+	extraNewlines = regexp.MustCompile(`\n{3,}`)
+)
+
+// plainText turns a rendered HTML description into text: paragraphs become
+// blank-line separated, line breaks newlines, tags go, entities are decoded.
+func plainText(html string) string {
+	s := lineBreakTag.ReplaceAllString(html, "\n")
+	s = paragraphEnd.ReplaceAllString(s, "\n\n")
+	return extraNewlines.ReplaceAllString(stripTags(s), "\n\n")
+}

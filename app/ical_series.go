@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/teambition/rrule-go"
+
+	"calendar/app/ical"
 )
 
 // A recurring event goes into the feed as calendars expect it: its series
@@ -268,9 +270,9 @@ func untilAsDTStart(value string, allDay bool, zone *time.Location) string {
 			continue
 		}
 		if allDay {
-			parts[i] = "UNTIL=" + icalDate(t[0].In(zone))
+			parts[i] = "UNTIL=" + ical.Date(t[0].In(zone))
 		} else {
-			parts[i] = "UNTIL=" + icalUTC(t[0])
+			parts[i] = "UNTIL=" + ical.UTC(t[0])
 		}
 	}
 	return strings.Join(parts, ";")
@@ -299,11 +301,11 @@ func icalTimes(allDay bool, loc *time.Location, ts []time.Time) (params, value s
 	for i, t := range ts {
 		switch t = t.In(loc); {
 		case allDay:
-			values[i] = icalDate(t)
+			values[i] = ical.Date(t)
 		case hasTZID(loc):
-			values[i] = icalLocal(t)
+			values[i] = ical.Local(t)
 		default:
-			values[i] = icalUTC(t)
+			values[i] = ical.UTC(t)
 		}
 	}
 	switch {
@@ -318,16 +320,16 @@ func icalTimes(allDay bool, loc *time.Location, ts []time.Time) (params, value s
 // writeRecurrence writes what ties a VEVENT to its series: the rules of a
 // series, or the RECURRENCE-ID of an exception (the start the rules gave it,
 // in the series' form).
-func (s *Events) writeRecurrence(w *icalWriter, en icalEntry) {
+func (s *Events) writeRecurrence(w *ical.Writer, en icalEntry) {
 	if en.of != nil {
 		params, value := icalTimes(en.of.AllDay, s.eventZone(en.of), []time.Time{en.event.Occurrence})
-		w.line("RECURRENCE-ID", params, value)
+		w.Line("RECURRENCE-ID", params, value)
 	}
 	if en.rules == nil {
 		return
 	}
 	for _, rule := range en.rules.rrules {
-		w.line("RRULE", "", rule)
+		w.Line("RRULE", "", rule)
 	}
 	loc := s.eventZone(en.event)
 	for _, l := range []struct {
@@ -336,7 +338,7 @@ func (s *Events) writeRecurrence(w *icalWriter, en icalEntry) {
 	}{{"RDATE", en.rules.rdates}, {"EXDATE", en.rules.exdates}} {
 		if len(l.times) > 0 {
 			params, value := icalTimes(en.event.AllDay, loc, l.times)
-			w.line(l.name, params, value)
+			w.Line(l.name, params, value)
 		}
 	}
 }

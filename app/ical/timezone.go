@@ -1,4 +1,4 @@
-package app
+package ical
 
 import (
 	"time"
@@ -57,12 +57,12 @@ func zoneTransitions(loc *time.Location, from, to time.Time) []transition {
 	return out
 }
 
-// writeVTimezone describes loc for the given calendar years (sorted, distinct):
+// WriteTimezone writes the VTIMEZONE of loc for the given calendar years (sorted, distinct):
 // for each run of consecutive years, the observance in effect when it begins,
 // then every change up to its end, each with its real offsets.
-func writeVTimezone(w *icalWriter, loc *time.Location, years []int) {
-	w.line("BEGIN", "", "VTIMEZONE")
-	w.line("TZID", "", icalText(loc.String()))
+func WriteTimezone(w *Writer, loc *time.Location, years []int) {
+	w.Line("BEGIN", "", "VTIMEZONE")
+	w.Line("TZID", "", Text(loc.String()))
 	for i := 0; i < len(years); {
 		j := i
 		for j+1 < len(years) && years[j+1] == years[j]+1 {
@@ -73,7 +73,7 @@ func writeVTimezone(w *icalWriter, loc *time.Location, years []int) {
 		}
 		i = j + 1
 	}
-	w.line("END", "", "VTIMEZONE")
+	w.Line("END", "", "VTIMEZONE")
 }
 
 // observances are the changes of loc from the start of year first to the end
@@ -118,16 +118,16 @@ func transitionsIn(loc *time.Location, year int) []transition {
 	return found
 }
 
-func writeObservance(w *icalWriter, c transition) {
+func writeObservance(w *Writer, c transition) {
 	kind := "STANDARD"
 	if c.to.dst {
 		kind = "DAYLIGHT"
 	}
-	w.line("BEGIN", "", kind)
+	w.Line("BEGIN", "", kind)
 	// DTSTART is the wall-clock time of the change in the offset it leaves.
-	w.line("DTSTART", "", icalLocal(c.at.UTC().Add(time.Duration(c.from.offset)*time.Second)))
-	w.line("TZOFFSETFROM", "", icalOffset(c.from.offset))
-	w.line("TZOFFSETTO", "", icalOffset(c.to.offset))
-	w.text("TZNAME", c.to.name)
-	w.line("END", "", kind)
+	w.Line("DTSTART", "", Local(c.at.UTC().Add(time.Duration(c.from.offset)*time.Second)))
+	w.Line("TZOFFSETFROM", "", Offset(c.from.offset))
+	w.Line("TZOFFSETTO", "", Offset(c.to.offset))
+	w.Text("TZNAME", c.to.name)
+	w.Line("END", "", kind)
 }
