@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"time"
 
+	"calendar/app/calendar"
 	"calendar/app/throttle"
 )
 
@@ -57,8 +58,8 @@ const defaultResultCacheSize = 10000
 
 // App holds the services the HTTP layer calls.
 type App struct {
-	store      Store
-	index      Index
+	store      calendar.Store
+	index      calendar.Index
 	settings   Settings
 	Users      *Users
 	Venues     *LinkedPosts[VenueView]
@@ -71,7 +72,7 @@ type App struct {
 }
 
 // New wires the services over a store and an index.
-func New(store Store, index Index, settings Settings) *App {
+func New(store calendar.Store, index calendar.Index, settings Settings) *App {
 	if settings.TimeZone == nil {
 		settings.TimeZone = time.UTC
 	}

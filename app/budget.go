@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"runtime"
 	"time"
+
+	"calendar/app/calendar"
 )
 
 // DefaultSearchBudget is how long one index search may take before its
@@ -21,28 +23,28 @@ const DefaultSearchBudget = 5 * time.Second
 // slot per core while they run, background included, so that many of them at
 // once wait for each other instead of taking every core from the rest.
 type budgetedIndex struct {
-	Index
+	calendar.Index
 	budget time.Duration
 	slots  chan struct{}
 }
 
-func newBudgetedIndex(idx Index, budget time.Duration) *budgetedIndex {
+func newBudgetedIndex(idx calendar.Index, budget time.Duration) *budgetedIndex {
 	if budget <= 0 {
 		budget = DefaultSearchBudget
 	}
 	return &budgetedIndex{Index: idx, budget: budget, slots: make(chan struct{}, runtime.GOMAXPROCS(0))}
 }
 
-func (b *budgetedIndex) SearchPosts(ctx context.Context, q PostQuery) (PostPage, error) {
+func (b *budgetedIndex) SearchPosts(ctx context.Context, q calendar.PostQuery) (calendar.PostPage, error) {
 	heavy := len(q.Words) > 0 || len(q.Fragments) > 0 || q.Relevance != ""
-	return withinBudget(ctx, b, heavy, func(ctx context.Context) (PostPage, error) { return b.Index.SearchPosts(ctx, q) })
+	return withinBudget(ctx, b, heavy, func(ctx context.Context) (calendar.PostPage, error) { return b.Index.SearchPosts(ctx, q) })
 }
 
-func (b *budgetedIndex) SearchTerms(ctx context.Context, q TermQuery) ([]int64, error) {
+func (b *budgetedIndex) SearchTerms(ctx context.Context, q calendar.TermQuery) ([]int64, error) {
 	return withinBudget(ctx, b, q.Search != "", func(ctx context.Context) ([]int64, error) { return b.Index.SearchTerms(ctx, q) })
 }
 
-func (b *budgetedIndex) CountLinks(ctx context.Context, link Link, among PostQuery) (map[int64]int, error) {
+func (b *budgetedIndex) CountLinks(ctx context.Context, link calendar.Link, among calendar.PostQuery) (map[int64]int, error) {
 	return withinBudget(ctx, b, false, func(ctx context.Context) (map[int64]int, error) { return b.Index.CountLinks(ctx, link, among) })
 }
 
@@ -93,7 +95,7 @@ func budgetError(ctx context.Context) error {
 
 // ErrSearchTimeout is the answer to a search that ran out of its budget. It
 // unwraps to context.DeadlineExceeded.
-func ErrSearchTimeout(cause error) *Error {
-	return &Error{Kind: KindUnavailable, Code: "search_timeout", Cause: fmt.Errorf("index search: %w", cause),
+func ErrSearchTimeout(cause error) *calendar.Error {
+	return &calendar.Error{Kind: calendar.KindUnavailable, Code: "search_timeout", Cause: fmt.Errorf("index search: %w", cause),
 		Message: "The search took longer than the service allows; narrow it down (fewer or longer words) or try again shortly."}
 }

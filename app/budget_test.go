@@ -6,20 +6,22 @@ import (
 	"runtime"
 	"testing"
 	"time"
+
+	"calendar/app/calendar"
 )
 
 // stuckIndex answers a search only once released, as a search expanding a
 // giant word over a dictionary would: it ignores its context.
 type stuckIndex struct {
-	Index
+	calendar.Index
 	release chan struct{}
 }
 
-func (s stuckIndex) SearchPosts(ctx context.Context, q PostQuery) (PostPage, error) {
+func (s stuckIndex) SearchPosts(ctx context.Context, q calendar.PostQuery) (calendar.PostPage, error) {
 	if len(q.Words) > 0 {
 		<-s.release
 	}
-	return PostPage{Total: 1}, nil
+	return calendar.PostPage{Total: 1}, nil
 }
 
 // TestSearchesAreAnsweredWithinTheirBudget: a search that does not end is
@@ -33,9 +35,9 @@ func TestSearchesAreAnsweredWithinTheirBudget(t *testing.T) {
 	ctx := context.Background()
 	for i := 0; i < runtime.GOMAXPROCS(0); i++ {
 		start := time.Now()
-		_, err := b.SearchPosts(ctx, PostQuery{Words: []string{"giant"}})
-		var e *Error
-		if !errors.As(err, &e) || e.Code != "search_timeout" || e.Kind != KindUnavailable || !errors.Is(err, context.DeadlineExceeded) {
+		_, err := b.SearchPosts(ctx, calendar.PostQuery{Words: []string{"giant"}})
+		var e *calendar.Error
+		if !errors.As(err, &e) || e.Code != "search_timeout" || e.Kind != calendar.KindUnavailable || !errors.Is(err, context.DeadlineExceeded) {
 			t.Fatalf("a stuck search answered %v", err)
 		}
 		if took := time.Since(start); took > time.Second {
@@ -43,15 +45,15 @@ func TestSearchesAreAnsweredWithinTheirBudget(t *testing.T) {
 		}
 	}
 	start := time.Now()
-	if _, err := b.SearchPosts(ctx, PostQuery{Words: []string{"more"}}); err == nil || time.Since(start) > time.Second {
+	if _, err := b.SearchPosts(ctx, calendar.PostQuery{Words: []string{"more"}}); err == nil || time.Since(start) > time.Second {
 		t.Fatalf("with every slot taken: %v after %v", err, time.Since(start))
 	}
-	if page, err := b.SearchPosts(ctx, PostQuery{Type: PostTypeEvent}); err != nil || page.Total != 1 {
+	if page, err := b.SearchPosts(ctx, calendar.PostQuery{Type: calendar.PostTypeEvent}); err != nil || page.Total != 1 {
 		t.Fatalf("a search of filters alone: %v %v", page, err)
 	}
 	canceled, cancel := context.WithCancel(ctx)
 	cancel()
-	if _, err := b.SearchPosts(canceled, PostQuery{Type: PostTypeEvent}); !errors.Is(err, context.Canceled) {
+	if _, err := b.SearchPosts(canceled, calendar.PostQuery{Type: calendar.PostTypeEvent}); !errors.Is(err, context.Canceled) {
 		t.Fatalf("a request that went away: %v", err)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"sync"
 
+	"calendar/app/calendar"
 	"calendar/app/lru"
 )
 
@@ -55,8 +56,8 @@ func (c *generational[K, V]) put(key K, gen uint64, value V) {
 // being searched waits for that answer instead of searching too (many clients
 // asking for the front page at once after a write would each run it).
 type cachedIndex struct {
-	Index
-	results *generational[string, PostPage]
+	calendar.Index
+	results *generational[string, calendar.PostPage]
 	counts  *generational[string, map[int64]int]
 	mu      sync.Mutex
 	running map[string]*search // by key and generation
@@ -64,7 +65,7 @@ type cachedIndex struct {
 
 type search struct {
 	done chan struct{}
-	page PostPage
+	page calendar.PostPage
 	err  error
 }
 
@@ -72,14 +73,14 @@ type search struct {
 // (the term counts everyone shares, has_events per author).
 const maxCachedCounts = 1000
 
-func newCachedIndex(idx Index, maxResults int) *cachedIndex {
-	return &cachedIndex{Index: idx, results: newGenerational[string, PostPage](maxResults),
+func newCachedIndex(idx calendar.Index, maxResults int) *cachedIndex {
+	return &cachedIndex{Index: idx, results: newGenerational[string, calendar.PostPage](maxResults),
 		counts: newGenerational[string, map[int64]int](maxCachedCounts), running: map[string]*search{}}
 }
 
 // SearchPosts answers a query from memory when the index has not changed
 // since it was computed.
-func (c *cachedIndex) SearchPosts(ctx context.Context, q PostQuery) (PostPage, error) {
+func (c *cachedIndex) SearchPosts(ctx context.Context, q calendar.PostQuery) (calendar.PostPage, error) {
 	if c.results.max == 0 {
 		return c.Index.SearchPosts(ctx, q)
 	}
@@ -104,7 +105,7 @@ func (c *cachedIndex) SearchPosts(ctx context.Context, q PostQuery) (PostPage, e
 			}
 			return c.Index.SearchPosts(ctx, q) // the first asker went away; this one has not
 		case <-ctx.Done():
-			return PostPage{}, ctx.Err()
+			return calendar.PostPage{}, ctx.Err()
 		}
 	}
 	s := &search{done: make(chan struct{})}
@@ -123,7 +124,7 @@ func (c *cachedIndex) SearchPosts(ctx context.Context, q PostQuery) (PostPage, e
 
 // CountLinks answers from memory when the query has no time bound (those
 // change with the clock). The map returned is shared: callers only read it.
-func (c *cachedIndex) CountLinks(ctx context.Context, link Link, among PostQuery) (map[int64]int, error) {
+func (c *cachedIndex) CountLinks(ctx context.Context, link calendar.Link, among calendar.PostQuery) (map[int64]int, error) {
 	if among.StartAfter != nil || among.StartBefore != nil {
 		return c.Index.CountLinks(ctx, link, among)
 	}

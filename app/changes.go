@@ -1,6 +1,10 @@
 package app
 
-import "context"
+import (
+	"context"
+
+	"calendar/app/calendar"
+)
 
 const (
 	defaultChangesPerPage = 100
@@ -46,12 +50,12 @@ type ChangesPage struct {
 func (a *App) Changes(ctx context.Context, caller Caller, req ChangesRequest) (*ChangesPage, error) {
 	actor, since := caller.User, req.Since
 	if since < 0 {
-		return nil, ErrInvalidParam("since", "since must be an integer of 0 or more.")
+		return nil, calendar.ErrInvalidParam("since", "since must be an integer of 0 or more.")
 	}
 	perPage := int64(defaultChangesPerPage)
 	if req.PerPage != nil {
 		if *req.PerPage < 1 || *req.PerPage > maxChangesPerPage {
-			return nil, ErrInvalidParam("per_page", "per_page must be between 1 and 1000.")
+			return nil, calendar.ErrInvalidParam("per_page", "per_page must be between 1 and 1000.")
 		}
 		perPage = *req.PerPage
 	}
@@ -79,7 +83,7 @@ func (a *App) Changes(ctx context.Context, caller Caller, req ChangesRequest) (*
 }
 
 // describeChanges appends the entries of one batch of the store's feed.
-func (a *App) describeChanges(ctx context.Context, actor *User, since int64, batch []Change, page *ChangesPage) error {
+func (a *App) describeChanges(ctx context.Context, actor *calendar.User, since int64, batch []calendar.Change, page *ChangesPage) error {
 	postIDs, termIDs := changedIDs(batch)
 	posts, err := a.store.Posts().GetMany(ctx, postIDs)
 	if err != nil {
@@ -97,13 +101,13 @@ func (a *App) describeChanges(ctx context.Context, actor *User, since int64, bat
 	if err != nil {
 		return err
 	}
-	hidden := func(t *Term) bool {
-		if t.Taxonomy == TaxonomyTag {
+	hidden := func(t *calendar.Term) bool {
+		if t.Taxonomy == calendar.TaxonomyTag {
 			return hiddenTag(t)
 		}
 		return hiddenCategory(t)
 	}
-	livePosts, liveTerms := map[int64]*Post{}, map[int64]*Term{}
+	livePosts, liveTerms := map[int64]*calendar.Post{}, map[int64]*calendar.Term{}
 	for _, p := range posts {
 		livePosts[p.ID] = p
 	}
@@ -114,7 +118,7 @@ func (a *App) describeChanges(ctx context.Context, actor *User, since int64, bat
 		page.LastSeq = c.Seq
 		entry := ChangeView{Seq: c.Seq, ID: c.ID, Action: ActionDeleted}
 		switch c.Collection {
-		case CollectionPosts:
+		case calendar.CollectionPosts:
 			if p := livePosts[c.ID]; p != nil {
 				entry.Type, entry.Action = p.Type, postAction(actor, p, since)
 			} else if c.Deleted {
@@ -122,7 +126,7 @@ func (a *App) describeChanges(ctx context.Context, actor *User, since int64, bat
 			} else {
 				continue // deleted since the feed was read: its tombstone follows
 			}
-		case CollectionTerms:
+		case calendar.CollectionTerms:
 			if t := liveTerms[c.ID]; t != nil {
 				entry.Type, entry.Action = kindType(t.Taxonomy, "term"), ActionUpdated
 				switch {
@@ -144,11 +148,11 @@ func (a *App) describeChanges(ctx context.Context, actor *User, since int64, bat
 	return nil
 }
 
-func postAction(actor *User, p *Post, since int64) string {
+func postAction(actor *calendar.User, p *calendar.Post, since int64) string {
 	switch {
-	case !canRead(actor, p):
+	case !calendar.CanRead(actor, p):
 		return ActionDeleted
-	case p.Status == StatusTrash:
+	case p.Status == calendar.StatusTrash:
 		return ActionTrashed
 	case p.CreatedSeq > since:
 		return ActionCreated
@@ -160,11 +164,11 @@ func postAction(actor *User, p *Post, since int64) string {
 // before kinds were kept says only "post" or "term".
 func kindType(kind, unknown string) string {
 	switch kind {
-	case PostTypeEvent, PostTypeVenue, PostTypeOrganizer, PostTypeAttachment:
+	case calendar.PostTypeEvent, calendar.PostTypeVenue, calendar.PostTypeOrganizer, calendar.PostTypeAttachment:
 		return kind
-	case TaxonomyCategory:
+	case calendar.TaxonomyCategory:
 		return "category"
-	case TaxonomyTag:
+	case calendar.TaxonomyTag:
 		return "tag"
 	}
 	return unknown

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"calendar/app"
+	"calendar/app/calendar"
 )
 
 func (w *world) feed(caller app.Caller, since int64) (entries []string, last int64, more bool) {
@@ -27,11 +28,11 @@ func TestTheChangeFeedSaysWhatHappenedToEachItemForEachCaller(t *testing.T) {
 	tag, err := w.app.Tags.Create(w.ctx, admin, app.TermInput{Name: ptr("Free")})
 	w.must(err)
 	venue := w.venue("Hall", app.LinkedInput{})
-	org, err := w.app.Organizers.Create(w.ctx, admin, app.LinkedInput{PostFields: app.PostFields{Title: ptr("Org"), Status: app.StatusDraft}})
+	org, err := w.app.Organizers.Create(w.ctx, admin, app.LinkedInput{PostFields: app.PostFields{Title: ptr("Org"), Status: calendar.StatusDraft}})
 	w.must(err)
 	event := w.event("Gig", "2030-01-01", app.EventInput{Venue: &app.LinkRef{ID: venue.ID}, Organizers: &[]app.LinkRef{{ID: org.ID}},
 		Categories: strs(fmt.Sprint(cat.ID)), Tags: strs(fmt.Sprint(tag.ID))})
-	_, err = w.app.Users.Create(w.ctx, admin, app.UserInput{Login: "someone", Role: app.RoleAuthor}) // users are never listed
+	_, err = w.app.Users.Create(w.ctx, admin, app.UserInput{Login: "someone", Role: calendar.RoleAuthor}) // users are never listed
 	w.must(err)
 
 	entries, mid, more := w.feed(admin, start)

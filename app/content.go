@@ -1,6 +1,7 @@
 package app
 
 import (
+	"calendar/app/calendar"
 	"calendar/app/lru"
 	"calendar/app/wordpress"
 )
@@ -26,7 +27,7 @@ func newContentCache() *lru.Cache[contentKey, renderedTexts] {
 
 // texts are the post's description and excerpt rendered; a revision's texts
 // never change, so they are kept by its ID and sequence.
-func (s *postService) texts(p *Post) renderedTexts {
+func (s *postService) texts(p *calendar.Post) renderedTexts {
 	key := contentKey{p.ID, p.Seq}
 	if key.seq != 0 {
 		if kept, ok := s.contents.Get(key); ok {

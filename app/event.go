@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"calendar/app/calendar"
 	"calendar/app/strtotime"
 	"calendar/app/wordpress"
 )
@@ -24,18 +25,18 @@ type Events struct {
 
 // loadEvent finds an event by ID (404 when there is no such post, 400 when it
 // is not an event) or by slug (400 when none).
-func (s *Events) loadEvent(ctx context.Context, actor *User, ref PostRef) (*Post, error) {
+func (s *Events) loadEvent(ctx context.Context, actor *calendar.User, ref PostRef) (*calendar.Post, error) {
 	if ref.bySlug() {
-		return s.load(ctx, actor, PostTypeEvent, ref)
+		return s.load(ctx, actor, calendar.PostTypeEvent, ref)
 	}
 	p, err := s.store.Posts().Get(ctx, ref.ID)
 	switch {
-	case errors.Is(err, ErrNotFound):
-		return nil, NewError(KindNotFound, "rest-event-not-found", fmt.Sprintf("Event with ID %d does not exist.", ref.ID))
+	case errors.Is(err, calendar.ErrNotFound):
+		return nil, calendar.NewError(calendar.KindNotFound, "rest-event-not-found", fmt.Sprintf("Event with ID %d does not exist.", ref.ID))
 	case err != nil:
 		return nil, err
-	case p.Type != PostTypeEvent:
-		return nil, NewError(KindInvalid, "rest-invalid-event-id", "The specified ID is not a valid event.")
+	case p.Type != calendar.PostTypeEvent:
+		return nil, calendar.NewError(calendar.KindInvalid, "rest-invalid-event-id", "The specified ID is not a valid event.")
 	}
 	return p, nil
 }
@@ -49,17 +50,17 @@ func (s *Events) Get(ctx context.Context, caller Caller, ref PostRef, password s
 		return nil, err
 	}
 	switch {
-	case p.Status == StatusTrash && !actor.Can(CapEditOthersPosts):
-		return nil, NewError(KindForbidden, "event-no-longer-available", "This event is no longer available")
-	case !canRead(actor, p):
-		return nil, NewError(KindForbidden, "event-not-accessible", "The requested event is not accessible")
+	case p.Status == calendar.StatusTrash && !actor.Can(calendar.CapEditOthersPosts):
+		return nil, calendar.NewError(calendar.KindForbidden, "event-no-longer-available", "This event is no longer available")
+	case !calendar.CanRead(actor, p):
+		return nil, calendar.NewError(calendar.KindForbidden, "event-not-accessible", "The requested event is not accessible")
 	}
 	if ok, err := s.unlocked(caller, p, password); err != nil {
 		return nil, err
 	} else if !ok {
-		return nil, NewError(KindForbidden, "event-password-protected", "The requested event is not accessible without a password")
+		return nil, calendar.NewError(calendar.KindForbidden, "event-password-protected", "The requested event is not accessible without a password")
 	}
-	views, err := s.render(ctx, caller, []*Post{p}, password, true)
+	views, err := s.render(ctx, caller, []*calendar.Post{p}, password, true)
 	if err != nil {
 		return nil, err
 	}
@@ -70,14 +71,14 @@ func (s *Events) Get(ctx context.Context, caller Caller, ref PostRef, password s
 func (s *Events) Create(ctx context.Context, caller Caller, raw EventInput) (*EventView, error) {
 	actor := caller.User
 	if actor == nil {
-		return nil, ErrForbidden(nil)
+		return nil, calendar.ErrForbidden(nil)
 	}
 	in, err := s.checkEventInput(ctx, raw, nil)
 	if err != nil {
 		return nil, err
 	}
-	if !actor.Can(CapEditPosts) {
-		return nil, ErrForbidden(actor)
+	if !actor.Can(calendar.CapEditPosts) {
+		return nil, calendar.ErrForbidden(actor)
 	}
 	status, err := s.permitEvent(ctx, actor, in, true)
 	if err != nil {
@@ -93,7 +94,7 @@ func (s *Events) Create(ctx context.Context, caller Caller, raw EventInput) (*Ev
 		return nil, err
 	}
 	now := s.now().UTC().Truncate(time.Second)
-	p := &Post{Type: PostTypeEvent, Author: actor.ID, Date: now, Modified: now, TimeZone: s.settings.TimeZone.String()}
+	p := &calendar.Post{Type: calendar.PostTypeEvent, Author: actor.ID, Date: now, Modified: now, TimeZone: s.settings.TimeZone.String()}
 	if err := s.apply(p, in, links); err != nil {
 		return nil, err
 	}
@@ -126,7 +127,7 @@ func (s *Events) Create(ctx context.Context, caller Caller, raw EventInput) (*Ev
 			return nil, errors.Join(err, s.removeAll(ctx, p), s.discard(ctx, p, postWrite{lease: token}, nil))
 		}
 		s.quota.spend(actor, job.made)
-		if err := job.finish(ctx, nil, func(p *Post) { p.MaterializedUntil = until }); err != nil {
+		if err := job.finish(ctx, nil, func(p *calendar.Post) { p.MaterializedUntil = until }); err != nil {
 			return nil, err
 		}
 	}
@@ -151,7 +152,7 @@ func (s *Events) Update(ctx context.Context, caller Caller, ref PostRef, raw Eve
 		return nil, err
 	}
 	if !canEdit(actor, p) {
-		return nil, ErrForbidden(actor)
+		return nil, calendar.ErrForbidden(actor)
 	}
 	status, err := s.permitEvent(ctx, actor, in, false)
 	if err != nil {
@@ -166,9 +167,9 @@ func (s *Events) Update(ctx context.Context, caller Caller, ref PostRef, raw Eve
 	if err != nil {
 		return nil, err
 	}
-	err = s.editEvent(ctx, p, postWrite{expect: caller.Expect, spender: actor}, func(p *Post) error {
+	err = s.editEvent(ctx, p, postWrite{expect: caller.Expect, spender: actor}, func(p *calendar.Post) error {
 		if !canEdit(actor, p) {
-			return ErrForbidden(actor)
+			return calendar.ErrForbidden(actor)
 		}
 		if err := s.rezone(ctx, raw, in, p); err != nil {
 			return err
@@ -204,7 +205,7 @@ func mayMakeOccurrences(raw EventInput) bool {
 // rezone reads the sent dates again when the event's zone, in which they
 // are read unless a zone is sent, is no longer the one they were read in
 // (another write changed it meanwhile).
-func (s *Events) rezone(ctx context.Context, raw EventInput, in *eventInput, p *Post) error {
+func (s *Events) rezone(ctx context.Context, raw EventInput, in *eventInput, p *calendar.Post) error {
 	if raw.Timezone != nil || p.TimeZone == in.zone.String() || (in.start == nil && in.end == nil && in.date == nil) {
 		return nil
 	}
@@ -219,23 +220,23 @@ func (s *Events) rezone(ctx context.Context, raw EventInput, in *eventInput, p *
 
 // loadForWrite loads the event an update or a delete names. Anonymous
 // callers are refused before anything is read.
-func (s *Events) loadForWrite(ctx context.Context, actor *User, ref PostRef) (*Post, error) {
+func (s *Events) loadForWrite(ctx context.Context, actor *calendar.User, ref PostRef) (*calendar.Post, error) {
 	if actor == nil {
-		return nil, ErrForbidden(nil)
+		return nil, calendar.ErrForbidden(nil)
 	}
 	p, err := s.loadEvent(ctx, actor, ref)
-	var e *Error
-	if errors.As(err, &e) && e.Kind == KindNotFound && !actor.Can(CapEditPosts) {
-		return nil, ErrForbidden(actor)
+	var e *calendar.Error
+	if errors.As(err, &e) && e.Kind == calendar.KindNotFound && !actor.Can(calendar.CapEditPosts) {
+		return nil, calendar.ErrForbidden(actor)
 	}
 	return p, err
 }
 
 // reslug gives the event a new unique slug.
-func (s *Events) reslug(ctx context.Context, p *Post, base string) error {
+func (s *Events) reslug(ctx context.Context, p *calendar.Post, base string) error {
 	slug, _, err := wordpress.UniqueSlug(ctx, base, 1, func(ctx context.Context, slug string) (bool, error) {
-		other, err := s.store.Posts().FindByKey(ctx, "type_slug", PostTypeEvent+"/"+slug)
-		if errors.Is(err, ErrNotFound) {
+		other, err := s.store.Posts().FindByKey(ctx, "type_slug", calendar.PostTypeEvent+"/"+slug)
+		if errors.Is(err, calendar.ErrNotFound) {
 			return false, nil
 		}
 		return err == nil && other.ID != p.ID, err
@@ -254,20 +255,20 @@ func (s *Events) Delete(ctx context.Context, caller Caller, ref PostRef, force b
 		return nil, err
 	}
 	if !canDelete(actor, p) {
-		return nil, ErrForbidden(actor)
+		return nil, calendar.ErrForbidden(actor)
 	}
 	if force {
 		return s.deleteForGood(ctx, caller, p)
 	}
 	token := newLeaseToken()
-	err = s.edit(ctx, p, postWrite{expect: caller.Expect, lease: token}, func(p *Post) error {
+	err = s.edit(ctx, p, postWrite{expect: caller.Expect, lease: token}, func(p *calendar.Post) error {
 		switch {
 		case !canDelete(actor, p):
-			return ErrForbidden(actor)
-		case p.Status == StatusTrash:
+			return calendar.ErrForbidden(actor)
+		case p.Status == calendar.StatusTrash:
 			return errInTrash("event")
 		}
-		p.Status = StatusTrash
+		p.Status = calendar.StatusTrash
 		if isSeries(p) {
 			p.Lease = leaseFor(token)
 		}
@@ -296,12 +297,12 @@ func (s *Events) Delete(ctx context.Context, caller Caller, ref PostRef, force b
 }
 
 // deleteForGood deletes an event and answers it as it was.
-func (s *Events) deleteForGood(ctx context.Context, caller Caller, p *Post) (any, error) {
+func (s *Events) deleteForGood(ctx context.Context, caller Caller, p *calendar.Post) (any, error) {
 	actor := caller.User
 	var previous *EventView
-	err := s.discard(ctx, p, postWrite{expect: caller.Expect}, func(cur *Post) error {
+	err := s.discard(ctx, p, postWrite{expect: caller.Expect}, func(cur *calendar.Post) error {
 		if !canDelete(actor, cur) {
-			return ErrForbidden(actor)
+			return calendar.ErrForbidden(actor)
 		}
 		var err error
 		previous, err = s.one(ctx, caller, cur)
@@ -319,8 +320,8 @@ func (s *Events) deleteForGood(ctx context.Context, caller Caller, p *Post) (any
 	return Deleted[*EventView]{Deleted: true, Previous: previous}, err
 }
 
-func (s *Events) one(ctx context.Context, caller Caller, p *Post) (*EventView, error) {
-	views, err := s.render(ctx, caller, []*Post{p}, "", false)
+func (s *Events) one(ctx context.Context, caller Caller, p *calendar.Post) (*EventView, error) {
+	views, err := s.render(ctx, caller, []*calendar.Post{p}, "", false)
 	if err != nil {
 		return nil, err
 	}
@@ -332,7 +333,7 @@ func (s *Events) one(ctx context.Context, caller Caller, p *Post) (*EventView, e
 // written; nil fields were not sent.
 type eventLinks struct {
 	venue                        *int64
-	venueGeo                     *Geo
+	venueGeo                     *calendar.Geo
 	organizers, categories, tags *[]int64
 }
 
@@ -391,7 +392,7 @@ func (s *Events) resolveLinks(ctx context.Context, caller Caller, in *eventInput
 // apply writes the sent fields onto the event, its links as resolved and
 // its dates in its zone. It reads nothing else, so that it can be applied
 // again to a newer state of the event.
-func (s *Events) apply(p *Post, in *eventInput, links eventLinks) error {
+func (s *Events) apply(p *calendar.Post, in *eventInput, links eventLinks) error {
 	in.postFields.apply(p)
 	if in.website != nil {
 		w := *in.website
@@ -434,7 +435,7 @@ func (s *Events) apply(p *Post, in *eventInput, links eventLinks) error {
 
 // applySchedule sets the zone, start and end. A new zone keeps the local times
 // when no dates are sent; all-day events run from 00:00:00 to 23:59:59.
-func (s *Events) applySchedule(p *Post, in *eventInput) error {
+func (s *Events) applySchedule(p *calendar.Post, in *eventInput) error {
 	zone := in.zone
 	oldZone, err := wordpress.ParseZone(p.TimeZone)
 	if err != nil {
@@ -462,7 +463,7 @@ func (s *Events) applySchedule(p *Post, in *eventInput) error {
 		end = strtotime.WallClock(y, int(m), d, 23, 59, 59, zone)
 	}
 	if end.Before(start) {
-		return ErrInvalidParam("end_date", "end_date must not be before start_date.")
+		return calendar.ErrInvalidParam("end_date", "end_date must not be before start_date.")
 	}
 	p.Start, p.End = start.UTC().Truncate(time.Second), end.UTC().Truncate(time.Second)
 	return nil
@@ -501,13 +502,13 @@ func (s *Events) checkCreates(ctx context.Context, in *eventInput) error {
 	for _, n := range creating {
 		total += n
 	}
-	if total <= MaxCreatedPerWrite {
+	if total <= calendar.MaxCreatedPerWrite {
 		return nil
 	}
-	var bad InvalidParams
+	var bad calendar.InvalidParams
 	for _, param := range []string{"venue", "organizer", "categories", "tags"} {
 		if creating[param] > 0 {
-			bad.Add(param, fmt.Sprintf("one write creates at most %d venues, organizers and terms.", MaxCreatedPerWrite), nil)
+			bad.Add(param, fmt.Sprintf("one write creates at most %d venues, organizers and terms.", calendar.MaxCreatedPerWrite), nil)
 		}
 	}
 	return bad.Err()

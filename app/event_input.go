@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"calendar/app/calendar"
 	"calendar/app/strtotime"
 	"calendar/app/wordpress"
 )
@@ -35,10 +36,10 @@ type eventInput struct {
 var EventFlags = []string{"show_map", "show_map_link", "hide_from_listings", "sticky", "featured"}
 
 // checkEventInput checks every sent field; existing is nil on create.
-func (s *Events) checkEventInput(ctx context.Context, raw EventInput, existing *Post) (*eventInput, error) {
+func (s *Events) checkEventInput(ctx context.Context, raw EventInput, existing *calendar.Post) (*eventInput, error) {
 	in := &eventInput{slug: raw.Slug, website: raw.Website, allDay: raw.AllDay, cost: raw.Cost, flags: map[string]bool{},
 		venue: raw.Venue, categories: raw.Categories, tags: raw.Tags, recurrence: raw.Recurrence, parent: raw.Parent}
-	var bad InvalidParams
+	var bad calendar.InvalidParams
 	checkLengths(&bad, map[string]*string{"slug": raw.Slug, "website": raw.Website, "timezone": raw.Timezone,
 		"start_date": raw.StartDate, "end_date": raw.EndDate})
 	if in.recurrence != nil {
@@ -94,19 +95,19 @@ func (s *Events) checkEventInput(ctx context.Context, raw EventInput, existing *
 		}
 	}
 	in.postFields = s.checkPostFields(ctx, raw.PostFields, "title", zone, &bad)
-	if in.cost != nil && len(strings.Join(*in.cost, "")) > MaxCostBytes {
-		bad.Add("cost", fmt.Sprintf("cost must not be longer than %d bytes.", MaxCostBytes), nil)
+	if in.cost != nil && len(strings.Join(*in.cost, "")) > calendar.MaxCostBytes {
+		bad.Add("cost", fmt.Sprintf("cost must not be longer than %d bytes.", calendar.MaxCostBytes), nil)
 	}
 	if raw.Organizers != nil {
 		organizers := distinctRefs(*raw.Organizers)
-		if len(organizers) > MaxOrganizers {
-			bad.Add("organizer", fmt.Sprintf("an event has at most %d organizers", MaxOrganizers), nil)
+		if len(organizers) > calendar.MaxOrganizers {
+			bad.Add("organizer", fmt.Sprintf("an event has at most %d organizers", calendar.MaxOrganizers), nil)
 		}
 		in.organizers = &organizers
 	}
 	for name, list := range map[string]*[]string{"categories": raw.Categories, "tags": raw.Tags} {
-		if list != nil && len(*list) > MaxEventTerms {
-			bad.Add(name, fmt.Sprintf("an event has at most %d %s.", MaxEventTerms, name), nil)
+		if list != nil && len(*list) > calendar.MaxEventTerms {
+			bad.Add(name, fmt.Sprintf("an event has at most %d %s.", calendar.MaxEventTerms, name), nil)
 		}
 	}
 	return in, bad.Err()
@@ -128,9 +129,9 @@ func distinctRefs(refs []LinkRef) []LinkRef {
 
 // permitEvent is permit, and WordPress' rule for sticky events: only
 // those who may publish or edit others' events make one sticky.
-func (s *Events) permitEvent(ctx context.Context, actor *User, in *eventInput, creating bool) (string, error) {
-	if in.flags["sticky"] && !actor.Can(CapPublishPosts) && !actor.Can(CapEditOthersPosts) {
-		return "", NewError(KindForbidden, "rest_cannot_assign_sticky", "Sorry, you are not allowed to make posts sticky.")
+func (s *Events) permitEvent(ctx context.Context, actor *calendar.User, in *eventInput, creating bool) (string, error) {
+	if in.flags["sticky"] && !actor.Can(calendar.CapPublishPosts) && !actor.Can(calendar.CapEditOthersPosts) {
+		return "", calendar.NewError(calendar.KindForbidden, "rest_cannot_assign_sticky", "Sorry, you are not allowed to make posts sticky.")
 	}
 	return s.permit(ctx, actor, &in.postFields, creating)
 }
@@ -143,16 +144,16 @@ func resolveLink[V any](ctx context.Context, caller Caller, svc *LinkedPosts[V],
 		// One the caller may not read is refused as a missing one: linking it
 		// would show it inside the event.
 		p, err := svc.store.Posts().Get(ctx, ref.ID)
-		if err == nil && p.Type == svc.kind.postType && canRead(caller.User, p) {
+		if err == nil && p.Type == svc.kind.postType && calendar.CanRead(caller.User, p) {
 			return p.ID, nil
 		}
-		if err != nil && !errors.Is(err, ErrNotFound) {
+		if err != nil && !errors.Is(err, calendar.ErrNotFound) {
 			return 0, err
 		}
 		if ref.FromObject {
-			return 0, NewError(KindInvalid, "invalid-linked-post-id", "The provided linked post ID is not valid")
+			return 0, calendar.NewError(calendar.KindInvalid, "invalid-linked-post-id", "The provided linked post ID is not valid")
 		}
-		return 0, ErrInvalidParam(param, param+" must name an existing "+svc.kind.postType+".")
+		return 0, calendar.ErrInvalidParam(param, param+" must name an existing "+svc.kind.postType+".")
 	}
 	p, err := svc.create(ctx, caller, *ref.New)
 	if err != nil {
@@ -163,7 +164,7 @@ func resolveLink[V any](ctx context.Context, caller Caller, svc *LinkedPosts[V],
 
 // resolveTerms turns IDs, slugs or names into term IDs, creating unknown names
 // when the caller may manage the taxonomy.
-func (s *Events) resolveTerms(ctx context.Context, actor *User, terms *Terms, refs []string, param string) ([]int64, error) {
+func (s *Events) resolveTerms(ctx context.Context, actor *calendar.User, terms *Terms, refs []string, param string) ([]int64, error) {
 	ids := []int64{}
 	seen := map[int64]bool{}
 	for _, ref := range refs {
@@ -171,7 +172,7 @@ func (s *Events) resolveTerms(ctx context.Context, actor *User, terms *Terms, re
 		t, err := terms.find(ctx, ref)
 		if errors.Is(err, errUnknownTerm) {
 			if _, numeric := wordpress.WholeNumber(ref); numeric || terms.mayManage(actor) != nil {
-				return nil, ErrInvalidParam(param, "unknown term "+strconv.Quote(ref)+"; only those who manage terms may create them.")
+				return nil, calendar.ErrInvalidParam(param, "unknown term "+strconv.Quote(ref)+"; only those who manage terms may create them.")
 			}
 			var in TermInput
 			if in, err = terms.checkTermInput(ctx, TermInput{Name: &ref}, 0); err == nil {
@@ -217,7 +218,7 @@ func inferCurrency(values []string) (symbol, position string) {
 
 // costText is the plugin's cost: the lowest and highest amounts with the
 // symbol, "Free" for zero, joined by an en dash; text without numbers verbatim.
-func costText(p *Post) (string, []string) {
+func costText(p *calendar.Post) (string, []string) {
 	type amount struct {
 		text  string
 		value float64

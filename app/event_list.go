@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"calendar/app/calendar"
 	"calendar/app/strtotime"
 )
 
@@ -37,7 +38,7 @@ func (s *Events) List(ctx context.Context, caller Caller, f EventFilter) (*Page[
 		return nil, err
 	}
 	if len(found.IDs) == 0 && page > 1 {
-		return nil, NewError(KindNotFound, "event-archive-page-not-found", "The requested event archive page does not exist")
+		return nil, calendar.NewError(calendar.KindNotFound, "event-archive-page-not-found", "The requested event archive page does not exist")
 	}
 	events, err := s.store.Posts().GetMany(ctx, found.IDs)
 	if err != nil {
@@ -63,17 +64,17 @@ func (s *Events) List(ctx context.Context, caller Caller, f EventFilter) (*Page[
 
 // listQuery turns the list's filter and the caller's visibility into the
 // index query (without its page), shared by the list and the feed.
-func (s *Events) listQuery(ctx context.Context, actor *User, f EventFilter) (PostQuery, *nearMe, error) {
+func (s *Events) listQuery(ctx context.Context, actor *calendar.User, f EventFilter) (calendar.PostQuery, *nearMe, error) {
 	var err error
-	q := PostQuery{Type: PostTypeEvent, Order: OrderStart, ListedOnly: true}
-	var bad InvalidParams
+	q := calendar.PostQuery{Type: calendar.PostTypeEvent, Order: calendar.OrderStart, ListedOnly: true}
+	var bad calendar.InvalidParams
 	if f.Search != nil {
-		if search := *f.Search; strings.TrimSpace(search) == "" || search == "0" || len(search) > MaxSearchLength {
+		if search := *f.Search; strings.TrimSpace(search) == "" || search == "0" || len(search) > calendar.MaxSearchLength {
 			bad.Add("search", "search must be a non-empty string of at most 200 bytes.", nil)
 		}
 		// Accents are folded, as WordPress' database collation does and as
 		// the index folds the words it keeps.
-		q.Words = SearchFragments(FoldTitle(*f.Search))
+		q.Words = SearchFragments(calendar.FoldTitle(*f.Search))
 	}
 	for _, t := range []struct {
 		name  string
@@ -97,7 +98,7 @@ func (s *Events) listQuery(ctx context.Context, actor *User, f EventFilter) (Pos
 		ids  *[]int64
 		kind string
 		dst  *[]int64
-	}{{"venue", f.Venues, PostTypeVenue, &q.Venues}, {"organizer", f.Organizers, PostTypeOrganizer, &q.Organizers}} {
+	}{{"venue", f.Venues, calendar.PostTypeVenue, &q.Venues}, {"organizer", f.Organizers, calendar.PostTypeOrganizer, &q.Organizers}} {
 		if l.ids != nil {
 			if !s.allReadable(ctx, actor, *l.ids, l.kind) {
 				bad.Add(l.name, "every item must be the ID of an existing "+l.kind+".", nil)
@@ -113,7 +114,7 @@ func (s *Events) listQuery(ctx context.Context, actor *User, f EventFilter) (Pos
 	byDistance := readOrder(f.OrderBy, near, &bad)
 	readSearchOrder(f, &q, &bad)
 	if f.Parent != nil {
-		if _, err := s.loadReadable(ctx, actor, PostTypeEvent, *f.Parent); err != nil {
+		if _, err := s.loadReadable(ctx, actor, calendar.PostTypeEvent, *f.Parent); err != nil {
 			bad.Add("post_parent", "post_parent must be the ID of an existing event.", nil)
 		}
 		q.Parent = f.Parent
@@ -124,12 +125,12 @@ func (s *Events) listQuery(ctx context.Context, actor *User, f EventFilter) (Pos
 				bad.Add("include", "every item must be a positive integer.", nil)
 			}
 		}
-		q.IDs, q.Order = *f.Include, OrderPublished
+		q.IDs, q.Order = *f.Include, calendar.OrderPublished
 	} else if err := s.dateBounds(f, &q, &bad); err != nil {
 		return q, nil, err
 	}
 	if byDistance {
-		q.Order = OrderDistance
+		q.Order = calendar.OrderDistance
 	}
 	readModifiedAfter(f.ModifiedAfter, s.now(), &q, &bad)
 	if err := bad.Err(); err != nil {
@@ -138,13 +139,13 @@ func (s *Events) listQuery(ctx context.Context, actor *User, f EventFilter) (Pos
 	if q.Statuses, err = listStatuses(actor, f.Statuses); err != nil {
 		return q, nil, err
 	}
-	q.Reader = readRuleOf(actor)
+	q.Reader = calendar.ReadRuleOf(actor)
 	return q, near, nil
 }
 
 // allReadable: every ID names a post of the type that the caller may read
 // (one it may not is a missing one).
-func (s *Events) allReadable(ctx context.Context, actor *User, ids []int64, postType string) bool {
+func (s *Events) allReadable(ctx context.Context, actor *calendar.User, ids []int64, postType string) bool {
 	if len(ids) == 0 {
 		return false
 	}
@@ -153,7 +154,7 @@ func (s *Events) allReadable(ctx context.Context, actor *User, ids []int64, post
 		return false
 	}
 	for _, p := range posts {
-		if p.Type != postType || !canRead(actor, p) {
+		if p.Type != postType || !calendar.CanRead(actor, p) {
 			return false
 		}
 	}
@@ -177,7 +178,7 @@ func dedupe(ids []int64) []int64 {
 // strict_dates is true (then the value is an instant, zone-less values in
 // UTC); with no date parameter the window runs from yesterday to two years
 // ahead; a relative bound alone drops that default window.
-func (s *Events) dateBounds(f EventFilter, q *PostQuery, bad *InvalidParams) error {
+func (s *Events) dateBounds(f EventFilter, q *calendar.PostQuery, bad *calendar.InvalidParams) error {
 	strict := f.StrictDates
 	now := s.now()
 	site := s.settings.TimeZone
@@ -217,7 +218,7 @@ func (s *Events) dateBounds(f EventFilter, q *PostQuery, bad *InvalidParams) err
 				t = strtotime.WallClock(y, int(m), day, 23, 59, 59, site)
 			}
 		}
-		b := &Bound{T: t, Inclusive: d.incl}
+		b := &calendar.Bound{T: t, Inclusive: d.incl}
 		switch {
 		case d.start && d.min:
 			q.StartAfter = later(q.StartAfter, b)
@@ -242,14 +243,14 @@ func DateParams() []string {
 }
 
 // later keeps the tighter of two lower bounds; earlier, of two upper bounds.
-func later(a, b *Bound) *Bound {
+func later(a, b *calendar.Bound) *calendar.Bound {
 	if a == nil || b.T.After(a.T) || (b.T.Equal(a.T) && !b.Inclusive) {
 		return b
 	}
 	return a
 }
 
-func earlier(a, b *Bound) *Bound {
+func earlier(a, b *calendar.Bound) *calendar.Bound {
 	if a == nil || b.T.Before(a.T) || (b.T.Equal(a.T) && !b.Inclusive) {
 		return b
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"calendar/app"
+	"calendar/app/calendar"
 )
 
 func between(start, end string) app.EventInput {
@@ -89,7 +90,7 @@ func TestEventListFilters(t *testing.T) {
 	}))
 	day("film", 3, with(func(in *app.EventInput) { in.Categories, in.Tags = strs("Cinema"), strs("late") }))
 	day("hidden", 4, with(func(in *app.EventInput) { in.Flags = map[string]bool{"hide_from_listings": true} }))
-	day("draft", 5, with(func(in *app.EventInput) { in.Status = app.StatusDraft }))
+	day("draft", 5, with(func(in *app.EventInput) { in.Status = calendar.StatusDraft }))
 	day("secret", 6, with(func(in *app.EventInput) {
 		in.Password, in.Description, in.Venue = ptr("sesame"), ptr("classified"), &app.LinkRef{ID: hall.ID}
 	}))
@@ -126,14 +127,14 @@ func TestEventListFilters(t *testing.T) {
 		})
 	}
 	t.Run("editors see drafts; status is checked per role", func(t *testing.T) {
-		if got := w.titles(w.callers[app.RoleEditor], app.EventFilter{Dates: march}); got != "jazz night,rock night,film,draft,secret" {
+		if got := w.titles(w.callers[calendar.RoleEditor], app.EventFilter{Dates: march}); got != "jazz night,rock night,film,draft,secret" {
 			t.Fatalf("editor sees %q", got)
 		}
-		contributor := w.callers[app.RoleContributor]
+		contributor := w.callers[calendar.RoleContributor]
 		if got := w.titles(contributor, app.EventFilter{Dates: march, Statuses: strs("draft")}); got != "" {
 			t.Fatalf("a contributor lists the administrator's draft: %q", got)
 		}
-		day("own draft", 7, app.EventInput{PostFields: app.PostFields{Author: &contributor.User.ID, Status: app.StatusDraft}})
+		day("own draft", 7, app.EventInput{PostFields: app.PostFields{Author: &contributor.User.ID, Status: calendar.StatusDraft}})
 		if got := w.titles(contributor, app.EventFilter{Dates: march, Statuses: strs("draft")}); got != "own draft" {
 			t.Fatalf("contributor status=draft sees %q", got)
 		}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"time"
 
+	"calendar/app/calendar"
 	"calendar/app/wordpress"
 )
 
@@ -105,7 +106,7 @@ func details(t time.Time) DateDetails {
 // organizers in one store query and their terms in another. single adds
 // json_ld; password is the one the caller sent, which unmasks the posts it
 // protects.
-func (s *Events) render(ctx context.Context, caller Caller, events []*Post, password string, single bool) ([]EventView, error) {
+func (s *Events) render(ctx context.Context, caller Caller, events []*calendar.Post, password string, single bool) ([]EventView, error) {
 	root, home := caller.Root, s.home(caller)
 	gen := s.index.Generation() // before reading what the views embed
 	out := make([]EventView, len(events))
@@ -130,12 +131,12 @@ func (s *Events) render(ctx context.Context, caller Caller, events []*Post, pass
 // passwords ask: without its password, a protected event is masked; a venue
 // or an organizer the caller may not read is left out, and a protected one
 // masked. Kept views are shared, so what changes is copied first.
-func (s *Events) showTo(caller Caller, view *EventView, e *Post, password string) {
+func (s *Events) showTo(caller Caller, view *EventView, e *calendar.Post, password string) {
 	if !s.shown(caller, e, password) {
 		mask(view)
 		return
 	}
-	rule := readRuleOf(caller.User)
+	rule := calendar.ReadRuleOf(caller.User)
 	changed := false
 	if venue, ok := view.Venue.(VenueView); ok {
 		switch a := venue.access; {
@@ -167,7 +168,7 @@ func (s *Events) showTo(caller Caller, view *EventView, e *Post, password string
 
 // renderMissing renders events[i] into out[i] for each i of missing, reading
 // their venues, organizers and terms once for all, and caches the views.
-func (s *Events) renderMissing(ctx context.Context, events []*Post, missing []int, out []EventView, single bool, root, home string, gen uint64) error {
+func (s *Events) renderMissing(ctx context.Context, events []*calendar.Post, missing []int, out []EventView, single bool, root, home string, gen uint64) error {
 	if len(missing) == 0 {
 		return nil
 	}
@@ -184,7 +185,7 @@ func (s *Events) renderMissing(ctx context.Context, events []*Post, missing []in
 	if err != nil {
 		return err
 	}
-	posts := map[int64]*Post{}
+	posts := map[int64]*calendar.Post{}
 	for _, p := range linked {
 		posts[p.ID] = p
 	}
@@ -192,13 +193,13 @@ func (s *Events) renderMissing(ctx context.Context, events []*Post, missing []in
 	if err != nil {
 		return err
 	}
-	termByID := map[int64]*Term{}
+	termByID := map[int64]*calendar.Term{}
 	for _, t := range terms {
 		termByID[t.ID] = t
 	}
 	counts := map[int64]int{}
 	if len(terms) > 0 {
-		if counts, err = s.index.CountLinks(ctx, LinkTerms, publishedEvents); err != nil {
+		if counts, err = s.index.CountLinks(ctx, calendar.LinkTerms, publishedEvents); err != nil {
 			return err
 		}
 	}
@@ -213,7 +214,7 @@ func (s *Events) renderMissing(ctx context.Context, events []*Post, missing []in
 // root is the API root the request came in on ("{api}/"), home the home URL
 // (both keep its language segment; the kept views are keyed by root, which
 // tells home too).
-func (s *Events) renderEvent(e *Post, posts map[int64]*Post, terms map[int64]*Term, counts map[int64]int, single bool, root, home string) EventView {
+func (s *Events) renderEvent(e *calendar.Post, posts map[int64]*calendar.Post, terms map[int64]*calendar.Term, counts map[int64]int, single bool, root, home string) EventView {
 	zone, err := wordpress.ParseZone(e.TimeZone)
 	if err != nil {
 		zone = s.settings.TimeZone
@@ -245,11 +246,11 @@ func (s *Events) renderEvent(e *Post, posts map[int64]*Post, terms map[int64]*Te
 	if c.image != nil {
 		v.Image = c.image
 	}
-	if p := posts[e.Venue]; p != nil && p.Type == PostTypeVenue {
+	if p := posts[e.Venue]; p != nil && p.Type == calendar.PostTypeVenue {
 		v.Venue = s.renderVenue(p, renderAs{single: single, home: home})
 	}
 	for _, id := range e.Organizers {
-		if p := posts[id]; p != nil && p.Type == PostTypeOrganizer {
+		if p := posts[id]; p != nil && p.Type == calendar.PostTypeOrganizer {
 			v.Organizer = append(v.Organizer, s.renderOrganizer(p, renderAs{single: single, home: home}))
 		}
 	}
@@ -259,7 +260,7 @@ func (s *Events) renderEvent(e *Post, posts map[int64]*Post, terms map[int64]*Te
 	return v
 }
 
-func eventTerms(ids []int64, terms map[int64]*Term, counts map[int64]int, svc *Terms, root string) []EventTerm {
+func eventTerms(ids []int64, terms map[int64]*calendar.Term, counts map[int64]int, svc *Terms, root string) []EventTerm {
 	out := []EventTerm{}
 	for _, id := range ids {
 		t := terms[id]

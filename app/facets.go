@@ -5,30 +5,9 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+
+	"calendar/app/calendar"
 )
-
-// The facets of an event list, in the order an answer lists them.
-const (
-	FacetCategories = "categories"
-	FacetTags       = "tags"
-	FacetVenue      = "venue"
-	FacetOrganizer  = "organizer"
-	FacetFeatured   = "featured"
-)
-
-// FacetNames are the facets an event list may ask for.
-var FacetNames = []string{FacetCategories, FacetTags, FacetVenue, FacetOrganizer, FacetFeatured}
-
-// MaxFacetValues bounds the values of one facet: more categories, tags, venues
-// or organizers than a site has in use.
-const MaxFacetValues = 1000
-
-// FacetCount is one value of a facet as the index holds it (an ID or
-// true/false) and how many matching posts have it.
-type FacetCount struct {
-	Value string
-	Count int
-}
 
 // Facet is one facet of an answer: its values, most frequent first, then by
 // ID (true before false for featured).
@@ -51,7 +30,7 @@ type FacetValue struct {
 // readSearchOrder applies orderby=relevance (the search ranks the list) and
 // facets=. Relevance without a search has nothing to rank by: a 400 tells the
 // client so, where falling back to the default order would hide the mistake.
-func readSearchOrder(f EventFilter, q *PostQuery, bad *InvalidParams) {
+func readSearchOrder(f EventFilter, q *calendar.PostQuery, bad *calendar.InvalidParams) {
 	if f.OrderBy == "relevance" {
 		if f.Search != nil {
 			q.Relevance, q.Words = *f.Search, nil
@@ -61,7 +40,7 @@ func readSearchOrder(f EventFilter, q *PostQuery, bad *InvalidParams) {
 	}
 	if f.Facets != nil {
 		q.Facets = []string{}
-		for _, name := range FacetNames {
+		for _, name := range calendar.FacetNames {
 			if slices.Contains(*f.Facets, name) {
 				q.Facets = append(q.Facets, name)
 			}
@@ -73,7 +52,7 @@ func readSearchOrder(f EventFilter, q *PostQuery, bad *InvalidParams) {
 // and one for the venues and organizers: a venue or an organizer the caller
 // may not read is left out, as in the events that link it, so a facet never
 // tells that a draft venue or a private organizer exists.
-func (s *Events) facets(ctx context.Context, actor *User, names []string, counts map[string][]FacetCount) ([]Facet, error) {
+func (s *Events) facets(ctx context.Context, actor *calendar.User, names []string, counts map[string][]calendar.FacetCount) ([]Facet, error) {
 	ids := func(names ...string) []int64 {
 		var out []int64
 		for _, name := range names {
@@ -85,8 +64,8 @@ func (s *Events) facets(ctx context.Context, actor *User, names []string, counts
 		}
 		return out
 	}
-	terms := map[int64]*Term{}
-	if termIDs := ids(FacetCategories, FacetTags); len(termIDs) > 0 {
+	terms := map[int64]*calendar.Term{}
+	if termIDs := ids(calendar.FacetCategories, calendar.FacetTags); len(termIDs) > 0 {
 		loaded, err := s.store.Terms().GetMany(ctx, termIDs)
 		if err != nil {
 			return nil, err
@@ -96,20 +75,20 @@ func (s *Events) facets(ctx context.Context, actor *User, names []string, counts
 		}
 	}
 	readable := map[int64]bool{}
-	if postIDs := ids(FacetVenue, FacetOrganizer); len(postIDs) > 0 {
+	if postIDs := ids(calendar.FacetVenue, calendar.FacetOrganizer); len(postIDs) > 0 {
 		loaded, err := s.store.Posts().GetMany(ctx, postIDs)
 		if err != nil {
 			return nil, err
 		}
 		for _, p := range loaded {
-			readable[p.ID] = canRead(actor, p)
+			readable[p.ID] = calendar.CanRead(actor, p)
 		}
 	}
 	out := make([]Facet, 0, len(names))
 	for _, name := range names {
 		values := []FacetValue{}
 		for _, c := range counts[name] {
-			if name == FacetFeatured {
+			if name == calendar.FacetFeatured {
 				b := c.Value == "true"
 				values = append(values, FacetValue{Value: &b, Count: c.Count})
 				continue
@@ -119,10 +98,10 @@ func (s *Events) facets(ctx context.Context, actor *User, names []string, counts
 				continue
 			}
 			fv := FacetValue{ID: id, Count: c.Count}
-			if (name == FacetVenue || name == FacetOrganizer) && !readable[id] {
+			if (name == calendar.FacetVenue || name == calendar.FacetOrganizer) && !readable[id] {
 				continue
 			}
-			if name == FacetCategories || name == FacetTags {
+			if name == calendar.FacetCategories || name == calendar.FacetTags {
 				t := terms[id]
 				if t == nil { // removed since: no filter could select it
 					continue

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"calendar/app"
+	"calendar/app/calendar"
 )
 
 // summary writes a facet as "key=count" pairs in the answer's order: terms by
@@ -15,7 +16,7 @@ func summary(f app.Facet) string {
 	for _, v := range f.Values {
 		key := v.Name
 		switch {
-		case f.Name == app.FacetVenue || f.Name == app.FacetOrganizer:
+		case f.Name == calendar.FacetVenue || f.Name == calendar.FacetOrganizer:
 			key = fmt.Sprint(v.ID)
 		case v.Value != nil:
 			key = fmt.Sprint(*v.Value)
@@ -76,7 +77,7 @@ func TestEventFacets(t *testing.T) {
 	day("hidden", "2030-07-05", extra{hidden: true, categories: []string{"Music"}})
 	day("autumn", "2030-09-01", extra{categories: []string{"Music"}, venue: club.ID, featured: true})
 	july := month("2030-07")
-	all := strs(app.FacetNames...)
+	all := strs(calendar.FacetNames...)
 
 	t.Run("counts and order", func(t *testing.T) {
 		f := w.facets(visitor, app.EventFilter{Dates: july, Facets: all})
@@ -110,7 +111,7 @@ func TestEventFacets(t *testing.T) {
 		{"a month", app.EventFilter{Dates: july}, visitor},
 		{"a month and a search", app.EventFilter{Dates: july, Search: ptr("night")}, visitor},
 		{"a month and a category", app.EventFilter{Dates: july, Categories: strs("music")}, visitor},
-		{"drafts for an editor", app.EventFilter{Dates: july}, w.callers[app.RoleEditor]},
+		{"drafts for an editor", app.EventFilter{Dates: july}, w.callers[calendar.RoleEditor]},
 		{"a month and a relevance search with a typo", app.EventFilter{Dates: july, Search: ptr("nigth"), OrderBy: "relevance"}, visitor},
 		{"two months", app.EventFilter{Dates: app.Dates{"start_date": "2030-07-01", "end_date": "2030-09-30"}}, visitor},
 	} {
@@ -125,15 +126,15 @@ func TestEventFacets(t *testing.T) {
 				for _, v := range facet.Values {
 					filtered := c.f
 					switch name {
-					case app.FacetFeatured:
+					case calendar.FacetFeatured:
 						filtered.Featured = v.Value
-					case app.FacetCategories:
+					case calendar.FacetCategories:
 						filtered.Categories = strs(fmt.Sprint(v.ID))
-					case app.FacetTags:
+					case calendar.FacetTags:
 						filtered.Tags = strs(fmt.Sprint(v.ID))
-					case app.FacetVenue:
+					case calendar.FacetVenue:
 						filtered.Venues = ids(v.ID)
-					case app.FacetOrganizer:
+					case calendar.FacetOrganizer:
 						filtered.Organizers = ids(v.ID)
 					}
 					page, err := w.app.Events.List(w.ctx, c.caller, filtered)
@@ -147,10 +148,10 @@ func TestEventFacets(t *testing.T) {
 	}
 
 	t.Run("drafts count for editors only, the window bounds the counts", func(t *testing.T) {
-		categories := strs(app.FacetCategories)
+		categories := strs(calendar.FacetCategories)
 		for _, c := range []struct{ got, want string }{
 			{summary(w.facets(visitor, app.EventFilter{Dates: july, Facets: categories})["categories"]), "Music=2 Jazz=1 Cinema=1"},
-			{summary(w.facets(w.callers[app.RoleEditor], app.EventFilter{Dates: july, Facets: categories})["categories"]), "Music=3 Jazz=1 Cinema=1 Draftcat=1"},
+			{summary(w.facets(w.callers[calendar.RoleEditor], app.EventFilter{Dates: july, Facets: categories})["categories"]), "Music=3 Jazz=1 Cinema=1 Draftcat=1"},
 			{summary(w.facets(visitor, app.EventFilter{Dates: app.Dates{"start_date": "2030-07-01", "end_date": "2030-09-30"}, Facets: categories})["categories"]), "Music=3 Jazz=1 Cinema=1"},
 		} {
 			if c.got != c.want {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"calendar/app"
+	"calendar/app/calendar"
 )
 
 // world is the app over the embedded store and a real index in a temporary
@@ -15,9 +16,9 @@ import (
 type world struct {
 	t       *testing.T
 	ctx     context.Context
-	store   app.Store
+	store   calendar.Store
 	app     *app.App
-	callers map[app.Role]app.Caller
+	callers map[calendar.Role]app.Caller
 }
 
 // visitor is an anonymous caller.
@@ -30,7 +31,7 @@ func newWorld(t *testing.T, settings ...func(*app.Settings)) *world {
 	for _, change := range settings {
 		change(&s)
 	}
-	w := &world{t: t, ctx: context.Background(), store: store, app: app.New(store, idx, s), callers: map[app.Role]app.Caller{}}
+	w := &world{t: t, ctx: context.Background(), store: store, app: app.New(store, idx, s), callers: map[calendar.Role]app.Caller{}}
 	if _, err := w.app.Users.EnsureAdmin(w.ctx, "a long enough password"); err != nil {
 		t.Fatal(err)
 	}
@@ -38,8 +39,8 @@ func newWorld(t *testing.T, settings ...func(*app.Settings)) *world {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.callers[app.RoleAdministrator] = app.Caller{User: admin, Root: visitor.Root}
-	for _, role := range app.Roles[1:] {
+	w.callers[calendar.RoleAdministrator] = app.Caller{User: admin, Root: visitor.Root}
+	for _, role := range calendar.Roles[1:] {
 		created, err := w.app.Users.Create(w.ctx, w.admin(), app.UserInput{Login: "u-" + string(role), Role: role})
 		if err != nil {
 			t.Fatal(err)
@@ -50,7 +51,7 @@ func newWorld(t *testing.T, settings ...func(*app.Settings)) *world {
 	return w
 }
 
-func (w *world) admin() app.Caller { return w.callers[app.RoleAdministrator] }
+func (w *world) admin() app.Caller { return w.callers[calendar.RoleAdministrator] }
 
 func (w *world) must(err error) {
 	w.t.Helper()
@@ -111,7 +112,7 @@ func invalid(t *testing.T, err error, code ...string) {
 	if len(code) > 0 {
 		want = code[0]
 	}
-	var e *app.Error
+	var e *calendar.Error
 	if !errors.As(err, &e) || e.Code != want {
 		t.Fatalf("err = %v, want %s", err, want)
 	}

@@ -1,19 +1,23 @@
 package app
 
-import "math"
+import (
+	"math"
+
+	"calendar/app/calendar"
+)
 
 // kmPer converts a unit to kilometres.
 var kmPer = map[string]float64{"km": 1, "mi": 1.609344}
 
 // nearMe is a checked point and radius, with the unit distances are shown in.
 type nearMe struct {
-	GeoNear
+	calendar.GeoNear
 	unit string
 }
 
 // readNear checks a "near me" point (geoloc_lat, geoloc_lng, geoloc_radius,
 // geoloc_unit); nil when no point is given.
-func readNear(in NearInput, bad *InvalidParams) *nearMe {
+func readNear(in NearInput, bad *calendar.InvalidParams) *nearMe {
 	unit, radius := in.Unit, 25.0
 	if unit == "" {
 		unit = "mi"
@@ -38,7 +42,7 @@ func readNear(in NearInput, bad *InvalidParams) *nearMe {
 	if in.Lat == nil || in.Lng == nil {
 		return nil
 	}
-	return &nearMe{GeoNear: GeoNear{Lat: *in.Lat, Lng: *in.Lng, Km: radius * kmPer[unit]}, unit: unit}
+	return &nearMe{GeoNear: calendar.GeoNear{Lat: *in.Lat, Lng: *in.Lng, Km: radius * kmPer[unit]}, unit: unit}
 }
 
 // publicPosition is where a venue's events are found by "near me": its
@@ -46,8 +50,8 @@ func readNear(in NearInput, bad *InvalidParams) *nearMe {
 // none otherwise. An event's position is its venue's, shown to callers who
 // may not read the venue; so those of a draft, private or protected venue
 // have none, and no radius, order or distance tells where it is.
-func publicPosition(venue *Post) *Geo {
-	if venue == nil || venue.Status != StatusPublish || venue.Password != "" {
+func publicPosition(venue *calendar.Post) *calendar.Geo {
+	if venue == nil || venue.Status != calendar.StatusPublish || venue.Password != "" {
 		return nil
 	}
 	return venue.Geo
@@ -55,7 +59,7 @@ func publicPosition(venue *Post) *Geo {
 
 // distance is the great-circle distance from the point to g in the request's
 // unit, to two decimals; nil without a position.
-func (n *nearMe) distance(g *Geo) *float64 {
+func (n *nearMe) distance(g *calendar.Geo) *float64 {
 	if n == nil || g == nil {
 		return nil
 	}
@@ -75,7 +79,7 @@ func haversineKm(lat1, lng1, lat2, lng2 float64) float64 {
 }
 
 // readOrder reads orderby: the default order, or distance (which needs a point).
-func readOrder(orderBy string, near *nearMe, bad *InvalidParams) bool {
+func readOrder(orderBy string, near *nearMe, bad *calendar.InvalidParams) bool {
 	if orderBy == "distance" && near == nil {
 		bad.Add("orderby", "orderby=distance needs geoloc_lat and geoloc_lng.", nil)
 	}

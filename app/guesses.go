@@ -4,14 +4,16 @@ import (
 	"context"
 	"strconv"
 	"time"
+
+	"calendar/app/calendar"
 )
 
 // What a wrong secret (a sign-in's password, a post's password) is answered:
 // slower, then refused, as the throttle (app/throttle) counts them.
 
 // ErrTooManyAttempts is the answer to a client refused by the throttle.
-func ErrTooManyAttempts(wait time.Duration) *Error {
-	e := NewError(KindThrottled, "too_many_attempts", "Too many wrong passwords from this address; try again later.")
+func ErrTooManyAttempts(wait time.Duration) *calendar.Error {
+	e := calendar.NewError(calendar.KindThrottled, "too_many_attempts", "Too many wrong passwords from this address; try again later.")
 	e.RetryAfter = wait
 	return e
 }

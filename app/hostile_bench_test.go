@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"calendar/app"
+	"calendar/app/calendar"
 	"calendar/index"
 	"calendar/repository"
 )
@@ -40,7 +41,7 @@ func BenchmarkHostileSearch(b *testing.B) {
 	}
 	user, _ := a.Users.Authenticate(ctx, "", "admin", "a long enough password")
 	admin := app.Caller{User: user}
-	created, err := a.Users.Create(ctx, admin, app.UserInput{Login: "planter", Role: app.RoleContributor})
+	created, err := a.Users.Create(ctx, admin, app.UserInput{Login: "planter", Role: calendar.RoleContributor})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -89,7 +90,7 @@ func BenchmarkHostileSearch(b *testing.B) {
 	for i := 0; i < 50; i++ {
 		e, err := a.Events.Create(ctx, contributor, event(giant(1<<20), "", "2031-01-05"))
 		if err != nil {
-			if e, err = a.Events.Create(ctx, contributor, event(giant(app.MaxTitleBytes), giant(app.MaxDescriptionBytes), "2031-01-05")); err != nil {
+			if e, err = a.Events.Create(ctx, contributor, event(giant(calendar.MaxTitleBytes), giant(calendar.MaxDescriptionBytes), "2031-01-05")); err != nil {
 				b.Fatal(err)
 			}
 		}

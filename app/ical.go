@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"calendar/app/calendar"
 	"calendar/app/ical"
 	"calendar/app/wordpress"
 )
@@ -69,7 +70,7 @@ func (s *postService) siteHost() string {
 }
 
 // eventZone is the zone an event's times are written in, as renderEvent picks it.
-func (s *Events) eventZone(e *Post) *time.Location {
+func (s *Events) eventZone(e *calendar.Post) *time.Location {
 	zone, err := wordpress.ParseZone(e.TimeZone)
 	if err != nil {
 		return s.settings.TimeZone
@@ -127,8 +128,8 @@ func (s *Events) renderICal(entries []icalEntry) []byte {
 
 // icalStatus maps post statuses onto the VEVENT statuses.
 var icalStatus = map[string]string{
-	StatusPublish: "CONFIRMED", StatusFuture: "CONFIRMED", StatusPrivate: "CONFIRMED",
-	StatusDraft: "TENTATIVE", StatusPending: "TENTATIVE", StatusTrash: "CANCELLED",
+	calendar.StatusPublish: "CONFIRMED", calendar.StatusFuture: "CONFIRMED", calendar.StatusPrivate: "CONFIRMED",
+	calendar.StatusDraft: "TENTATIVE", calendar.StatusPending: "TENTATIVE", calendar.StatusTrash: "CANCELLED",
 }
 
 // writeVEvent writes an event; an exception of a series goes under the
@@ -193,7 +194,7 @@ func (s *Events) writeVEvent(w *ical.Writer, en icalEntry) {
 	if status, ok := icalStatus[e.Status]; ok {
 		w.Line("STATUS", "", status)
 	}
-	if e.Status == StatusPrivate {
+	if e.Status == calendar.StatusPrivate {
 		w.Line("CLASS", "", "PRIVATE")
 	}
 	w.Line("END", "", "VEVENT")

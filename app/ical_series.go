@@ -8,6 +8,7 @@ import (
 
 	"github.com/teambition/rrule-go"
 
+	"calendar/app/calendar"
 	"calendar/app/ical"
 )
 
@@ -23,10 +24,10 @@ import (
 
 // icalEntry is one VEVENT of the feed.
 type icalEntry struct {
-	event *Post
+	event *calendar.Post
 	view  *EventView
-	rules *icalRules // set: event is a series, written with its rules
-	of    *Post      // set: event is an exception of this series
+	rules *icalRules     // set: event is a series, written with its rules
+	of    *calendar.Post // set: event is an exception of this series
 }
 
 // icalRules are a series' rules as the feed writes them.
@@ -44,7 +45,7 @@ const maxCheckedInstances = 1 << 15
 
 // feedSeries is a series some listed event belongs to (or is).
 type feedSeries struct {
-	post    *Post
+	post    *calendar.Post
 	view    *EventView // nil until rendered
 	rules   *icalRules
 	last    time.Time // the latest occurrence listed
@@ -54,7 +55,7 @@ type feedSeries struct {
 // feedEntries turns the listed events (views[i] rendered from events[i]) into
 // the feed's VEVENTs, loading in one read the series of the occurrences that
 // were listed without them, and keeping those the caller may read.
-func (s *Events) feedEntries(ctx context.Context, caller Caller, events []*Post, views []EventView, password string) ([]icalEntry, error) {
+func (s *Events) feedEntries(ctx context.Context, caller Caller, events []*calendar.Post, views []EventView, password string) ([]icalEntry, error) {
 	series := map[int64]*feedSeries{}
 	for i, e := range events {
 		if e.Parent == 0 && isSeries(e) {
@@ -72,7 +73,7 @@ func (s *Events) feedEntries(ctx context.Context, caller Caller, events []*Post,
 		return nil, err
 	}
 	for _, p := range parents {
-		if p.Type == PostTypeEvent && p.Parent == 0 && isSeries(p) && p.Status != StatusTrash && canRead(caller.User, p) {
+		if p.Type == calendar.PostTypeEvent && p.Parent == 0 && isSeries(p) && p.Status != calendar.StatusTrash && calendar.CanRead(caller.User, p) {
 			series[p.ID] = &feedSeries{post: p}
 		}
 	}
@@ -118,7 +119,7 @@ func (s *Events) feedEntries(ctx context.Context, caller Caller, events []*Post,
 			kinds[i] = exception
 		}
 	}
-	var render []*Post
+	var render []*calendar.Post
 	for _, fs := range series {
 		if fs.written && fs.view == nil {
 			render = append(render, fs.post)
@@ -166,7 +167,7 @@ func (s *Events) feedEntries(ctx context.Context, caller Caller, events []*Post,
 
 // icalRulesOf are a series' rules (r, read in its zone as its occurrences
 // were made from them) as the feed writes them.
-func icalRulesOf(p *Post, r *rules, zone *time.Location) *icalRules {
+func icalRulesOf(p *calendar.Post, r *rules, zone *time.Location) *icalRules {
 	out := &icalRules{}
 	for _, line := range p.Recurrence {
 		head, value, _ := strings.Cut(strings.TrimSpace(line), ":")
@@ -212,13 +213,13 @@ func (s *Events) expandInstances(fs *feedSeries, r *rules) {
 // expanding the rules would show them otherwise, as ordinary instances.
 // They are found among the occurrences of other statuses than the series'.
 func (s *Events) excludeHidden(ctx context.Context, caller Caller, fs *feedSeries) error {
-	rule := readRuleOf(caller.User)
+	rule := calendar.ReadRuleOf(caller.User)
 	if rule.All {
 		return nil
 	}
 	id := fs.post.ID
-	others := slices.DeleteFunc(slices.Clone(PostStatuses), func(st string) bool { return st == fs.post.Status })
-	occurrences, err := s.findPosts(ctx, PostQuery{Type: PostTypeEvent, Parent: &id, Statuses: others})
+	others := slices.DeleteFunc(slices.Clone(calendar.PostStatuses), func(st string) bool { return st == fs.post.Status })
+	occurrences, err := s.findPosts(ctx, calendar.PostQuery{Type: calendar.PostTypeEvent, Parent: &id, Statuses: others})
 	if err != nil {
 		return err
 	}
@@ -235,7 +236,7 @@ func (s *Events) excludeHidden(ctx context.Context, caller Caller, fs *feedSerie
 // sameAsRules reports whether a calendar expanding the series' VEVENT shows
 // the occurrence as it is: at its start, with the series' duration (in days
 // for all-day events), in the series' zone.
-func (s *Events) sameAsRules(series, o *Post) bool {
+func (s *Events) sameAsRules(series, o *calendar.Post) bool {
 	if o.AllDay != series.AllDay || o.TimeZone != series.TimeZone {
 		return false
 	}
@@ -280,7 +281,7 @@ func untilAsDTStart(value string, allDay bool, zone *time.Location) string {
 
 // icalSpanEnd is how far a series' zone is described: the end of its made
 // occurrences, or two years past its start when none are made yet.
-func icalSpanEnd(p *Post) time.Time {
+func icalSpanEnd(p *calendar.Post) time.Time {
 	end := p.MaterializedUntil
 	if end.IsZero() {
 		end = p.Start.AddDate(2, 0, 0)

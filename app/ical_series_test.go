@@ -13,6 +13,7 @@ import (
 	"github.com/teambition/rrule-go"
 
 	"calendar/app"
+	"calendar/app/calendar"
 )
 
 // The iCalendar export of recurring events. The series and their occurrences
@@ -40,12 +41,12 @@ func icalAt(s string) time.Time {
 
 // insert stores event posts as given (published by the administrator unless
 // they say otherwise) and lets the index see them.
-func (w *world) icalInsert(posts ...*app.Post) {
+func (w *world) icalInsert(posts ...*calendar.Post) {
 	w.t.Helper()
 	for _, p := range posts {
-		p.Type = app.PostTypeEvent
+		p.Type = calendar.PostTypeEvent
 		if p.Status == "" {
-			p.Status = app.StatusPublish
+			p.Status = calendar.StatusPublish
 		}
 		if p.Author == 0 {
 			p.Author = w.admin().User.ID
@@ -64,8 +65,8 @@ func (w *world) icalInsert(posts ...*app.Post) {
 
 // occurrence is a copy of the series at start (its Occurrence), as the rules
 // make it.
-func icalOccurrence(series *app.Post, start time.Time) *app.Post {
-	return &app.Post{Title: series.Title, Start: start, End: start.Add(series.End.Sub(series.Start)),
+func icalOccurrence(series *calendar.Post, start time.Time) *calendar.Post {
+	return &calendar.Post{Title: series.Title, Start: start, End: start.Add(series.End.Sub(series.Start)),
 		AllDay: series.AllDay, TimeZone: series.TimeZone, Parent: series.ID, Occurrence: start.UTC(), Status: series.Status, Author: series.Author}
 }
 
@@ -140,11 +141,11 @@ func icalUID(id int64) string { return strconv.FormatInt(id, 10) + "@x" }
 // the moved occurrence as an exception under its UID; nothing else.
 func TestIcalWritesASeriesOnceWithItsRulesAndItsException(t *testing.T) {
 	w := newWorld(t)
-	series := &app.Post{Title: "Weekly talk", Start: icalAt("2027-10-12 20:00"), End: icalAt("2027-10-12 22:00"),
+	series := &calendar.Post{Title: "Weekly talk", Start: icalAt("2027-10-12 20:00"), End: icalAt("2027-10-12 22:00"),
 		Recurrence: []string{"RRULE:FREQ=WEEKLY;BYDAY=TU;COUNT=8", "RDATE:20271208T200000", "EXDATE:20271123T190000Z"},
 		Excluded:   []time.Time{icalAt("2027-10-26 20:00").UTC()}, MaterializedUntil: icalAt("2027-12-08 20:00").UTC()}
 	w.icalInsert(series)
-	var occurrences []*app.Post
+	var occurrences []*calendar.Post
 	for _, day := range []string{"2027-10-19", "2027-11-02", "2027-11-16", "2027-11-30", "2027-12-08"} {
 		occurrences = append(occurrences, icalOccurrence(series, icalAt(day+" 20:00")))
 	}
@@ -201,7 +202,7 @@ func TestIcalWritesASeriesOnceWithItsRulesAndItsException(t *testing.T) {
 // beside a DATE DTSTART.
 func TestIcalAnAllDaySeriesHasDateValues(t *testing.T) {
 	w := newWorld(t)
-	series := &app.Post{Title: "Fair", AllDay: true, Start: icalAt("2027-03-01 00:00"), End: icalAt("2027-03-01 00:00").Add(24*time.Hour - time.Second),
+	series := &calendar.Post{Title: "Fair", AllDay: true, Start: icalAt("2027-03-01 00:00"), End: icalAt("2027-03-01 00:00").Add(24*time.Hour - time.Second),
 		Recurrence: []string{"RRULE:FREQ=DAILY;UNTIL=20270310T230000Z", "RDATE;VALUE=DATE:20270320", "EXDATE:20270305T000000"},
 		Excluded:   []time.Time{icalAt("2027-03-07 00:00").UTC()}}
 	w.icalInsert(series)
@@ -236,17 +237,17 @@ func TestIcalAnAllDaySeriesHasDateValues(t *testing.T) {
 // or RECURRENCE-ID. Who may read it gets the series and its exception.
 func TestIcalAnOccurrenceOfASeriesTheCallerMayNotReadIsAPlainEvent(t *testing.T) {
 	w := newWorld(t)
-	author := w.callers[app.RoleAuthor].User.ID
-	series := &app.Post{Title: "Draft series", Status: app.StatusDraft, Author: author, Start: icalAt("2027-05-04 18:00"), End: icalAt("2027-05-04 19:00"),
+	author := w.callers[calendar.RoleAuthor].User.ID
+	series := &calendar.Post{Title: "Draft series", Status: calendar.StatusDraft, Author: author, Start: icalAt("2027-05-04 18:00"), End: icalAt("2027-05-04 19:00"),
 		Recurrence: []string{"RRULE:FREQ=WEEKLY;COUNT=4"}}
 	w.icalInsert(series)
 	plain := icalOccurrence(series, icalAt("2027-05-11 18:00"))
 	edited := icalOccurrence(series, icalAt("2027-05-18 18:00"))
 	edited.Detached, edited.Title = true, "Draft series, edited"
-	plain.Status, edited.Status = app.StatusPublish, app.StatusPublish
+	plain.Status, edited.Status = calendar.StatusPublish, calendar.StatusPublish
 	w.icalInsert(plain, edited)
 
-	for name, caller := range map[string]app.Caller{"visitor": visitor, "contributor": w.callers[app.RoleContributor]} {
+	for name, caller := range map[string]app.Caller{"visitor": visitor, "contributor": w.callers[calendar.RoleContributor]} {
 		events, body := w.icalFeed(caller, "2027-05-01", "2027-05-31")
 		if len(events) != 2 || icalValue(events[0], ical.PropUID) != icalUID(plain.ID) || icalValue(events[1], ical.PropUID) != icalUID(edited.ID) {
 			t.Fatalf("%s: want the two occurrences as events of their own:\n%s", name, body)
@@ -273,10 +274,10 @@ func TestIcalAnOccurrenceOfASeriesTheCallerMayNotReadIsAPlainEvent(t *testing.T)
 // made occurrences.
 func TestIcalASeriesStartedBeforeTheWindowIsWrittenOnce(t *testing.T) {
 	w := newWorld(t)
-	series := &app.Post{Title: "Open-ended", Start: icalAt("2027-01-05 12:30"), End: icalAt("2027-01-05 13:30"),
+	series := &calendar.Post{Title: "Open-ended", Start: icalAt("2027-01-05 12:30"), End: icalAt("2027-01-05 13:30"),
 		Recurrence: []string{"RRULE:FREQ=WEEKLY"}, MaterializedUntil: icalAt("2029-01-09 12:30").UTC()}
 	w.icalInsert(series)
-	var occurrences []*app.Post
+	var occurrences []*calendar.Post
 	for t := icalAt("2027-01-12 12:30"); t.Before(icalAt("2027-07-01 00:00")); t = t.AddDate(0, 0, 7) {
 		o := icalOccurrence(series, t)
 		if t.Equal(icalAt("2027-04-06 12:30")) { // the first of the window, edited
@@ -285,7 +286,7 @@ func TestIcalASeriesStartedBeforeTheWindowIsWrittenOnce(t *testing.T) {
 		occurrences = append(occurrences, o)
 	}
 	w.icalInsert(occurrences...)
-	other := &app.Post{Title: "One-off", Start: icalAt("2027-04-15 10:00"), End: icalAt("2027-04-15 11:00")}
+	other := &calendar.Post{Title: "One-off", Start: icalAt("2027-04-15 10:00"), End: icalAt("2027-04-15 11:00")}
 	w.icalInsert(other)
 
 	events, body := w.icalFeed(visitor, "2027-04-01", "2027-05-31")
@@ -311,7 +312,7 @@ func TestIcalASeriesStartedBeforeTheWindowIsWrittenOnce(t *testing.T) {
 // in the feed.
 func TestIcalOccurrencesTheRulesDoNotGiveAsTheyAre(t *testing.T) {
 	w := newWorld(t)
-	series := &app.Post{Title: "Club", Start: icalAt("2027-06-01 19:00"), End: icalAt("2027-06-01 20:00"),
+	series := &calendar.Post{Title: "Club", Start: icalAt("2027-06-01 19:00"), End: icalAt("2027-06-01 20:00"),
 		Recurrence: []string{"RRULE:FREQ=WEEKLY;COUNT=10"}, Excluded: []time.Time{icalAt("2027-06-22 19:00").UTC()}}
 	w.icalInsert(series)
 	kept := icalOccurrence(series, icalAt("2027-06-08 19:00"))

@@ -1,5 +1,7 @@
 package app
 
+import "calendar/app/calendar"
+
 // The typed requests the services take. The HTTP layer reads the parameters
 // into them (their names are the API's); a nil pointer or a nil slice is a
 // parameter that was not sent, an empty string or slice one sent empty.
@@ -11,7 +13,7 @@ package app
 // writes keeps. Expect is what a conditional write expects of the item it
 // names (If-Match, If-Unmodified-Since).
 type Caller struct {
-	User   *User
+	User   *calendar.User
 	Client string
 	Root   string
 	Site   string
@@ -19,7 +21,7 @@ type Caller struct {
 }
 
 // Can reports whether the caller holds the capability; anonymous callers hold none.
-func (c Caller) Can(capability Capability) bool { return c.User.Can(capability) }
+func (c Caller) Can(capability calendar.Capability) bool { return c.User.Can(capability) }
 
 // PageRequest is a page of a list: Page from 1, PerPage 0 for the site's default.
 type PageRequest struct {
@@ -156,5 +158,5 @@ type ChangesRequest struct {
 // UserInput is a user creation.
 type UserInput struct {
 	Login string
-	Role  Role
+	Role  calendar.Role
 }

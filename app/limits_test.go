@@ -3,6 +3,8 @@ package app
 import (
 	"strings"
 	"testing"
+
+	"calendar/app/calendar"
 )
 
 func TestSearchWordsAreDeduplicatedBoundedAndCut(t *testing.T) {
@@ -22,7 +24,7 @@ func TestSearchWordsAreDeduplicatedBoundedAndCut(t *testing.T) {
 		{[]string{strings.Repeat("é", 40)}, strings.Repeat("é", 32)},
 	}
 	for _, c := range cases {
-		if got := strings.Join(CapSearchWords(c.in), " "); got != c.want {
+		if got := strings.Join(calendar.CapSearchWords(c.in), " "); got != c.want {
 			t.Errorf("CapSearchWords(%.60q) = %q, want %q", c.in, got, c.want)
 		}
 	}
@@ -38,22 +40,22 @@ func TestTheReadRuleOfEachRole(t *testing.T) {
 	}
 	me := int64(7)
 	cases := []struct {
-		role  Role
+		role  calendar.Role
 		posts map[post]bool
 	}{
-		{"", map[post]bool{{StatusPublish, me}: true, {StatusDraft, me}: false, {StatusPrivate, 1}: false, {StatusFuture, 1}: false}},
-		{RoleSubscriber, map[post]bool{{StatusPublish, 1}: true, {StatusDraft, me}: false}},
-		{RoleContributor, map[post]bool{{StatusDraft, me}: true, {StatusPrivate, me}: true, {StatusTrash, me}: false, {StatusDraft, 1}: false, {StatusPrivate, 1}: false}},
-		{RoleAuthor, map[post]bool{{StatusFuture, me}: true, {StatusPending, 1}: false, {StatusFuture, 1}: false}},
-		{RoleEditor, map[post]bool{{StatusPrivate, 1}: true, {StatusDraft, 1}: true, {StatusTrash, 1}: true}},
+		{"", map[post]bool{{calendar.StatusPublish, me}: true, {calendar.StatusDraft, me}: false, {calendar.StatusPrivate, 1}: false, {calendar.StatusFuture, 1}: false}},
+		{calendar.RoleSubscriber, map[post]bool{{calendar.StatusPublish, 1}: true, {calendar.StatusDraft, me}: false}},
+		{calendar.RoleContributor, map[post]bool{{calendar.StatusDraft, me}: true, {calendar.StatusPrivate, me}: true, {calendar.StatusTrash, me}: false, {calendar.StatusDraft, 1}: false, {calendar.StatusPrivate, 1}: false}},
+		{calendar.RoleAuthor, map[post]bool{{calendar.StatusFuture, me}: true, {calendar.StatusPending, 1}: false, {calendar.StatusFuture, 1}: false}},
+		{calendar.RoleEditor, map[post]bool{{calendar.StatusPrivate, 1}: true, {calendar.StatusDraft, 1}: true, {calendar.StatusTrash, 1}: true}},
 	}
 	for _, c := range cases {
-		var actor *User
+		var actor *calendar.User
 		if c.role != "" {
-			actor = &User{ID: me, Role: c.role}
+			actor = &calendar.User{ID: me, Role: c.role}
 		}
 		for p, want := range c.posts {
-			if got := canRead(actor, &Post{Status: p.status, Author: p.author}); got != want {
+			if got := calendar.CanRead(actor, &calendar.Post{Status: p.status, Author: p.author}); got != want {
 				t.Errorf("%q reads %s of user %d: %v, want %v", c.role, p.status, p.author, got, want)
 			}
 		}

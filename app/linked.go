@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"calendar/app/calendar"
 	"calendar/app/gazetteer"
 	"calendar/app/wordpress"
 )
@@ -20,9 +21,9 @@ type linkedKind struct {
 }
 
 var (
-	venueKind = linkedKind{postType: PostTypeVenue, plural: "venues",
+	venueKind = linkedKind{postType: calendar.PostTypeVenue, plural: "venues",
 		meta: []string{"address", "city", "country", "province", "state", "zip", "phone", "website", "stateprovince"}}
-	organizerKind = linkedKind{postType: PostTypeOrganizer, plural: "organizers",
+	organizerKind = linkedKind{postType: calendar.PostTypeOrganizer, plural: "organizers",
 		meta: []string{"phone", "website", "email"}}
 )
 
@@ -31,7 +32,7 @@ type LinkedPosts[V any] struct {
 	postService
 	kind linkedKind
 	// render turns a post into its object.
-	render func(p *Post, as renderAs) V
+	render func(p *calendar.Post, as renderAs) V
 }
 
 // PostType is the post type of the resource: venue or organizer.
@@ -45,13 +46,13 @@ func (s *LinkedPosts[V]) MetaFields() []string { return s.kind.meta }
 func (s *LinkedPosts[V]) List(ctx context.Context, caller Caller, f LinkedFilter) (*Page[V], error) {
 	actor := caller.User
 	page, perPage := s.paging(f.Page)
-	q := PostQuery{Type: s.kind.postType, Offset: (page - 1) * perPage, Limit: perPage}
+	q := calendar.PostQuery{Type: s.kind.postType, Offset: (page - 1) * perPage, Limit: perPage}
 	if f.Search != nil {
 		if strings.TrimSpace(*f.Search) == "" {
-			return nil, ErrInvalidParam("search", "search must not be empty.")
+			return nil, calendar.ErrInvalidParam("search", "search must not be empty.")
 		}
-		if len(*f.Search) > MaxSearchLength {
-			return nil, ErrInvalidParam("search", fmt.Sprintf("search must not be longer than %d bytes.", MaxSearchLength))
+		if len(*f.Search) > calendar.MaxSearchLength {
+			return nil, calendar.ErrInvalidParam("search", fmt.Sprintf("search must not be longer than %d bytes.", calendar.MaxSearchLength))
 		}
 		q.Fragments = SearchFragments(*f.Search)
 	}
@@ -59,13 +60,13 @@ func (s *LinkedPosts[V]) List(ctx context.Context, caller Caller, f LinkedFilter
 	if q.Statuses, err = listStatuses(actor, f.Statuses); err != nil {
 		return nil, err
 	}
-	q.Reader = readRuleOf(actor)
+	q.Reader = calendar.ReadRuleOf(actor)
 	if err := s.eventFilters(ctx, actor, f, &q); err != nil {
 		return nil, err
 	}
 	var near *nearMe
-	var bad InvalidParams
-	if s.kind.postType == PostTypeVenue {
+	var bad calendar.InvalidParams
+	if s.kind.postType == calendar.PostTypeVenue {
 		if near = readNear(f.Near, &bad); near != nil {
 			q.Near = &near.GeoNear
 		}
@@ -74,7 +75,7 @@ func (s *LinkedPosts[V]) List(ctx context.Context, caller Caller, f LinkedFilter
 			order = "distance"
 		}
 		if readOrder(order, near, &bad) {
-			q.Order = OrderDistance
+			q.Order = calendar.OrderDistance
 		}
 	}
 	readModifiedAfter(f.ModifiedAfter, s.now(), &q, &bad)
@@ -86,7 +87,7 @@ func (s *LinkedPosts[V]) List(ctx context.Context, caller Caller, f LinkedFilter
 		return nil, err
 	}
 	if len(found.IDs) == 0 && page > 1 {
-		return nil, NewError(KindNotFound, s.kind.postType+"-archive-page-not-found",
+		return nil, calendar.NewError(calendar.KindNotFound, s.kind.postType+"-archive-page-not-found",
 			"The requested "+s.kind.postType+" archive page does not exist")
 	}
 	posts, err := s.store.Posts().GetMany(ctx, found.IDs)
@@ -106,17 +107,17 @@ func (s *LinkedPosts[V]) List(ctx context.Context, caller Caller, f LinkedFilter
 }
 
 // link is how events point at this kind.
-func (s *LinkedPosts[V]) link() Link {
-	if s.kind.postType == PostTypeVenue {
-		return LinkVenue
+func (s *LinkedPosts[V]) link() calendar.Link {
+	if s.kind.postType == calendar.PostTypeVenue {
+		return calendar.LinkVenue
 	}
-	return LinkOrganizers
+	return calendar.LinkOrganizers
 }
 
 // eventFilters applies event, has_events and only_with_upcoming: each narrows
 // the IDs the list may return, through the links of the events the caller may
 // read, in the index. An event the caller may not read is a missing one.
-func (s *LinkedPosts[V]) eventFilters(ctx context.Context, actor *User, f LinkedFilter, q *PostQuery) error {
+func (s *LinkedPosts[V]) eventFilters(ctx context.Context, actor *calendar.User, f LinkedFilter, q *calendar.PostQuery) error {
 	restrict := func(ids []int64) {
 		if q.IDs == nil {
 			q.IDs = ids
@@ -125,12 +126,12 @@ func (s *LinkedPosts[V]) eventFilters(ctx context.Context, actor *User, f Linked
 		}
 	}
 	if f.Event != nil {
-		e, err := s.loadReadable(ctx, actor, PostTypeEvent, *f.Event)
+		e, err := s.loadReadable(ctx, actor, calendar.PostTypeEvent, *f.Event)
 		if err != nil {
-			return ErrInvalidParam("event", "event must be the ID of an event.")
+			return calendar.ErrInvalidParam("event", "event must be the ID of an event.")
 		}
 		ids := e.Organizers
-		if s.kind.postType == PostTypeVenue {
+		if s.kind.postType == calendar.PostTypeVenue {
 			ids = []int64{}
 			if e.Venue != 0 {
 				ids = []int64{e.Venue}
@@ -142,7 +143,7 @@ func (s *LinkedPosts[V]) eventFilters(ctx context.Context, actor *User, f Linked
 		// Events that count: published, scheduled or private, as the caller
 		// may read them (the plugin counts drafts and pending ones out, and
 		// trashed ones in: a trashed event is no longer there).
-		counts, err := s.index.CountLinks(ctx, s.link(), PostQuery{Type: PostTypeEvent, Statuses: []string{StatusPublish, StatusFuture, StatusPrivate}, Reader: q.Reader})
+		counts, err := s.index.CountLinks(ctx, s.link(), calendar.PostQuery{Type: calendar.PostTypeEvent, Statuses: []string{calendar.StatusPublish, calendar.StatusFuture, calendar.StatusPrivate}, Reader: q.Reader})
 		if err != nil {
 			return err
 		}
@@ -154,7 +155,7 @@ func (s *LinkedPosts[V]) eventFilters(ctx context.Context, actor *User, f Linked
 	}
 	if f.OnlyWithUpcoming {
 		// The plugin's quirk, kept: the events' statuses are the list's.
-		upcoming := PostQuery{Type: PostTypeEvent, Statuses: q.Statuses, Reader: q.Reader, StartAfter: &Bound{T: s.now(), Inclusive: true}}
+		upcoming := calendar.PostQuery{Type: calendar.PostTypeEvent, Statuses: q.Statuses, Reader: q.Reader, StartAfter: &calendar.Bound{T: s.now(), Inclusive: true}}
 		counts, err := s.index.CountLinks(ctx, s.link(), upcoming)
 		if err != nil {
 			return err
@@ -179,7 +180,7 @@ var nonFragment = regexp.MustCompile(`[^A-Za-z0-9-]+`)
 // other than ASCII letters, digits and hyphens; lower-cased; bounded as
 // CapSearchWords says.
 func SearchFragments(search string) []string {
-	return CapSearchWords(nonFragment.Split(strings.ToLower(search), -1))
+	return calendar.CapSearchWords(nonFragment.Split(strings.ToLower(search), -1))
 }
 
 // Get answers a single read: published posts for all, others per permission;
@@ -190,7 +191,7 @@ func (s *LinkedPosts[V]) Get(ctx context.Context, caller Caller, ref PostRef, pa
 	if err != nil {
 		return zero, err
 	}
-	if !canRead(caller.User, p) {
+	if !calendar.CanRead(caller.User, p) {
 		return zero, errNotAccessible(s.kind.postType)
 	}
 	ok, err := s.unlocked(caller, p, password)
@@ -214,20 +215,20 @@ func (s *LinkedPosts[V]) Create(ctx context.Context, caller Caller, in LinkedInp
 }
 
 // create is Create returning the stored post, for events that link it.
-func (s *LinkedPosts[V]) create(ctx context.Context, caller Caller, raw LinkedInput) (*Post, error) {
+func (s *LinkedPosts[V]) create(ctx context.Context, caller Caller, raw LinkedInput) (*calendar.Post, error) {
 	actor := caller.User
 	if actor == nil {
-		return nil, ErrForbidden(nil)
+		return nil, calendar.ErrForbidden(nil)
 	}
 	if raw.Title == nil {
-		return nil, ErrMissingParams([]string{s.kind.postType})
+		return nil, calendar.ErrMissingParams([]string{s.kind.postType})
 	}
 	in, err := s.checkLinkedInput(ctx, raw)
 	if err != nil {
 		return nil, err
 	}
-	if !actor.Can(CapEditPosts) {
-		return nil, ErrForbidden(actor)
+	if !actor.Can(calendar.CapEditPosts) {
+		return nil, calendar.ErrForbidden(actor)
 	}
 	status, err := s.permit(ctx, actor, &in.postFields, true)
 	if err != nil {
@@ -242,10 +243,10 @@ func (s *LinkedPosts[V]) create(ctx context.Context, caller Caller, raw LinkedIn
 		return existing, err
 	}
 	now := s.now().UTC().Truncate(time.Second)
-	p := &Post{Type: s.kind.postType, Author: actor.ID, Date: now, Modified: now}
+	p := &calendar.Post{Type: s.kind.postType, Author: actor.ID, Date: now, Modified: now}
 	in.apply(p)
 	p.Status = status
-	if p.Type == PostTypeVenue { // maps are shown unless a create says otherwise
+	if p.Type == calendar.PostTypeVenue { // maps are shown unless a create says otherwise
 		if p.ShowMap == nil {
 			p.ShowMap = boolPtr(true)
 		}
@@ -258,9 +259,9 @@ func (s *LinkedPosts[V]) create(ctx context.Context, caller Caller, raw LinkedIn
 
 // duplicate finds a post the caller can read with the same name (compared without
 // case or accents) and, when a description is sent, the same description.
-func (s *LinkedPosts[V]) duplicate(ctx context.Context, actor *User, in *linkedInput) (*Post, error) {
-	found, err := s.index.SearchPosts(ctx, PostQuery{Type: s.kind.postType, TitleKey: FoldTitle(*in.title),
-		Statuses: OwnStatuses, Reader: readRuleOf(actor), Limit: 20})
+func (s *LinkedPosts[V]) duplicate(ctx context.Context, actor *calendar.User, in *linkedInput) (*calendar.Post, error) {
+	found, err := s.index.SearchPosts(ctx, calendar.PostQuery{Type: s.kind.postType, TitleKey: calendar.FoldTitle(*in.title),
+		Statuses: calendar.OwnStatuses, Reader: calendar.ReadRuleOf(actor), Limit: 20})
 	if err != nil || len(found.IDs) == 0 {
 		return nil, err
 	}
@@ -269,7 +270,7 @@ func (s *LinkedPosts[V]) duplicate(ctx context.Context, actor *User, in *linkedI
 		return nil, err
 	}
 	for _, c := range candidates {
-		if in.description == nil || *in.description == "" || FoldTitle(c.Content) == FoldTitle(*in.description) {
+		if in.description == nil || *in.description == "" || calendar.FoldTitle(c.Content) == calendar.FoldTitle(*in.description) {
 			return c, nil
 		}
 	}
@@ -281,7 +282,7 @@ func (s *LinkedPosts[V]) Update(ctx context.Context, caller Caller, ref PostRef,
 	var zero V
 	actor := caller.User
 	if actor == nil {
-		return zero, ErrForbidden(nil)
+		return zero, calendar.ErrForbidden(nil)
 	}
 	p, err := s.load(ctx, caller.User, s.kind.postType, ref)
 	if err != nil {
@@ -295,7 +296,7 @@ func (s *LinkedPosts[V]) Update(ctx context.Context, caller Caller, ref PostRef,
 		return zero, err
 	}
 	if !canEdit(actor, p) {
-		return zero, ErrForbidden(actor)
+		return zero, calendar.ErrForbidden(actor)
 	}
 	status, err := s.permit(ctx, actor, &in.postFields, false)
 	if err != nil {
@@ -311,11 +312,11 @@ func (s *LinkedPosts[V]) Update(ctx context.Context, caller Caller, ref PostRef,
 // post, as it is when written, if the caller (still) may edit it and what
 // the caller expects of it holds; events near me move with their venue's
 // public position (publicPosition).
-func (s *LinkedPosts[V]) saveChanges(ctx context.Context, p *Post, caller Caller, in *linkedInput, status string) error {
+func (s *LinkedPosts[V]) saveChanges(ctx context.Context, p *calendar.Post, caller Caller, in *linkedInput, status string) error {
 	var moved bool
-	err := s.edit(ctx, p, postWrite{expect: caller.Expect}, func(p *Post) error {
+	err := s.edit(ctx, p, postWrite{expect: caller.Expect}, func(p *calendar.Post) error {
 		if !canEdit(caller.User, p) {
-			return ErrForbidden(caller.User)
+			return calendar.ErrForbidden(caller.User)
 		}
 		before := publicPosition(p)
 		in.apply(p)
@@ -325,11 +326,11 @@ func (s *LinkedPosts[V]) saveChanges(ctx context.Context, p *Post, caller Caller
 		moved = !sameGeo(before, publicPosition(p))
 		return nil
 	})
-	if err != nil || p.Type != PostTypeVenue || !moved {
+	if err != nil || p.Type != calendar.PostTypeVenue || !moved {
 		return err
 	}
 	venue := p.ID
-	return s.forEachPost(ctx, func(q *PostQuery) { q.Venues = []int64{venue} }, func(e *Post) error {
+	return s.forEachPost(ctx, func(q *calendar.PostQuery) { q.Venues = []int64{venue} }, func(e *calendar.Post) error {
 		if e.Venue != venue {
 			return errUnchanged
 		}
@@ -349,8 +350,8 @@ func (s *LinkedPosts[V]) saveChanges(ctx context.Context, p *Post, caller Caller
 
 // placeVenue gives a venue without exact coordinates the position of its city,
 // from the gazetteer, or none when the city is unknown.
-func placeVenue(p *Post) {
-	if p.Type != PostTypeVenue || (p.Geo != nil && p.Geo.Source != GeoCity) {
+func placeVenue(p *calendar.Post) {
+	if p.Type != calendar.PostTypeVenue || (p.Geo != nil && p.Geo.Source != calendar.GeoCity) {
 		return
 	}
 	p.Geo = nil
@@ -359,11 +360,11 @@ func placeVenue(p *Post) {
 		region = p.Meta["province"]
 	}
 	if lat, lng, ok := gazetteer.Locate(p.Meta["city"], p.Meta["country"], region); ok {
-		p.Geo = &Geo{Lat: lat, Lng: lng, Source: GeoCity}
+		p.Geo = &calendar.Geo{Lat: lat, Lng: lng, Source: calendar.GeoCity}
 	}
 }
 
-func sameGeo(a, b *Geo) bool {
+func sameGeo(a, b *calendar.Geo) bool {
 	return (a == nil && b == nil) || (a != nil && b != nil && *a == *b)
 }
 
@@ -372,16 +373,16 @@ func sameGeo(a, b *Geo) bool {
 func (s *LinkedPosts[V]) Delete(ctx context.Context, caller Caller, ref PostRef, force bool) (any, error) {
 	actor := caller.User
 	if actor == nil {
-		return nil, ErrForbidden(nil)
+		return nil, calendar.ErrForbidden(nil)
 	}
 	p, err := s.load(ctx, caller.User, s.kind.postType, ref)
 	if err != nil {
 		return nil, err
 	}
 	if !canDelete(actor, p) {
-		return nil, ErrForbidden(actor)
+		return nil, calendar.ErrForbidden(actor)
 	}
-	if !force && p.Status == StatusTrash {
+	if !force && p.Status == calendar.StatusTrash {
 		return nil, errInTrash(s.kind.postType)
 	}
 	if err := caller.Expect.holds(p.Seq, p.Modified); err != nil {
@@ -390,15 +391,15 @@ func (s *LinkedPosts[V]) Delete(ctx context.Context, caller Caller, ref PostRef,
 	if err := s.unlink(ctx, p.ID); err != nil {
 		return nil, err
 	}
-	mayDelete := func(p *Post) error {
+	mayDelete := func(p *calendar.Post) error {
 		if !canDelete(actor, p) {
-			return ErrForbidden(actor)
+			return calendar.ErrForbidden(actor)
 		}
 		return nil
 	}
 	if force {
 		var previous V
-		err := s.discard(ctx, p, postWrite{expect: caller.Expect}, func(cur *Post) error {
+		err := s.discard(ctx, p, postWrite{expect: caller.Expect}, func(cur *calendar.Post) error {
 			previous = s.render(cur, renderAs{home: s.home(caller)})
 			return mayDelete(cur)
 		})
@@ -407,11 +408,11 @@ func (s *LinkedPosts[V]) Delete(ctx context.Context, caller Caller, ref PostRef,
 		}
 		return Deleted[V]{Deleted: true, Previous: previous}, nil
 	}
-	err = s.edit(ctx, p, postWrite{expect: caller.Expect}, func(p *Post) error {
-		if p.Status == StatusTrash {
+	err = s.edit(ctx, p, postWrite{expect: caller.Expect}, func(p *calendar.Post) error {
+		if p.Status == calendar.StatusTrash {
 			return errInTrash(s.kind.postType)
 		}
-		p.Status = StatusTrash
+		p.Status = calendar.StatusTrash
 		return mayDelete(p)
 	})
 	if err != nil {
@@ -422,8 +423,8 @@ func (s *LinkedPosts[V]) Delete(ctx context.Context, caller Caller, ref PostRef,
 
 // unlink removes a trashed or deleted venue or organizer from the events.
 func (s *LinkedPosts[V]) unlink(ctx context.Context, id int64) error {
-	if s.kind.postType == PostTypeVenue {
-		return s.forEachPost(ctx, func(q *PostQuery) { q.Venues = []int64{id} }, func(e *Post) error {
+	if s.kind.postType == calendar.PostTypeVenue {
+		return s.forEachPost(ctx, func(q *calendar.PostQuery) { q.Venues = []int64{id} }, func(e *calendar.Post) error {
 			if e.Venue != id {
 				return errUnchanged
 			}
@@ -431,7 +432,7 @@ func (s *LinkedPosts[V]) unlink(ctx context.Context, id int64) error {
 			return nil
 		})
 	}
-	return s.forEachPost(ctx, func(q *PostQuery) { q.Organizers = []int64{id} }, func(e *Post) error {
+	return s.forEachPost(ctx, func(q *calendar.PostQuery) { q.Organizers = []int64{id} }, func(e *calendar.Post) error {
 		if !containsID(e.Organizers, id) {
 			return errUnchanged
 		}
@@ -445,13 +446,13 @@ type linkedInput struct {
 	postFields
 	meta                 map[string]string
 	showMap, showMapLink *bool
-	geo                  *Geo
+	geo                  *calendar.Geo
 }
 
 // checkLinkedInput checks every sent field.
 func (s *LinkedPosts[V]) checkLinkedInput(ctx context.Context, raw LinkedInput) (*linkedInput, error) {
 	in := &linkedInput{meta: map[string]string{}, showMap: raw.ShowMap, showMapLink: raw.ShowMapLink}
-	var bad InvalidParams
+	var bad calendar.InvalidParams
 	in.postFields = s.checkPostFields(ctx, raw.PostFields, s.kind.postType, s.settings.TimeZone, &bad)
 	texts := map[string]*string{}
 	for _, m := range s.kind.meta {
@@ -476,7 +477,7 @@ func (s *LinkedPosts[V]) checkLinkedInput(ctx context.Context, raw LinkedInput) 
 	case lng != nil && (*lng < -180 || *lng > 180):
 		bad.Add("geo_lng", "geo_lng must be from -180 to 180.", nil)
 	case lat != nil:
-		in.geo = &Geo{Lat: *lat, Lng: *lng, Source: GeoExact}
+		in.geo = &calendar.Geo{Lat: *lat, Lng: *lng, Source: calendar.GeoExact}
 	}
 	return in, bad.Err()
 }
@@ -490,7 +491,7 @@ func (in *linkedInput) detailsOnly() *linkedInput {
 	return &out
 }
 
-func (in *linkedInput) apply(p *Post) {
+func (in *linkedInput) apply(p *calendar.Post) {
 	in.postFields.apply(p)
 	for k, val := range in.meta {
 		if p.Meta == nil {

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"calendar/app"
+	"calendar/app/calendar"
 )
 
 func TestCreateReturnsTheExistingPostOfTheSameName(t *testing.T) {
@@ -46,7 +47,7 @@ func TestCreateReturnsTheExistingPostOfTheSameName(t *testing.T) {
 
 func TestUpdatesChangeOnlyWhatTheySend(t *testing.T) {
 	w := newWorld(t)
-	v := w.venue("Keep", app.LinkedInput{PostFields: app.PostFields{Status: app.StatusDraft},
+	v := w.venue("Keep", app.LinkedInput{PostFields: app.PostFields{Status: calendar.StatusDraft},
 		Meta: map[string]string{"address": "1 Road", "city": "Lyon"}, ShowMap: ptr(false)})
 	ref := app.PostRef{Slug: v.Slug}
 	m, err := w.app.Venues.Update(w.ctx, w.admin(), ref, app.LinkedInput{Meta: map[string]string{"city": "Paris", "phone": ""}})
@@ -87,24 +88,24 @@ func TestSendingAnExistingOneAgainAppliesWhatTheCallerMayEdit(t *testing.T) {
 		return v
 	}
 
-	got := again(w.admin(), app.LinkedInput{PostFields: app.PostFields{Status: app.StatusDraft, Excerpt: ptr("new excerpt")},
+	got := again(w.admin(), app.LinkedInput{PostFields: app.PostFields{Status: calendar.StatusDraft, Excerpt: ptr("new excerpt")},
 		Meta: map[string]string{"address": "2 Avenue", "phone": "555"}, ShowMap: ptr(false)})
 	want := func(v app.VenueView, who string) {
 		t.Helper()
 		if v.Address != "2 Avenue" || v.Phone != "555" || v.City != "Lyon" || *v.ShowMap ||
-			v.Venue != "Hall" || v.Status != app.StatusPublish || v.Description != "<p>Old house</p>" || v.Excerpt != "" {
+			v.Venue != "Hall" || v.Status != calendar.StatusPublish || v.Description != "<p>Old house</p>" || v.Excerpt != "" {
 			t.Fatalf("%s: %+v", who, v)
 		}
 	}
 	want(got, "the answer")
 	want(stored(hall.ID), "the stored venue")
 
-	got = again(w.callers[app.RoleContributor], app.LinkedInput{Meta: map[string]string{"address": "3 Street"}})
+	got = again(w.callers[calendar.RoleContributor], app.LinkedInput{Meta: map[string]string{"address": "3 Street"}})
 	if got.Address != "2 Avenue" || stored(hall.ID).Address != "2 Avenue" {
 		t.Fatalf("a contributor changed another's venue: answer %q, stored %q", got.Address, stored(hall.ID).Address)
 	}
 
-	contributor := w.callers[app.RoleContributor]
+	contributor := w.callers[calendar.RoleContributor]
 	mine, err := w.app.Organizers.Create(w.ctx, contributor, app.LinkedInput{PostFields: app.PostFields{Title: ptr("Mine")}})
 	w.must(err)
 	second, err := w.app.Organizers.Create(w.ctx, contributor, app.LinkedInput{PostFields: app.PostFields{Title: ptr("mine")},

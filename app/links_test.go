@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"calendar/app"
+	"calendar/app/calendar"
 )
 
 func (w *world) organizerNames(caller app.Caller, f app.LinkedFilter) string {
@@ -33,7 +34,7 @@ func (w *world) termNames(terms *app.Terms, f app.TermFilter) string {
 func TestVenueAndOrganizerListsByTheirEvents(t *testing.T) {
 	w := newWorld(t)
 	hall, club, lonely := w.venue("Hall", app.LinkedInput{}), w.venue("Club", app.LinkedInput{}), w.venue("Lonely", app.LinkedInput{})
-	backstage := w.venue("Backstage", app.LinkedInput{PostFields: app.PostFields{Status: app.StatusDraft}})
+	backstage := w.venue("Backstage", app.LinkedInput{PostFields: app.PostFields{Status: calendar.StatusDraft}})
 	ann, bob := w.organizer("Ann"), w.organizer("Bob")
 	soon := time.Now().UTC().AddDate(0, 1, 0)
 	upcoming := between(soon.Format(app.DateFormat), soon.Add(time.Hour).Format(app.DateFormat))
@@ -53,14 +54,14 @@ func TestVenueAndOrganizerListsByTheirEvents(t *testing.T) {
 	u.StartDate, u.EndDate = upcoming.StartDate, upcoming.EndDate
 	next := w.event("upcoming", "", u)
 	draft := at(lonely.ID)
-	draft.Status = app.StatusDraft
+	draft.Status = calendar.StatusDraft
 	w.event("draft", "2020-02-01", draft)
 	b := at(backstage.ID)
 	b.StartDate, b.EndDate = upcoming.StartDate, upcoming.EndDate
 	withDraftVenue := w.event("backstage", "", b)
 	bare := w.event("bare", "2020-03-01", app.EventInput{})
 
-	editor := w.callers[app.RoleEditor]
+	editor := w.callers[calendar.RoleEditor]
 	cases := []struct {
 		name   string
 		f      app.LinkedFilter

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"calendar/app/calendar"
 	"calendar/app/wordpress"
 )
 
@@ -22,10 +23,6 @@ type Media struct {
 const (
 	DefaultMaxUpload = 10 << 20
 	DefaultMaxPixels = 50_000_000
-	// MetaAlt and MetaSource are an attachment's alternative text and the URL
-	// it was sideloaded from.
-	MetaAlt    = "alt_text"
-	MetaSource = "source"
 )
 
 // UploadInput is one upload: the file's bytes and the name the client gave
@@ -60,15 +57,15 @@ func (m *Media) Upload(ctx context.Context, caller Caller, in UploadInput) (Atta
 	return m.renderAttachment(p, caller), nil
 }
 
-func (m *Media) upload(ctx context.Context, actor *User, in UploadInput, source string) (*Post, error) {
-	if !actor.Can(CapUploadFiles) {
+func (m *Media) upload(ctx context.Context, actor *calendar.User, in UploadInput, source string) (*calendar.Post, error) {
+	if !actor.Can(calendar.CapUploadFiles) {
 		return nil, errCannotUpload(actor)
 	}
 	if err := m.checkFields(in.MediaFields); err != nil {
 		return nil, err
 	}
 	if len(in.Data) == 0 {
-		return nil, NewError(KindInvalid, "rest_upload_no_data", "No data supplied.")
+		return nil, calendar.NewError(calendar.KindInvalid, "rest_upload_no_data", "No data supplied.")
 	}
 	if int64(len(in.Data)) > m.settings.MaxUpload {
 		return nil, errUploadTooLarge(m.settings.MaxUpload)
@@ -79,10 +76,10 @@ func (m *Media) upload(ctx context.Context, actor *User, in UploadInput, source 
 	}
 	stem := fileStem(in.FileName)
 	now := m.now().UTC().Truncate(time.Second)
-	p := &Post{Type: PostTypeAttachment, Status: StatusUploading, Author: actor.ID, Date: now, Modified: now,
+	p := &calendar.Post{Type: calendar.PostTypeAttachment, Status: calendar.StatusUploading, Author: actor.ID, Date: now, Modified: now,
 		Title: stem, Meta: map[string]string{}}
 	if source != "" {
-		p.Meta[MetaSource] = source
+		p.Meta[calendar.MetaSource] = source
 	}
 	applyMediaFields(p, in.MediaFields)
 	if err := m.insert(ctx, p, wordpress.SanitizeTitle(p.Title)); err != nil {
@@ -94,23 +91,23 @@ func (m *Media) upload(ctx context.Context, actor *User, in UploadInput, source 
 		_ = m.discard(ctx, p, postWrite{}, nil) // the files written were removed; Sweep takes what a failure left
 		return nil, err
 	}
-	return p, m.edit(ctx, p, postWrite{}, func(p *Post) error {
-		p.Media, p.Status = files, StatusInherit
+	return p, m.edit(ctx, p, postWrite{}, func(p *calendar.Post) error {
+		p.Media, p.Status = files, calendar.StatusInherit
 		return nil
 	})
 }
 
-func errCannotUpload(actor *User) *Error {
-	return forbiddenAs(actor, "rest_cannot_create", "Sorry, you are not allowed to upload media on this site.")
+func errCannotUpload(actor *calendar.User) *calendar.Error {
+	return calendar.ForbiddenAs(actor, "rest_cannot_create", "Sorry, you are not allowed to upload media on this site.")
 }
 
-func errUploadTooLarge(limit int64) *Error {
-	return NewError(KindTooLarge, "rest_upload_file_too_big", "The file is larger than "+itoa(limit)+" bytes.").
+func errUploadTooLarge(limit int64) *calendar.Error {
+	return calendar.NewError(calendar.KindTooLarge, "rest_upload_file_too_big", "The file is larger than "+itoa(limit)+" bytes.").
 		With("max_bytes", limit)
 }
 
 func (m *Media) checkFields(f MediaFields) error {
-	var bad InvalidParams
+	var bad calendar.InvalidParams
 	checkLengths(&bad, map[string]*string{"title": f.Title, "alt_text": f.AltText, "caption": f.Caption, "description": f.Description})
 	if f.Title != nil && strings.TrimSpace(*f.Title) == "" {
 		bad.Add("title", "title must not be empty.", nil)
@@ -118,12 +115,12 @@ func (m *Media) checkFields(f MediaFields) error {
 	return bad.Err()
 }
 
-func applyMediaFields(p *Post, f MediaFields) {
+func applyMediaFields(p *calendar.Post, f MediaFields) {
 	if f.Title != nil {
 		p.Title = strings.TrimSpace(*f.Title)
 	}
 	if f.AltText != nil {
-		p.Meta[MetaAlt] = *f.AltText
+		p.Meta[calendar.MetaAlt] = *f.AltText
 	}
 	if f.Caption != nil {
 		p.Excerpt = *f.Caption
@@ -143,10 +140,10 @@ func (m *Media) Get(ctx context.Context, caller Caller, id int64) (AttachmentVie
 }
 
 // loadAttachment finds a finished attachment; anything else is WordPress' 404.
-func (m *Media) loadAttachment(ctx context.Context, id int64) (*Post, error) {
+func (m *Media) loadAttachment(ctx context.Context, id int64) (*calendar.Post, error) {
 	p, err := m.store.Posts().Get(ctx, id)
-	if errors.Is(err, ErrNotFound) || (err == nil && (p.Type != PostTypeAttachment || p.Status != StatusInherit)) {
-		return nil, NewError(KindNotFound, "rest_post_invalid_id", "Invalid post ID.")
+	if errors.Is(err, calendar.ErrNotFound) || (err == nil && (p.Type != calendar.PostTypeAttachment || p.Status != calendar.StatusInherit)) {
+		return nil, calendar.NewError(calendar.KindNotFound, "rest_post_invalid_id", "Invalid post ID.")
 	}
 	return p, err
 }
@@ -154,11 +151,11 @@ func (m *Media) loadAttachment(ctx context.Context, id int64) (*Post, error) {
 // List is one page of the library, newest first.
 func (m *Media) List(ctx context.Context, caller Caller, f MediaFilter) (*Page[AttachmentView], error) {
 	page, perPage := m.paging(f.Page)
-	q := PostQuery{Type: PostTypeAttachment, Statuses: []string{StatusInherit}, Reader: readRuleOf(caller.User),
+	q := calendar.PostQuery{Type: calendar.PostTypeAttachment, Statuses: []string{calendar.StatusInherit}, Reader: calendar.ReadRuleOf(caller.User),
 		Authors: f.Authors, Offset: (page - 1) * perPage, Limit: perPage}
 	if f.Search != nil && strings.TrimSpace(*f.Search) != "" {
-		if len(*f.Search) > MaxSearchLength {
-			return nil, ErrInvalidParam("search", "search must not be longer than "+itoa(MaxSearchLength)+" bytes.")
+		if len(*f.Search) > calendar.MaxSearchLength {
+			return nil, calendar.ErrInvalidParam("search", "search must not be longer than "+itoa(calendar.MaxSearchLength)+" bytes.")
 		}
 		q.Fragments = SearchFragments(*f.Search)
 	}
@@ -167,7 +164,7 @@ func (m *Media) List(ctx context.Context, caller Caller, f MediaFilter) (*Page[A
 		return nil, err
 	}
 	if len(found.IDs) == 0 && page > 1 && found.Total > 0 {
-		return nil, NewError(KindInvalid, "rest_post_invalid_page_number", "The page number requested is larger than the number of pages available.")
+		return nil, calendar.NewError(calendar.KindInvalid, "rest_post_invalid_page_number", "The page number requested is larger than the number of pages available.")
 	}
 	posts, err := m.store.Posts().GetMany(ctx, found.IDs)
 	if err != nil {
@@ -184,7 +181,7 @@ func (m *Media) List(ctx context.Context, caller Caller, f MediaFilter) (*Page[A
 func (m *Media) Update(ctx context.Context, caller Caller, id int64, f MediaFields) (AttachmentView, error) {
 	actor := caller.User
 	if actor == nil {
-		return AttachmentView{}, ErrForbidden(nil)
+		return AttachmentView{}, calendar.ErrForbidden(nil)
 	}
 	p, err := m.loadAttachment(ctx, id)
 	if err != nil {
@@ -196,7 +193,7 @@ func (m *Media) Update(ctx context.Context, caller Caller, id int64, f MediaFiel
 	if !canEdit(actor, p) {
 		return AttachmentView{}, errCannotEdit(actor)
 	}
-	err = m.edit(ctx, p, postWrite{expect: caller.Expect}, func(p *Post) error {
+	err = m.edit(ctx, p, postWrite{expect: caller.Expect}, func(p *calendar.Post) error {
 		if !canEdit(actor, p) {
 			return errCannotEdit(actor)
 		}
@@ -212,8 +209,8 @@ func (m *Media) Update(ctx context.Context, caller Caller, id int64, f MediaFiel
 	return m.renderAttachment(p, caller), nil
 }
 
-func errCannotEdit(actor *User) *Error {
-	return forbiddenAs(actor, "rest_cannot_edit", "Sorry, you are not allowed to edit this post.")
+func errCannotEdit(actor *calendar.User) *calendar.Error {
+	return calendar.ForbiddenAs(actor, "rest_cannot_edit", "Sorry, you are not allowed to edit this post.")
 }
 
 // Delete removes an attachment for good (attachments have no trash, as in
@@ -223,23 +220,23 @@ func (m *Media) Delete(ctx context.Context, caller Caller, id int64, force bool)
 	var none Deleted[AttachmentView]
 	actor := caller.User
 	if actor == nil {
-		return none, ErrForbidden(nil)
+		return none, calendar.ErrForbidden(nil)
 	}
 	p, err := m.loadAttachment(ctx, id)
 	if err != nil {
 		return none, err
 	}
 	if !canDelete(actor, p) {
-		return none, forbiddenAs(actor, "rest_cannot_delete", "Sorry, you are not allowed to delete this post.")
+		return none, calendar.ForbiddenAs(actor, "rest_cannot_delete", "Sorry, you are not allowed to delete this post.")
 	}
 	if !force {
-		return none, NewError(KindNotImplemented, "rest_trash_not_supported", "Attachments do not support trashing. Set 'force' to true to delete.")
+		return none, calendar.NewError(calendar.KindNotImplemented, "rest_trash_not_supported", "Attachments do not support trashing. Set 'force' to true to delete.")
 	}
 	if err := caller.Expect.holds(p.Seq, p.Modified); err != nil {
 		return none, err // before the posts that show it lose it
 	}
 	previous := m.renderAttachment(p, caller)
-	err = m.forEachPost(ctx, func(q *PostQuery) { q.Type, q.Images = "", []int64{p.ID} }, func(post *Post) error {
+	err = m.forEachPost(ctx, func(q *calendar.PostQuery) { q.Type, q.Images = "", []int64{p.ID} }, func(post *calendar.Post) error {
 		if post.ImageID != p.ID {
 			return errUnchanged
 		}
@@ -249,9 +246,9 @@ func (m *Media) Delete(ctx context.Context, caller Caller, id int64, force bool)
 	if err != nil {
 		return none, err
 	}
-	err = m.discard(ctx, p, postWrite{expect: caller.Expect}, func(cur *Post) error {
+	err = m.discard(ctx, p, postWrite{expect: caller.Expect}, func(cur *calendar.Post) error {
 		if !canDelete(actor, cur) {
-			return forbiddenAs(actor, "rest_cannot_delete", "Sorry, you are not allowed to delete this post.")
+			return calendar.ForbiddenAs(actor, "rest_cannot_delete", "Sorry, you are not allowed to delete this post.")
 		}
 		return nil
 	})

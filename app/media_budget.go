@@ -7,6 +7,7 @@ import (
 
 	"golang.org/x/sync/semaphore"
 
+	"calendar/app/calendar"
 	"calendar/app/imaging"
 )
 
@@ -41,8 +42,8 @@ func newUploadBudget(s Settings) *uploadBudget {
 }
 
 // errUploadBusy answers an upload that waited for room in vain.
-func errUploadBusy(wait time.Duration) *Error {
-	e := NewError(KindUnavailable, "rest_upload_busy", "The service is processing as many uploads as it can; try again shortly.")
+func errUploadBusy(wait time.Duration) *calendar.Error {
+	e := calendar.NewError(calendar.KindUnavailable, "rest_upload_busy", "The service is processing as many uploads as it can; try again shortly.")
 	e.RetryAfter = wait
 	return e
 }
@@ -51,7 +52,7 @@ func errUploadBusy(wait time.Duration) *Error {
 // caller may upload at all, then waits for one of the uploads in flight.
 // The returned release ends the upload's hold; it is nil with an error.
 func (m *Media) Receive(ctx context.Context, caller Caller) (release func(), err error) {
-	if !caller.Can(CapUploadFiles) {
+	if !caller.Can(calendar.CapUploadFiles) {
 		return nil, errCannotUpload(caller.User)
 	}
 	b := m.budget
@@ -78,7 +79,7 @@ func (m *Media) process(ctx context.Context, data []byte) (*imaging.Result, erro
 		return nil, errNotAnImage(err)
 	}
 	if cost > b.memorySize {
-		return nil, NewError(KindInvalid, "rest_upload_image_too_large",
+		return nil, calendar.NewError(calendar.KindInvalid, "rest_upload_image_too_large",
 			"The image needs "+itoa(cost>>20)+" MB to process; the service gives an image at most "+itoa(b.memorySize>>20)+" MB.").
 			With("needs_bytes", cost).With("max_bytes", b.memorySize)
 	}
@@ -97,10 +98,10 @@ func (m *Media) process(ctx context.Context, data []byte) (*imaging.Result, erro
 		imaging.WordPressSizes)
 	switch {
 	case errors.Is(err, imaging.ErrTooManyPixels):
-		return nil, NewError(KindInvalid, "rest_upload_image_too_large",
+		return nil, calendar.NewError(calendar.KindInvalid, "rest_upload_image_too_large",
 			"The image has more than "+itoa(m.settings.MaxPixels)+" pixels.")
 	case errors.Is(err, imaging.ErrTooSlow):
-		return nil, NewError(KindInvalid, "rest_upload_image_too_complex",
+		return nil, calendar.NewError(calendar.KindInvalid, "rest_upload_image_too_complex",
 			"The image takes longer than "+b.decode.String()+" to decode.")
 	case err != nil:
 		return nil, errNotAnImage(err)
@@ -108,8 +109,8 @@ func (m *Media) process(ctx context.Context, data []byte) (*imaging.Result, erro
 	return img, nil
 }
 
-func errNotAnImage(cause error) *Error {
-	e := NewError(KindInvalid, "rest_upload_invalid_type", "Sorry, you are not allowed to upload this file type (JPEG, PNG, GIF and WebP images only).")
+func errNotAnImage(cause error) *calendar.Error {
+	e := calendar.NewError(calendar.KindInvalid, "rest_upload_invalid_type", "Sorry, you are not allowed to upload this file type (JPEG, PNG, GIF and WebP images only).")
 	e.Cause = cause
 	return e
 }

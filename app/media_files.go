@@ -12,6 +12,7 @@ import (
 	"time"
 	"unicode"
 
+	"calendar/app/calendar"
 	"calendar/app/imaging"
 	"calendar/app/wordpress"
 )
@@ -58,7 +59,7 @@ const (
 // writeFiles stores the image's files under folder: stem.ext (stem-rotated
 // when turned upright) and stem-WxH.ext for each size, under the first
 // free name (numberedNames, randomNames).
-func (m *Media) writeFiles(ctx context.Context, owner int64, folder, stem string, img *imaging.Result) (*MediaFile, error) {
+func (m *Media) writeFiles(ctx context.Context, owner int64, folder, stem string, img *imaging.Result) (*calendar.MediaFile, error) {
 	var err error
 	for n := 0; n < numberedNames+randomNames; n++ {
 		base := folder + stem
@@ -68,8 +69,8 @@ func (m *Media) writeFiles(ctx context.Context, owner int64, folder, stem string
 		case n > 0:
 			base += "-" + itoa(int64(n))
 		}
-		var media *MediaFile
-		if media, err = m.tryFiles(ctx, owner, base, img); !errors.Is(err, ErrConflict) {
+		var media *calendar.MediaFile
+		if media, err = m.tryFiles(ctx, owner, base, img); !errors.Is(err, calendar.ErrConflict) {
 			return media, err
 		}
 	}
@@ -87,22 +88,22 @@ func randomSuffix() string {
 	return string(b)
 }
 
-func (m *Media) tryFiles(ctx context.Context, owner int64, base string, img *imaging.Result) (*MediaFile, error) {
+func (m *Media) tryFiles(ctx context.Context, owner int64, base string, img *imaging.Result) (*calendar.MediaFile, error) {
 	full := base + "." + img.Full.Ext
 	if img.Rotated {
 		full = base + "-rotated." + img.Full.Ext
 	}
-	media := &MediaFile{File: full, MIME: img.Full.MIME, Width: img.Full.Width, Height: img.Full.Height,
+	media := &calendar.MediaFile{File: full, MIME: img.Full.MIME, Width: img.Full.Width, Height: img.Full.Height,
 		FileSize: int64(len(img.Full.Data))}
 	files := []imaging.File{img.Full}
 	for _, s := range img.Sizes {
 		name := base + "-" + itoa(int64(s.Width)) + "x" + itoa(int64(s.Height)) + "." + s.Ext
-		media.Sizes = append(media.Sizes, MediaSize{Name: s.Name, File: name, MIME: s.MIME, Width: s.Width,
+		media.Sizes = append(media.Sizes, calendar.MediaSize{Name: s.Name, File: name, MIME: s.MIME, Width: s.Width,
 			Height: s.Height, FileSize: int64(len(s.Data))})
 		files = append(files, s)
 	}
 	var written []string
-	for i, name := range media.names() {
+	for i, name := range media.Names() {
 		if slices.Contains(written, name) { // two sizes of one shape share a file
 			continue
 		}
@@ -118,18 +119,18 @@ func (m *Media) tryFiles(ctx context.Context, owner int64, base string, img *ima
 }
 
 // deleteFiles removes an image's files; what fails is left to Sweep.
-func (m *Media) deleteFiles(ctx context.Context, media *MediaFile) {
+func (m *Media) deleteFiles(ctx context.Context, media *calendar.MediaFile) {
 	if media == nil {
 		return
 	}
-	for _, name := range media.names() {
+	for _, name := range media.Names() {
 		_ = m.store.Files().DeleteFile(ctx, name)
 	}
 }
 
 // ServedFile is a stored file an attachment serves, with its type.
 type ServedFile struct {
-	StoredFile
+	calendar.StoredFile
 	MIME string
 }
 
@@ -137,9 +138,9 @@ type ServedFile struct {
 // uploads URL; a file no finished attachment lists (a crash mid-upload left
 // it) is not found.
 func (m *Media) OpenFile(ctx context.Context, name string) (*ServedFile, error) {
-	notFound := NewError(KindNotFound, "rest_no_route", "No route was found matching the URL and request method.")
+	notFound := calendar.NewError(calendar.KindNotFound, "rest_no_route", "No route was found matching the URL and request method.")
 	f, err := m.store.Files().OpenFile(ctx, name)
-	if errors.Is(err, ErrNotFound) {
+	if errors.Is(err, calendar.ErrNotFound) {
 		return nil, notFound
 	}
 	if err != nil {
@@ -148,31 +149,16 @@ func (m *Media) OpenFile(ctx context.Context, name string) (*ServedFile, error) 
 	owner, err := m.loadAttachment(ctx, f.Info().Owner)
 	mime, listed := "", false
 	if err == nil {
-		mime, listed = owner.Media.mimeOf(name)
+		mime, listed = owner.Media.MIMEOf(name)
 	}
 	if !listed {
 		f.Close()
-		if err != nil && AsError(err).Kind != KindNotFound {
+		if err != nil && calendar.AsError(err).Kind != calendar.KindNotFound {
 			return nil, err
 		}
 		return nil, notFound
 	}
 	return &ServedFile{StoredFile: f, MIME: mime}, nil
-}
-
-func (m *MediaFile) mimeOf(name string) (string, bool) {
-	if m == nil {
-		return "", false
-	}
-	if m.File == name {
-		return m.MIME, true
-	}
-	for _, s := range m.Sizes {
-		if s.File == name {
-			return s.MIME, true
-		}
-	}
-	return "", false
 }
 
 // SweepGrace is how old an unfinished upload must be before Sweep removes
@@ -183,7 +169,7 @@ const SweepGrace = time.Hour
 // still marked as uploading and files no finished attachment lists. It
 // reports how many records and files it removed.
 func (m *Media) Sweep(ctx context.Context, before time.Time) (records, files int, err error) {
-	q := PostQuery{Type: PostTypeAttachment, Statuses: []string{StatusUploading}, Reader: readEverything, Limit: 1000}
+	q := calendar.PostQuery{Type: calendar.PostTypeAttachment, Statuses: []string{calendar.StatusUploading}, Reader: calendar.ReadEverything, Limit: 1000}
 	found, err := m.index.SearchPosts(ctx, q)
 	if err != nil {
 		return 0, 0, err
@@ -193,8 +179,8 @@ func (m *Media) Sweep(ctx context.Context, before time.Time) (records, files int
 		return 0, 0, err
 	}
 	for _, p := range stale {
-		unfinished := func(p *Post) error {
-			if p.Status != StatusUploading || !p.Modified.Before(before) {
+		unfinished := func(p *calendar.Post) error {
+			if p.Status != calendar.StatusUploading || !p.Modified.Before(before) {
 				return errUnchanged
 			}
 			return nil
@@ -212,10 +198,10 @@ func (m *Media) Sweep(ctx context.Context, before time.Time) (records, files int
 	}
 	for _, f := range stored {
 		owner, err := m.loadAttachment(ctx, f.Owner)
-		if err != nil && AsError(err).Kind != KindNotFound {
+		if err != nil && calendar.AsError(err).Kind != calendar.KindNotFound {
 			return records, files, err
 		}
-		if _, listed := owner.mediaOf().mimeOf(f.Name); err == nil && listed {
+		if _, listed := owner.MediaOf().MIMEOf(f.Name); err == nil && listed {
 			continue
 		}
 		if err := m.store.Files().DeleteFile(ctx, f.Name); err != nil {
@@ -226,34 +212,27 @@ func (m *Media) Sweep(ctx context.Context, before time.Time) (records, files int
 	return records, files, nil
 }
 
-func (p *Post) mediaOf() *MediaFile {
-	if p == nil {
-		return nil
-	}
-	return p.Media
-}
-
 // uploadsURL is where the files are served: {site}/uploads/.
 func (m *Media) uploadsURL() string { return m.settings.SiteURL + "/uploads/" }
 
 // ownUpload finds the attachment one of our file URLs serves, nil when the
 // URL is not one of ours.
-func (m *Media) ownUpload(ctx context.Context, rawURL string) (*Post, error) {
+func (m *Media) ownUpload(ctx context.Context, rawURL string) (*calendar.Post, error) {
 	name, ok := strings.CutPrefix(rawURL, m.uploadsURL())
 	if !ok {
 		return nil, nil
 	}
 	name, _, _ = strings.Cut(name, "?")
 	info, err := m.store.Files().StatFile(ctx, name)
-	if errors.Is(err, ErrNotFound) {
-		return nil, ErrInvalidParam("image", "image names no file of the media library.")
+	if errors.Is(err, calendar.ErrNotFound) {
+		return nil, calendar.ErrInvalidParam("image", "image names no file of the media library.")
 	}
 	if err != nil {
 		return nil, err
 	}
 	p, err := m.loadAttachment(ctx, info.Owner)
-	if err != nil || !slices.Contains(p.Media.names(), name) {
-		return nil, ErrInvalidParam("image", "image names no file of the media library.")
+	if err != nil || !slices.Contains(p.Media.Names(), name) {
+		return nil, calendar.ErrInvalidParam("image", "image names no file of the media library.")
 	}
 	return p, nil
 }

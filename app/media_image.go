@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"path"
 
+	"calendar/app/calendar"
 	"calendar/app/wordpress"
 )
 
@@ -13,7 +14,7 @@ import (
 // a URL kept as given ("" removes the image).
 type imageChoice struct {
 	url        string
-	attachment *Post
+	attachment *calendar.Post
 	// sideload: the URL is a foreign one the service fetches into the library.
 	sideload bool
 }
@@ -21,7 +22,7 @@ type imageChoice struct {
 // checkImage reads an image as the interface takes it: an attachment ID, the
 // URL of one of our uploads (which is that attachment), or another absolute
 // http(s) URL.
-func (s *postService) checkImage(ctx context.Context, raw string, bad *InvalidParams) *imageChoice {
+func (s *postService) checkImage(ctx context.Context, raw string, bad *calendar.InvalidParams) *imageChoice {
 	const invalid = "image must be the ID of an image of the media library, or an absolute http(s) URL."
 	if raw == "" {
 		return &imageChoice{}
@@ -50,8 +51,8 @@ func (s *postService) checkImage(ctx context.Context, raw string, bad *InvalidPa
 
 // attachmentChoice: a post keeps the URL a sideloaded image came from, so
 // that sending it again keeps the attachment, or else the file's URL.
-func (s *postService) attachmentChoice(p *Post) *imageChoice {
-	c := &imageChoice{url: p.Meta[MetaSource], attachment: p}
+func (s *postService) attachmentChoice(p *calendar.Post) *imageChoice {
+	c := &imageChoice{url: p.Meta[calendar.MetaSource], attachment: p}
 	if c.url == "" {
 		c.url = s.fileURL(p.Media.File)
 	}
@@ -59,7 +60,7 @@ func (s *postService) attachmentChoice(p *Post) *imageChoice {
 }
 
 // apply writes the image onto a post, with a copy of an attachment's files.
-func (c *imageChoice) apply(p *Post) {
+func (c *imageChoice) apply(p *calendar.Post) {
 	if c.url == p.Image && c.attachment == nil && p.ImageID != 0 {
 		return // the URL it was sideloaded from, sent again: it stays the attachment
 	}
@@ -74,12 +75,12 @@ func (c *imageChoice) apply(p *Post) {
 // attachment already sideloaded from it is reused. Only callers who may
 // upload have it done; a fetch that fails or is refused (an address that is
 // not public) leaves the URL as given, as when sideloading is off.
-func (s *postService) sideload(ctx context.Context, actor *User, c *imageChoice) error {
-	if c == nil || !c.sideload || !actor.Can(CapUploadFiles) {
+func (s *postService) sideload(ctx context.Context, actor *calendar.User, c *imageChoice) error {
+	if c == nil || !c.sideload || !actor.Can(calendar.CapUploadFiles) {
 		return nil
 	}
-	found, err := s.index.SearchPosts(ctx, PostQuery{Type: PostTypeAttachment, Statuses: []string{StatusInherit},
-		Reader: readEverything, Source: c.url, Limit: 1})
+	found, err := s.index.SearchPosts(ctx, calendar.PostQuery{Type: calendar.PostTypeAttachment, Statuses: []string{calendar.StatusInherit},
+		Reader: calendar.ReadEverything, Source: c.url, Limit: 1})
 	if err != nil {
 		return err
 	}
@@ -95,7 +96,7 @@ func (s *postService) sideload(ctx context.Context, actor *User, c *imageChoice)
 	}
 	u, _ := url.Parse(c.url)
 	p, err := s.media.upload(ctx, actor, UploadInput{FileName: path.Base(u.Path), Data: data}, c.url)
-	if e := (*Error)(nil); errors.As(err, &e) && (e.Kind == KindInvalid || e.Kind == KindTooLarge) {
+	if e := (*calendar.Error)(nil); errors.As(err, &e) && (e.Kind == calendar.KindInvalid || e.Kind == calendar.KindTooLarge) {
 		return nil // not an image we take: the URL stays as given
 	}
 	if err != nil {

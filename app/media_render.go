@@ -3,11 +3,13 @@ package app
 import (
 	"path"
 	"strings"
+
+	"calendar/app/calendar"
 )
 
 // imageView is a post's image: a URL as given, or one of our uploads with
 // its dimensions and sizes.
-func (s *postService) imageView(url string, id int64, f *MediaFile) *ImageView {
+func (s *postService) imageView(url string, id int64, f *calendar.MediaFile) *ImageView {
 	v := &ImageView{URL: url, Extension: strings.TrimPrefix(path.Ext(urlPath(url)), ".")}
 	if f == nil {
 		return v
@@ -80,20 +82,20 @@ type MediaDetailsSize struct {
 const mediaDateFormat = "2006-01-02T15:04:05"
 
 // renderAttachment writes an attachment; raw texts for those who may edit it.
-func (m *Media) renderAttachment(p *Post, caller Caller) AttachmentView {
+func (m *Media) renderAttachment(p *calendar.Post, caller Caller) AttachmentView {
 	f := p.Media
 	if f == nil {
-		f = &MediaFile{}
+		f = &calendar.MediaFile{}
 	}
 	texts := m.texts(p)
 	src := m.fileURL(f.File)
 	v := AttachmentView{
 		ID: p.ID, revision: p.Seq, Date: p.Date.In(m.settings.TimeZone).Format(mediaDateFormat), DateGMT: p.Date.UTC().Format(mediaDateFormat),
 		GUID: Rendered{Rendered: src}, Modified: p.Modified.In(m.settings.TimeZone).Format(mediaDateFormat),
-		ModifiedGMT: p.Modified.UTC().Format(mediaDateFormat), Slug: p.Slug, Status: p.Status, Type: PostTypeAttachment,
+		ModifiedGMT: p.Modified.UTC().Format(mediaDateFormat), Slug: p.Slug, Status: p.Status, Type: calendar.PostTypeAttachment,
 		Link: m.home(caller) + "/?attachment_id=" + itoa(p.ID), Title: Rendered{Rendered: p.Title}, Author: p.Author,
 		Description: Rendered{Rendered: texts.description}, Caption: Rendered{Rendered: texts.excerpt},
-		AltText: p.Meta[MetaAlt], MediaType: "image", MIMEType: f.MIME, SourceURL: src,
+		AltText: p.Meta[calendar.MetaAlt], MediaType: "image", MIMEType: f.MIME, SourceURL: src,
 		MediaDetails: MediaDetails{Width: f.Width, Height: f.Height, File: f.File, FileSize: f.FileSize,
 			Sizes: map[string]MediaDetailsSize{}, ImageMeta: map[string]any{}},
 	}

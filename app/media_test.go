@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"calendar/app"
+	"calendar/app/calendar"
 )
 
 func testJPEG(t *testing.T, w, h int) []byte {
@@ -33,7 +34,7 @@ func TestSweepRemovesWhatUnfinishedUploadsLeft(t *testing.T) {
 	w := newWorld(t)
 	done, err := w.app.Media.Upload(w.ctx, w.admin(), app.UploadInput{FileName: "done.jpg", Data: testJPEG(t, 400, 300)})
 	w.must(err)
-	crashed := &app.Post{Type: app.PostTypeAttachment, Status: app.StatusUploading, Slug: "crashed", Title: "crashed",
+	crashed := &calendar.Post{Type: calendar.PostTypeAttachment, Status: calendar.StatusUploading, Slug: "crashed", Title: "crashed",
 		Author: w.admin().User.ID, Date: time.Now().Add(-time.Minute), Modified: time.Now().Add(-time.Minute)}
 	w.must(w.store.Posts().Insert(w.ctx, crashed))
 	_, err = w.app.CatchUp(w.ctx) // the index learns of it as a restart would
@@ -44,11 +45,11 @@ func TestSweepRemovesWhatUnfinishedUploadsLeft(t *testing.T) {
 	for name, owner := range leftovers {
 		w.must(files.PutFile(w.ctx, name, owner, []byte("partial")))
 	}
-	if _, err := w.app.Media.Get(w.ctx, w.admin(), crashed.ID); app.AsError(err).Kind != app.KindNotFound {
+	if _, err := w.app.Media.Get(w.ctx, w.admin(), crashed.ID); calendar.AsError(err).Kind != calendar.KindNotFound {
 		t.Fatalf("an unfinished upload reads as %v, want not found", err)
 	}
 	for name := range leftovers {
-		if f, err := w.app.Media.OpenFile(w.ctx, name); err == nil || app.AsError(err).Kind != app.KindNotFound {
+		if f, err := w.app.Media.OpenFile(w.ctx, name); err == nil || calendar.AsError(err).Kind != calendar.KindNotFound {
 			if f != nil {
 				f.Close()
 			}
@@ -75,7 +76,7 @@ func TestSweepRemovesWhatUnfinishedUploadsLeft(t *testing.T) {
 // may be another replica's upload in progress.
 func TestSweepLeavesRecentUploadsToTheirWriters(t *testing.T) {
 	w := newWorld(t)
-	writing := &app.Post{Type: app.PostTypeAttachment, Status: app.StatusUploading, Slug: "writing", Title: "writing",
+	writing := &calendar.Post{Type: calendar.PostTypeAttachment, Status: calendar.StatusUploading, Slug: "writing", Title: "writing",
 		Date: time.Now(), Modified: time.Now()}
 	w.must(w.store.Posts().Insert(w.ctx, writing))
 	_, err := w.app.CatchUp(w.ctx)

@@ -3,6 +3,7 @@ package app
 import (
 	"time"
 
+	"calendar/app/calendar"
 	"calendar/app/strtotime"
 )
 
@@ -39,10 +40,10 @@ func (v EventView) LastModified() time.Time {
 func (v EventView) Revision() int64 { return v.revision }
 
 // Revision is the venue's revision.
-func (v VenueView) Revision() int64 { return v.access.revisionOf() }
+func (v VenueView) Revision() int64 { return v.access.Revision() }
 
 // Revision is the organizer's revision.
-func (v OrganizerView) Revision() int64 { return v.access.revisionOf() }
+func (v OrganizerView) Revision() int64 { return v.access.Revision() }
 
 // Revision is the term's revision.
 func (v TermView) Revision() int64 { return v.revision }
@@ -50,16 +51,9 @@ func (v TermView) Revision() int64 { return v.revision }
 // Revision is the attachment's revision.
 func (v AttachmentView) Revision() int64 { return v.revision }
 
-func (p *Post) revisionOf() int64 {
-	if p == nil {
-		return 0
-	}
-	return p.Seq
-}
-
 // readModifiedAfter sets the modified_after filter and its order on q when
 // it was sent.
-func readModifiedAfter(raw *string, now time.Time, q *PostQuery, bad *InvalidParams) {
+func readModifiedAfter(raw *string, now time.Time, q *calendar.PostQuery, bad *calendar.InvalidParams) {
 	if raw == nil {
 		return
 	}
@@ -68,8 +62,8 @@ func readModifiedAfter(raw *string, now time.Time, q *PostQuery, bad *InvalidPar
 		bad.Add("modified_after", "modified_after is not a date.", nil)
 		return
 	}
-	q.ModifiedAfter = &Bound{T: t.UTC()}
-	q.Order = OrderModified
+	q.ModifiedAfter = &calendar.Bound{T: t.UTC()}
+	q.Order = calendar.OrderModified
 }
 
 // laterOf is the later of two instants.

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"calendar/app/calendar"
 	"calendar/app/lru"
 	"calendar/app/strtotime"
 	"calendar/app/throttle"
@@ -18,8 +19,8 @@ import (
 // postService holds what every post resource (venues, organizers, events) shares:
 // loading by ID or slug, saving to the store then the index, slugs, dates, URLs.
 type postService struct {
-	store    Store
-	index    Index
+	store    calendar.Store
+	index    calendar.Index
 	settings Settings
 	now      func() time.Time
 	sync     *indexSync
@@ -66,8 +67,8 @@ func (r PostRef) bySlug() bool { return r.ID == 0 && r.Slug != "" }
 // slug, another's post the caller may not read is answered as a missing one
 // too: a slug is guessed from a title, and a 403 would confirm the guess
 // (IDs are counted, so the plugin's 403 by ID tells nothing).
-func (s *postService) load(ctx context.Context, actor *User, postType string, ref PostRef) (*Post, error) {
-	var p *Post
+func (s *postService) load(ctx context.Context, actor *calendar.User, postType string, ref PostRef) (*calendar.Post, error) {
+	var p *calendar.Post
 	var err error
 	param := "id"
 	switch {
@@ -75,34 +76,36 @@ func (s *postService) load(ctx context.Context, actor *User, postType string, re
 		param = "slug"
 		p, err = s.store.Posts().FindByKey(ctx, "type_slug", postType+"/"+ref.Slug)
 	case ref.ID == 0: // IDs start at 1: the plugin's tests answer /0 with a 404
-		return nil, NewError(KindNotFound, postType+"-not-found", "The requested post ID does not exist or is not a "+postType+".")
+		return nil, calendar.NewError(calendar.KindNotFound, postType+"-not-found", "The requested post ID does not exist or is not a "+postType+".")
 	default:
 		p, err = s.store.Posts().Get(ctx, ref.ID)
 	}
-	if errors.Is(err, ErrNotFound) || (err == nil && p.Type != postType) || (err == nil && ref.bySlug() && !canRead(actor, p) && !ownedBy(p, actor)) {
-		return nil, ErrInvalidParam(param, "Invalid parameter.")
+	if errors.Is(err, calendar.ErrNotFound) || (err == nil && p.Type != postType) || (err == nil && ref.bySlug() && !calendar.CanRead(actor, p) && !ownedBy(p, actor)) {
+		return nil, calendar.ErrInvalidParam(param, "Invalid parameter.")
 	}
 	return p, err
 }
 
-func ownedBy(p *Post, actor *User) bool { return actor != nil && p.Author == actor.ID }
+func ownedBy(p *calendar.Post, actor *calendar.User) bool {
+	return actor != nil && p.Author == actor.ID
+}
 
 // loadReadable is load for a post a caller names as a filter or a link: one
 // the caller may not read is answered as a missing one, so its existence is
 // not told either.
-func (s *postService) loadReadable(ctx context.Context, actor *User, postType string, id int64) (*Post, error) {
+func (s *postService) loadReadable(ctx context.Context, actor *calendar.User, postType string, id int64) (*calendar.Post, error) {
 	p, err := s.load(ctx, actor, postType, PostRef{ID: id})
-	if err == nil && !canRead(actor, p) {
-		return nil, ErrInvalidParam("id", "Invalid parameter.")
+	if err == nil && !calendar.CanRead(actor, p) {
+		return nil, calendar.ErrInvalidParam("id", "Invalid parameter.")
 	}
 	return p, err
 }
 
 // insert stores a new post under a unique slug derived from base, then indexes it.
-func (s *postService) insert(ctx context.Context, p *Post, base string) error {
+func (s *postService) insert(ctx context.Context, p *calendar.Post, base string) error {
 	taken := func(ctx context.Context, slug string) (bool, error) {
 		_, err := s.store.Posts().FindByKey(ctx, "type_slug", p.Type+"/"+slug)
-		if errors.Is(err, ErrNotFound) {
+		if errors.Is(err, calendar.ErrNotFound) {
 			return false, nil
 		}
 		return err == nil, err
@@ -114,7 +117,7 @@ func (s *postService) insert(ctx context.Context, p *Post, base string) error {
 		}
 		p.Slug = slug
 		err = s.insertAs(ctx, p)
-		if !errors.Is(err, ErrConflict) {
+		if !errors.Is(err, calendar.ErrConflict) {
 			return err
 		}
 		from = n + 1 // another writer took the slug between the check and the insert
@@ -122,9 +125,9 @@ func (s *postService) insert(ctx context.Context, p *Post, base string) error {
 }
 
 // insertAs stores a new post under the slug it has, then indexes it.
-func (s *postService) insertAs(ctx context.Context, p *Post) error {
-	return s.sync.writeThrough(CollectionPosts, p, false, func() error { return s.store.Posts().Insert(ctx, p) },
-		func() error { return s.index.PutPosts(ctx, []*Post{p}) })
+func (s *postService) insertAs(ctx context.Context, p *calendar.Post) error {
+	return s.sync.writeThrough(calendar.CollectionPosts, p, false, func() error { return s.store.Posts().Insert(ctx, p) },
+		func() error { return s.index.PutPosts(ctx, []*calendar.Post{p}) })
 }
 
 // MaxPerPage caps every list.
@@ -182,16 +185,16 @@ func (s *postService) home(caller Caller) string {
 
 // permalink is the public URL of a published post, or its plain link
 // otherwise, under home.
-func permalink(p *Post, home string) string {
-	if p.Status == StatusPublish {
+func permalink(p *calendar.Post, home string) string {
+	if p.Status == calendar.StatusPublish {
 		return home + "/" + p.Type + "/" + p.Slug + "/"
 	}
 	return home + "/?post_type=" + p.Type + "&p=" + itoa(p.ID)
 }
 
 // errInTrash is the plugin's 410 for deleting what is already in the trash.
-func errInTrash(kind string) *Error {
-	return NewError(KindGone, kind+"-is-in-trash", "The "+kind+" is already trashed")
+func errInTrash(kind string) *calendar.Error {
+	return calendar.NewError(calendar.KindGone, kind+"-is-in-trash", "The "+kind+" is already trashed")
 }
 
 // Deleted is the answer to a permanent delete.
@@ -207,13 +210,13 @@ type Deleted[V any] struct {
 // after a lost race: it must check that the post still is one it changes
 // (errUnchanged otherwise). Used to unlink a removed venue, organizer, term
 // or image, and to move events with their venue.
-func (s *postService) forEachPost(ctx context.Context, where func(*PostQuery), change func(*Post) error) error {
-	q := PostQuery{Type: PostTypeEvent}
+func (s *postService) forEachPost(ctx context.Context, where func(*calendar.PostQuery), change func(*calendar.Post) error) error {
+	q := calendar.PostQuery{Type: calendar.PostTypeEvent}
 	where(&q)
 	posts, err := s.findPosts(ctx, q)
 	for _, p := range posts {
 		edit := s.edit
-		if p.Type == PostTypeEvent {
+		if p.Type == calendar.PostTypeEvent {
 			edit = s.events.editEvent
 		}
 		if err := ignoreMissing(edit(ctx, p, postWrite{}, change)); err != nil {
@@ -225,11 +228,11 @@ func (s *postService) forEachPost(ctx context.Context, where func(*PostQuery), c
 
 // findPosts loads every post q selects, whatever its status and whoever
 // wrote it unless q says otherwise, found through the index.
-func (s *postService) findPosts(ctx context.Context, q PostQuery) ([]*Post, error) {
+func (s *postService) findPosts(ctx context.Context, q calendar.PostQuery) ([]*calendar.Post, error) {
 	if q.Statuses == nil {
-		q.Statuses = PostStatuses
+		q.Statuses = calendar.PostStatuses
 	}
-	q.Reader, q.Offset, q.Limit = readEverything, 0, 1000
+	q.Reader, q.Offset, q.Limit = calendar.ReadEverything, 0, 1000
 	var ids []int64
 	for {
 		found, err := s.index.SearchPosts(ctx, q)
@@ -242,7 +245,7 @@ func (s *postService) findPosts(ctx context.Context, q PostQuery) ([]*Post, erro
 		}
 		q.Offset += q.Limit
 	}
-	var posts []*Post
+	var posts []*calendar.Post
 	for start := 0; start < len(ids); start += 500 {
 		batch, err := s.store.Posts().GetMany(ctx, ids[start:min(start+500, len(ids))])
 		if err != nil {
@@ -276,7 +279,7 @@ type postFields struct {
 // checkPostFields checks the common fields: the name under titleParam (venue,
 // organizer or title), the bounds of each text, the author, and the
 // publication date, read in loc (date) or in UTC (date_utc).
-func (s *postService) checkPostFields(ctx context.Context, in PostFields, titleParam string, loc *time.Location, bad *InvalidParams) postFields {
+func (s *postService) checkPostFields(ctx context.Context, in PostFields, titleParam string, loc *time.Location, bad *calendar.InvalidParams) postFields {
 	f := postFields{description: in.Description, excerpt: in.Excerpt, password: in.Password, status: in.Status}
 	checkLengths(bad, map[string]*string{titleParam: in.Title, "description": in.Description, "excerpt": in.Excerpt,
 		"password": in.Password, "image": in.Image, "date": in.Date, "date_utc": in.DateUTC})
@@ -321,9 +324,9 @@ func (s *postService) checkPostFields(ctx context.Context, in PostFields, titleP
 // the status (statusFor). It returns the status to store; "" keeps the
 // stored one on an update that sends none. Once all is allowed, a foreign
 // image URL is sideloaded when the service does it.
-func (s *postService) permit(ctx context.Context, actor *User, f *postFields, creating bool) (string, error) {
-	if f.author != 0 && f.author != actor.ID && !actor.Can(CapEditOthersPosts) {
-		return "", ErrForbidden(actor)
+func (s *postService) permit(ctx context.Context, actor *calendar.User, f *postFields, creating bool) (string, error) {
+	if f.author != 0 && f.author != actor.ID && !actor.Can(calendar.CapEditOthersPosts) {
+		return "", calendar.ErrForbidden(actor)
 	}
 	status := ""
 	if f.status != "" || creating {
@@ -336,7 +339,7 @@ func (s *postService) permit(ctx context.Context, actor *User, f *postFields, cr
 }
 
 // apply writes the sent common fields onto p; an empty string clears one.
-func (f *postFields) apply(p *Post) {
+func (f *postFields) apply(p *calendar.Post) {
 	for dst, src := range map[*string]*string{&p.Title: f.title, &p.Content: f.description, &p.Excerpt: f.excerpt, &p.Password: f.password} {
 		if src != nil {
 			*dst = *src

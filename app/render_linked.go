@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"calendar/app/calendar"
 	"calendar/app/wordpress"
 )
 
@@ -67,7 +68,7 @@ type VenueView struct {
 	Distance *float64 `json:"distance,omitempty"`
 	// access is what deciding whether a caller may see the venue inside an
 	// event needs (never written out); modifiedAt is when it last changed.
-	access     *Post
+	access     *calendar.Post
 	modifiedAt time.Time
 }
 
@@ -92,15 +93,15 @@ type OrganizerView struct {
 	JSONLD          json.RawMessage `json:"json_ld,omitempty"`
 	GlobalID        string          `json:"global_id"`
 	GlobalIDLineage []string        `json:"global_id_lineage"`
-	access          *Post
+	access          *calendar.Post
 	modifiedAt      time.Time
 }
 
 // accessOf keeps of a post what the read rule and the password check ask:
 // rendered venues and organizers carry it, so that the events they are shown
 // in can fit them to each caller.
-func accessOf(p *Post) *Post {
-	return &Post{ID: p.ID, Seq: p.Seq, Type: p.Type, Author: p.Author, Status: p.Status, Password: p.Password}
+func accessOf(p *calendar.Post) *calendar.Post {
+	return &calendar.Post{ID: p.ID, Seq: p.Seq, Type: p.Type, Author: p.Author, Status: p.Status, Password: p.Password}
 }
 
 // postCommon is what every post object starts with.
@@ -117,7 +118,7 @@ type renderAs struct {
 }
 
 // common renders the shared part.
-func (s *postService) common(p *Post, home string) postCommon {
+func (s *postService) common(p *calendar.Post, home string) postCommon {
 	c := postCommon{
 		author: itoa(p.Author), date: s.formatLocal(p.Date), dateUTC: formatUTC(p.Date),
 		modified: s.formatLocal(p.Modified), modifiedUTC: formatUTC(p.Modified),
@@ -135,7 +136,7 @@ func (s *postService) common(p *Post, home string) postCommon {
 }
 
 // renderVenue is the venue object.
-func (s *postService) renderVenue(p *Post, as renderAs) VenueView {
+func (s *postService) renderVenue(p *calendar.Post, as renderAs) VenueView {
 	c := s.common(p, as.home)
 	m := p.Meta
 	v := VenueView{
@@ -149,7 +150,7 @@ func (s *postService) renderVenue(p *Post, as renderAs) VenueView {
 	if p.Geo != nil {
 		v.GeoLat, v.GeoLng, v.GeoSource = &p.Geo.Lat, &p.Geo.Lng, p.Geo.Source
 		if v.GeoSource == "" {
-			v.GeoSource = GeoExact
+			v.GeoSource = calendar.GeoExact
 		}
 	}
 	if as.single {
@@ -185,7 +186,7 @@ func stateProvince(m map[string]string) string {
 }
 
 // renderOrganizer is the organizer object, as renderVenue.
-func (s *postService) renderOrganizer(p *Post, as renderAs) OrganizerView {
+func (s *postService) renderOrganizer(p *calendar.Post, as renderAs) OrganizerView {
 	c := s.common(p, as.home)
 	o := OrganizerView{
 		ID: p.ID, Author: c.author, Status: p.Status, Date: c.date, DateUTC: c.dateUTC, Modified: c.modified,

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"calendar/app"
+	"calendar/app/calendar"
 	"calendar/index"
 	"calendar/repository"
 )
@@ -18,7 +19,7 @@ type countingIndex struct {
 	searches int
 }
 
-func (c *countingIndex) SearchPosts(ctx context.Context, q app.PostQuery) (app.PostPage, error) {
+func (c *countingIndex) SearchPosts(ctx context.Context, q calendar.PostQuery) (calendar.PostPage, error) {
 	c.searches++
 	return c.Index.SearchPosts(ctx, q)
 }
@@ -84,7 +85,7 @@ type gatedIndex struct {
 	gate     chan struct{}
 }
 
-func (g *gatedIndex) SearchPosts(ctx context.Context, q app.PostQuery) (app.PostPage, error) {
+func (g *gatedIndex) SearchPosts(ctx context.Context, q calendar.PostQuery) (calendar.PostPage, error) {
 	g.searches.Add(1)
 	<-g.gate
 	return g.Index.SearchPosts(ctx, q)

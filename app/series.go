@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"calendar/app/calendar"
 	"calendar/app/strtotime"
 )
 
@@ -18,23 +19,23 @@ import (
 // occurrence edited on its own is detached (an exception) and left alone by
 // edits of the series; one trashed or deleted leaves its start excluded.
 
-func isSeries(p *Post) bool { return len(p.Recurrence) > 0 }
+func isSeries(p *calendar.Post) bool { return len(p.Recurrence) > 0 }
 
 // madeStatuses are those of the series whose occurrences are made: a draft
 // or pending series (a contributor's, say) has none until it is published,
 // so one write cannot make a thousand events no one has let through.
-var madeStatuses = []string{StatusPublish, StatusFuture, StatusPrivate}
+var madeStatuses = []string{calendar.StatusPublish, calendar.StatusFuture, calendar.StatusPrivate}
 
 func publishable(status string) bool { return slices.Contains(madeStatuses, status) }
 
 // checkSeries reads a series' rules against its start and zone, or refuses
 // them naming what is wrong; an occurrence cannot have rules of its own.
-func (s *Events) checkSeries(p *Post) error {
+func (s *Events) checkSeries(p *calendar.Post) error {
 	if !isSeries(p) {
 		return nil
 	}
 	if p.Parent != 0 {
-		return ErrInvalidParam("recurrence", "an occurrence of a series cannot recur itself; edit its series.")
+		return calendar.ErrInvalidParam("recurrence", "an occurrence of a series cannot recur itself; edit its series.")
 	}
 	zone := s.eventZone(p)
 	r, err := parseRecurrence(p.Recurrence, zone)
@@ -42,7 +43,7 @@ func (s *Events) checkSeries(p *Post) error {
 		err = r.check(p.Start, zone)
 	}
 	if err != nil {
-		return ErrInvalidParam("recurrence", "recurrence: "+err.Error()+".")
+		return calendar.ErrInvalidParam("recurrence", "recurrence: "+err.Error()+".")
 	}
 	return nil
 }
@@ -50,7 +51,7 @@ func (s *Events) checkSeries(p *Post) error {
 // occurrenceAt is the series moved to start at t (a start its rules give, in
 // its zone's local time): it lasts as long in local time, so an evening class
 // stays 20:00 to 22:00 across DST changes and a two-day festival two days.
-func (s *Events) occurrenceAt(series *Post, t time.Time) *Post {
+func (s *Events) occurrenceAt(series *calendar.Post, t time.Time) *calendar.Post {
 	zone := s.eventZone(series)
 	o := *series
 	o.ID, o.Seq, o.CreatedSeq, o.Slug = 0, 0, 0, ""
@@ -61,8 +62,8 @@ func (s *Events) occurrenceAt(series *Post, t time.Time) *Post {
 	length := naive(series.End, zone).Sub(naive(series.Start, zone))
 	o.Start = fromNaive(naive(t, zone), zone)
 	o.End = fromNaive(naive(t, zone).Add(length), zone)
-	if series.Status == StatusTrash {
-		o.Status = StatusTrash
+	if series.Status == calendar.StatusTrash {
+		o.Status = calendar.StatusTrash
 	}
 	return &o
 }
@@ -83,8 +84,8 @@ func dayNumber(t time.Time) int64 {
 }
 
 // occurrences are the series' occurrence events, of every status.
-func (s *Events) occurrences(ctx context.Context, seriesID int64) ([]*Post, error) {
-	return s.findPosts(ctx, PostQuery{Type: PostTypeEvent, Parent: &seriesID})
+func (s *Events) occurrences(ctx context.Context, seriesID int64) ([]*calendar.Post, error) {
+	return s.findPosts(ctx, calendar.PostQuery{Type: calendar.PostTypeEvent, Parent: &seriesID})
 }
 
 // materialize makes the occurrences the rules give after from, as far as
@@ -228,7 +229,7 @@ func absDuration(d time.Duration) time.Duration {
 // suffix (other events holding those slugs cost a few tries, never the
 // series). A slug taken by this very occurrence means another replica made
 // it.
-func (s *Events) insertOccurrence(ctx context.Context, series, o *Post) error {
+func (s *Events) insertOccurrence(ctx context.Context, series, o *calendar.Post) error {
 	zone := s.eventZone(series)
 	local, first := o.Occurrence.In(zone), series.Start.In(zone)
 	base := series.Slug + "-" + local.Format("2006-01-02")
@@ -245,12 +246,12 @@ func (s *Events) insertOccurrence(ctx context.Context, series, o *Post) error {
 		}
 		o.ID, o.Seq = 0, 0
 		err := s.insertAs(ctx, o)
-		if !errors.Is(err, ErrConflict) {
+		if !errors.Is(err, calendar.ErrConflict) {
 			return err
 		}
-		holder, err := s.store.Posts().FindByKey(ctx, "type_slug", PostTypeEvent+"/"+o.Slug)
+		holder, err := s.store.Posts().FindByKey(ctx, "type_slug", calendar.PostTypeEvent+"/"+o.Slug)
 		switch {
-		case errors.Is(err, ErrNotFound):
+		case errors.Is(err, calendar.ErrNotFound):
 			// the conflict was not the slug's (an ID a concurrent insert
 			// took): the same slug again
 		case err != nil:
@@ -261,7 +262,7 @@ func (s *Events) insertOccurrence(ctx context.Context, series, o *Post) error {
 			n++ // another event has the slug
 		}
 	}
-	return ErrConflict
+	return calendar.ErrConflict
 }
 
 // ExtendSeries makes the occurrences of every series up to the horizon, as
@@ -271,7 +272,7 @@ func (s *Events) insertOccurrence(ctx context.Context, series, o *Post) error {
 // tried again on the next pass, and the others go on. It reports how many
 // series it extended or reconciled.
 func (s *Events) ExtendSeries(ctx context.Context) (int, error) {
-	series, err := s.findPosts(ctx, PostQuery{Type: PostTypeEvent, SeriesOnly: true})
+	series, err := s.findPosts(ctx, calendar.PostQuery{Type: calendar.PostTypeEvent, SeriesOnly: true})
 	if err != nil {
 		return 0, err
 	}
@@ -279,12 +280,12 @@ func (s *Events) ExtendSeries(ctx context.Context) (int, error) {
 	n := 0
 	var failed []error
 	for _, p := range series {
-		unfinished := p.Lease.unfinished()
+		unfinished := leaseUnfinished(p.Lease)
 		if !unfinished && (!publishable(p.Status) || !p.MaterializedUntil.Before(horizon)) {
 			continue
 		}
 		job, err := s.startJob(ctx, p, postWrite{keepModified: true}, true, nil)
-		if errors.Is(err, errLeaseTaken) || errors.Is(err, ErrNotFound) {
+		if errors.Is(err, errLeaseTaken) || errors.Is(err, calendar.ErrNotFound) {
 			continue // another job has it, or it is gone
 		}
 		until := p.MaterializedUntil
@@ -296,7 +297,7 @@ func (s *Events) ExtendSeries(ctx context.Context) (int, error) {
 		} else if err == nil {
 			until, err = job.materialize(ctx, p.MaterializedUntil)
 		}
-		if err = job.finish(ctx, err, func(p *Post) { p.MaterializedUntil = until }); err != nil {
+		if err = job.finish(ctx, err, func(p *calendar.Post) { p.MaterializedUntil = until }); err != nil {
 			failed = append(failed, fmt.Errorf("series %d: %w", p.ID, err))
 			continue
 		}

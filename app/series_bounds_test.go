@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"calendar/app"
+	"calendar/app/calendar"
 	"calendar/repository"
 )
 
@@ -40,9 +41,9 @@ func TestOneSeriesThatCannotBeExtendedDoesNotStopTheOthers(t *testing.T) {
 }
 
 // occurrencesOf are a series' occurrences of every status, from the store.
-func (w *world) occurrencesOf(seriesID int64) []*app.Post {
+func (w *world) occurrencesOf(seriesID int64) []*calendar.Post {
 	w.t.Helper()
-	var out []*app.Post
+	var out []*calendar.Post
 	for after := int64(0); ; {
 		batch, err := w.store.Posts().Scan(w.ctx, after, 500)
 		w.must(err)
@@ -64,14 +65,14 @@ type failingInserts struct {
 	posts *failingPosts
 }
 
-func (s *failingInserts) Posts() app.Repo[*app.Post] { return s.posts }
+func (s *failingInserts) Posts() calendar.Repo[*calendar.Post] { return s.posts }
 
 type failingPosts struct {
-	app.Repo[*app.Post]
+	calendar.Repo[*calendar.Post]
 	occurrences atomic.Int64
 }
 
-func (r *failingPosts) Insert(ctx context.Context, p *app.Post) error {
+func (r *failingPosts) Insert(ctx context.Context, p *calendar.Post) error {
 	if p.Parent != 0 && r.occurrences.Add(1) == 5 {
 		return errors.New("the disk is full")
 	}
@@ -108,7 +109,7 @@ func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 
 func TestAnAccountsSeriesMakeABoundedNumberOfOccurrencesAnHour(t *testing.T) {
 	w := newWorld(t, func(s *app.Settings) { s.SeriesQuota = 250 })
-	author := w.callers[app.RoleAuthor]
+	author := w.callers[calendar.RoleAuthor]
 	create := func(caller app.Caller, title string) error {
 		start, end := "tomorrow 18:00", "tomorrow 19:00"
 		_, err := w.app.Events.Create(w.ctx, caller, app.EventInput{PostFields: app.PostFields{Title: &title},
@@ -123,8 +124,8 @@ func TestAnAccountsSeriesMakeABoundedNumberOfOccurrencesAnHour(t *testing.T) {
 		}
 		created++
 	}
-	var e *app.Error
-	if !errors.As(refused, &e) || e.Kind != app.KindThrottled || e.RetryAfter <= 0 || created != 3 {
+	var e *calendar.Error
+	if !errors.As(refused, &e) || e.Kind != calendar.KindThrottled || e.RetryAfter <= 0 || created != 3 {
 		t.Fatalf("after %d weekly series (104 occurrences each, 250 an hour): %v", created, refused)
 	}
 	all, err := w.store.Posts().Scan(w.ctx, 0, 10000)

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"calendar/app/calendar"
 )
 
 // How writes of a series or of one of its occurrences keep the two in step,
@@ -16,11 +18,11 @@ import (
 // same write takes its lease, and its occurrences are brought in line
 // after it; an occurrence that leaves its series (moved out, trashed) has
 // its start excluded there.
-func (s *Events) editEvent(ctx context.Context, p *Post, w postWrite, change func(*Post) error) error {
+func (s *Events) editEvent(ctx context.Context, p *calendar.Post, w postWrite, change func(*calendar.Post) error) error {
 	token := newLeaseToken()
 	w.lease = token
-	var before *Post
-	err := s.edit(ctx, p, w, func(cur *Post) error {
+	var before *calendar.Post
+	err := s.edit(ctx, p, w, func(cur *calendar.Post) error {
 		before = clonePost(cur)
 		if err := change(cur); err != nil {
 			return err
@@ -40,9 +42,9 @@ func (s *Events) editEvent(ctx context.Context, p *Post, w postWrite, change fun
 // event: an occurrence moved out or trashed leaves its start excluded; a
 // series (or an event that stopped being one), whose lease the write took,
 // has its occurrences reconciled with it, then gives the lease back.
-func (s *Events) afterEventWrite(ctx context.Context, before, p *Post, token string, spender *User) error {
+func (s *Events) afterEventWrite(ctx context.Context, before, p *calendar.Post, token string, spender *calendar.User) error {
 	ctx = context.WithoutCancel(ctx) // the write is done: its bookkeeping must be too (see job)
-	if before.Parent != 0 && (p.Parent != before.Parent || p.Status == StatusTrash && before.Status != StatusTrash) {
+	if before.Parent != 0 && (p.Parent != before.Parent || p.Status == calendar.StatusTrash && before.Status != calendar.StatusTrash) {
 		if err := s.leaveSeries(ctx, before); err != nil {
 			return err
 		}
@@ -59,7 +61,7 @@ func (s *Events) afterEventWrite(ctx context.Context, before, p *Post, token str
 		until, err = job.reconcile(ctx)
 	}
 	s.quota.spend(spender, job.made)
-	return job.finish(ctx, err, func(p *Post) { p.MaterializedUntil = until })
+	return job.finish(ctx, err, func(p *calendar.Post) { p.MaterializedUntil = until })
 }
 
 // reconcile brings the occurrences in line with the series as the job
@@ -87,8 +89,8 @@ func (j *seriesJob) reconcile(ctx context.Context) (time.Time, error) {
 		excluded := slices.ContainsFunc(series.Excluded, o.Occurrence.Equal)
 		switch {
 		case o.Detached:
-		case excluded && o.Status == StatusTrash:
-		case excluded || o.Occurrence.After(now) && o.Status != StatusTrash && !given[o.Occurrence.Unix()]:
+		case excluded && o.Status == calendar.StatusTrash:
+		case excluded || o.Occurrence.After(now) && o.Status != calendar.StatusTrash && !given[o.Occurrence.Unix()]:
 			err = j.dropOccurrence(ctx, o)
 		default:
 			err = j.rewriteOccurrence(ctx, o, now)
@@ -105,7 +107,7 @@ func (j *seriesJob) reconcile(ctx context.Context) (time.Time, error) {
 
 // futureStarts are the starts the series' rules give after now, as far as
 // its occurrences reach (none when it no longer recurs).
-func (j *seriesJob) futureStarts(occurrences []*Post, now time.Time) (map[int64]bool, error) {
+func (j *seriesJob) futureStarts(occurrences []*calendar.Post, now time.Time) (map[int64]bool, error) {
 	given := map[int64]bool{}
 	if !isSeries(j.series) {
 		return given, nil
@@ -130,8 +132,8 @@ func (j *seriesJob) futureStarts(occurrences []*Post, now time.Time) (map[int64]
 
 // dropOccurrence deletes an occurrence the series no longer gives, unless
 // meanwhile it was edited on its own or left the series.
-func (j *seriesJob) dropOccurrence(ctx context.Context, o *Post) error {
-	return j.discard(ctx, o, postWrite{}, func(cur *Post) error {
+func (j *seriesJob) dropOccurrence(ctx context.Context, o *calendar.Post) error {
+	return j.discard(ctx, o, postWrite{}, func(cur *calendar.Post) error {
 		if cur.Detached || cur.Parent != j.series.ID {
 			return errUnchanged
 		}
@@ -142,8 +144,8 @@ func (j *seriesJob) dropOccurrence(ctx context.Context, o *Post) error {
 // rewriteOccurrence gives an occurrence the series' fields (a past one
 // keeps its schedule), unless meanwhile it was edited on its own or left
 // the series, or it has them already.
-func (j *seriesJob) rewriteOccurrence(ctx context.Context, o *Post, now time.Time) error {
-	err := j.edit(ctx, o, postWrite{}, func(cur *Post) error {
+func (j *seriesJob) rewriteOccurrence(ctx context.Context, o *calendar.Post, now time.Time) error {
+	err := j.edit(ctx, o, postWrite{}, func(cur *calendar.Post) error {
 		if cur.Detached || cur.Parent != j.series.ID {
 			return errUnchanged
 		}
@@ -164,7 +166,7 @@ func (j *seriesJob) rewriteOccurrence(ctx context.Context, o *Post, now time.Tim
 
 // samePost compares two posts field by field, an empty list or map equal
 // to none and instants by the instant, as the store keeps them.
-func samePost(a, b *Post) bool {
+func samePost(a, b *calendar.Post) bool {
 	va, vb := reflect.ValueOf(a).Elem(), reflect.ValueOf(b).Elem()
 	for i := range va.NumField() {
 		if !va.Type().Field(i).IsExported() {
@@ -200,25 +202,25 @@ func samePost(a, b *Post) bool {
 // its series (trashed, deleted, or moved out of it), under the series'
 // lease: the start is excluded, and an occurrence a job made again at that
 // start meanwhile goes.
-func (s *Events) leaveSeries(ctx context.Context, o *Post) error {
+func (s *Events) leaveSeries(ctx context.Context, o *calendar.Post) error {
 	if o.Parent == 0 {
 		return nil
 	}
 	ctx = context.WithoutCancel(ctx)
 	series, err := s.store.Posts().Get(ctx, o.Parent)
-	if errors.Is(err, ErrNotFound) {
+	if errors.Is(err, calendar.ErrNotFound) {
 		return nil
 	}
 	if err != nil {
 		return err
 	}
-	job, err := s.startJob(ctx, series, postWrite{}, false, func(p *Post) error {
+	job, err := s.startJob(ctx, series, postWrite{}, false, func(p *calendar.Post) error {
 		if !slices.ContainsFunc(p.Excluded, o.Occurrence.Equal) {
 			p.Excluded = append(p.Excluded, o.Occurrence)
 		}
 		return nil
 	})
-	if errors.Is(err, ErrNotFound) {
+	if errors.Is(err, calendar.ErrNotFound) {
 		return nil
 	}
 	if err == nil {
@@ -232,13 +234,13 @@ func (s *Events) leaveSeries(ctx context.Context, o *Post) error {
 
 // dropStrays deletes the occurrences at left's start but left itself that
 // were neither edited on their own nor trashed.
-func (j *seriesJob) dropStrays(ctx context.Context, left *Post) error {
+func (j *seriesJob) dropStrays(ctx context.Context, left *calendar.Post) error {
 	occurrences, err := j.occurrences(ctx, j.series.ID)
 	for _, o := range occurrences {
 		if err != nil {
 			break
 		}
-		if o.ID != left.ID && o.Occurrence.Equal(left.Occurrence) && !o.Detached && o.Status != StatusTrash {
+		if o.ID != left.ID && o.Occurrence.Equal(left.Occurrence) && !o.Detached && o.Status != calendar.StatusTrash {
 			err = j.dropOccurrence(ctx, o)
 		}
 	}
@@ -250,7 +252,7 @@ func (j *seriesJob) dropStrays(ctx context.Context, left *Post) error {
 // a series the caller may edit, and an occurrence edited through the API is
 // detached from its series' edits. When a series' start moves, the starts
 // its exclusions stand for move with it, by the same local time.
-func (s *Events) applySeries(ctx context.Context, actor *User, before, p *Post, in *eventInput) error {
+func (s *Events) applySeries(ctx context.Context, actor *calendar.User, before, p *calendar.Post, in *eventInput) error {
 	if p.Parent != 0 {
 		p.Detached = true
 	}
@@ -268,13 +270,13 @@ func (s *Events) applySeries(ctx context.Context, actor *User, before, p *Post, 
 		case parent == 0:
 			p.Parent, p.Occurrence, p.Detached = 0, time.Time{}, false
 		case parent == p.ID:
-			return ErrInvalidParam("post_parent", "an event cannot be its own series.")
+			return calendar.ErrInvalidParam("post_parent", "an event cannot be its own series.")
 		case isSeries(p):
-			return ErrInvalidParam("post_parent", "a series cannot be an occurrence of another.")
+			return calendar.ErrInvalidParam("post_parent", "a series cannot be an occurrence of another.")
 		default:
 			series, err := s.store.Posts().Get(ctx, parent)
-			if err != nil || series.Type != PostTypeEvent || !isSeries(series) || !canEdit(actor, series) {
-				return ErrInvalidParam("post_parent", "post_parent must be the ID of a series (an event with recurrence) you may edit.")
+			if err != nil || series.Type != calendar.PostTypeEvent || !isSeries(series) || !canEdit(actor, series) {
+				return calendar.ErrInvalidParam("post_parent", "post_parent must be the ID of a series (an event with recurrence) you may edit.")
 			}
 			p.Parent, p.Occurrence, p.Detached = parent, p.Start, true
 		}
@@ -290,7 +292,7 @@ func (s *Events) applySeries(ctx context.Context, actor *User, before, p *Post, 
 
 // slotMover moves a start of a series by as much local time as its first
 // start moved.
-func (s *Events) slotMover(before, series *Post) func(time.Time) time.Time {
+func (s *Events) slotMover(before, series *calendar.Post) func(time.Time) time.Time {
 	zone := s.eventZone(series)
 	shift := naive(series.Start, zone).Sub(naive(before.Start, zone))
 	return func(t time.Time) time.Time { return fromNaive(naive(t, zone).Add(shift), zone) }
@@ -300,18 +302,18 @@ func (s *Events) slotMover(before, series *Post) func(time.Time) time.Time {
 // for (those edited on their own, those trashed) move with it, as its
 // exclusions did in the same write, so the occurrences made again do not
 // come back beside them.
-func (j *seriesJob) moveSlots(ctx context.Context, before *Post) error {
+func (j *seriesJob) moveSlots(ctx context.Context, before *calendar.Post) error {
 	move := j.slotMover(before, j.series)
 	occurrences, err := j.occurrences(ctx, j.series.ID)
 	if err != nil {
 		return err
 	}
 	for _, o := range occurrences {
-		if !o.Detached && o.Status != StatusTrash {
+		if !o.Detached && o.Status != calendar.StatusTrash {
 			continue
 		}
 		from := o.Occurrence
-		err := j.edit(ctx, o, postWrite{keepModified: true}, func(cur *Post) error {
+		err := j.edit(ctx, o, postWrite{keepModified: true}, func(cur *calendar.Post) error {
 			if cur.Parent != j.series.ID || !cur.Occurrence.Equal(from) {
 				return errUnchanged
 			}
@@ -334,11 +336,11 @@ func (j *seriesJob) trashAll(ctx context.Context) error {
 			break
 		}
 		if err = j.keep(ctx); err == nil {
-			err = ignoreMissing(j.edit(ctx, o, postWrite{}, func(cur *Post) error {
-				if cur.Status == StatusTrash || cur.Parent != j.series.ID {
+			err = ignoreMissing(j.edit(ctx, o, postWrite{}, func(cur *calendar.Post) error {
+				if cur.Status == calendar.StatusTrash || cur.Parent != j.series.ID {
 					return errUnchanged
 				}
-				cur.Status = StatusTrash
+				cur.Status = calendar.StatusTrash
 				return nil
 			}))
 		}
@@ -347,13 +349,13 @@ func (j *seriesJob) trashAll(ctx context.Context) error {
 }
 
 // removeAll deletes every occurrence of a series deleted for good.
-func (s *Events) removeAll(ctx context.Context, series *Post) error {
+func (s *Events) removeAll(ctx context.Context, series *calendar.Post) error {
 	occurrences, err := s.occurrences(ctx, series.ID)
 	for _, o := range occurrences {
 		if err != nil {
 			break
 		}
-		err = s.discard(ctx, o, postWrite{}, func(cur *Post) error {
+		err = s.discard(ctx, o, postWrite{}, func(cur *calendar.Post) error {
 			if cur.Parent != series.ID {
 				return errUnchanged
 			}

@@ -6,6 +6,8 @@ import (
 	"encoding/hex"
 	"errors"
 	"time"
+
+	"calendar/app/calendar"
 )
 
 // Work on a series' occurrences (making them, extending, shortening,
@@ -16,13 +18,6 @@ import (
 // then applies to the series as the job left it. A job that does not finish
 // (a crash, a store that went away) leaves its lease to expire; the next
 // extension pass sees it and brings the occurrences in line again.
-
-// Lease is a job's hold on a series. Holder "" marks a job that stopped
-// before it finished: its occurrences are to be reconciled.
-type Lease struct {
-	Holder string    `bson:"holder"`
-	Until  time.Time `bson:"until"`
-}
 
 const (
 	// leaseTTL is how long a lease holds without renewal; a job renews it
@@ -37,11 +32,13 @@ const (
 // latter by months to see series extended.
 var leaseClock = time.Now
 
-// live reports whether the lease still holds.
-func (l *Lease) live() bool { return l != nil && l.Holder != "" && leaseClock().Before(l.Until) }
+// leaseLive reports whether the lease still holds.
+func leaseLive(l *calendar.Lease) bool {
+	return l != nil && l.Holder != "" && leaseClock().Before(l.Until)
+}
 
-// unfinished reports whether a job left the series without finishing.
-func (l *Lease) unfinished() bool { return l != nil && !l.live() }
+// leaseUnfinished reports whether a job left the series without finishing.
+func leaseUnfinished(l *calendar.Lease) bool { return l != nil && !leaseLive(l) }
 
 func newLeaseToken() string {
 	b := make([]byte, 12)
@@ -49,20 +46,22 @@ func newLeaseToken() string {
 	return hex.EncodeToString(b)
 }
 
-func leaseFor(token string) *Lease { return &Lease{Holder: token, Until: leaseClock().Add(leaseTTL)} }
+func leaseFor(token string) *calendar.Lease {
+	return &calendar.Lease{Holder: token, Until: leaseClock().Add(leaseTTL)}
+}
 
 var errLeaseTaken = errors.New("the series is leased to another job")
 
-func errSeriesBusy() *Error {
-	return NewError(KindConflict, "rest_conflict", "The series is being rewritten by another request; try again.")
+func errSeriesBusy() *calendar.Error {
+	return calendar.NewError(calendar.KindConflict, "rest_conflict", "The series is being rewritten by another request; try again.")
 }
 
 // awaitLease waits, while the post is leased to another job than mine, for
 // that lease to end (or expire), reading the post again meanwhile; p is
 // left as last read. With noWait it answers errLeaseTaken at once instead.
-func (s *postService) awaitLease(ctx context.Context, p *Post, mine string, noWait bool) error {
+func (s *postService) awaitLease(ctx context.Context, p *calendar.Post, mine string, noWait bool) error {
 	deadline := leaseClock().Add(maxLeaseWait)
-	for wait := 5 * time.Millisecond; p.Lease.live() && p.Lease.Holder != mine; wait = min(2*wait, 200*time.Millisecond) {
+	for wait := 5 * time.Millisecond; leaseLive(p.Lease) && p.Lease.Holder != mine; wait = min(2*wait, 200*time.Millisecond) {
 		if noWait {
 			return errLeaseTaken
 		}
@@ -86,7 +85,7 @@ func (s *postService) awaitLease(ctx context.Context, p *Post, mine string, noWa
 type seriesJob struct {
 	*Events
 	token   string
-	series  *Post
+	series  *calendar.Post
 	renewed time.Time
 	release func()
 	// made counts the occurrences the job stored, which the account that
@@ -98,10 +97,10 @@ type seriesJob struct {
 // (nil: none) as well; with noWait a series leased to another is
 // errLeaseTaken, else the write waits for that lease. w's other terms
 // (precondition, modification time) are the caller's.
-func (s *Events) startJob(ctx context.Context, series *Post, w postWrite, noWait bool, change func(*Post) error) (*seriesJob, error) {
+func (s *Events) startJob(ctx context.Context, series *calendar.Post, w postWrite, noWait bool, change func(*calendar.Post) error) (*seriesJob, error) {
 	job := &seriesJob{Events: s, token: newLeaseToken(), series: series, release: func() {}}
 	w.lease, w.noWait = job.token, noWait
-	err := s.edit(ctx, series, w, func(p *Post) error {
+	err := s.edit(ctx, series, w, func(p *calendar.Post) error {
 		if change != nil {
 			if err := change(p); err != nil {
 				return err
@@ -118,7 +117,7 @@ func (s *Events) startJob(ctx context.Context, series *Post, w postWrite, noWait
 // the index caught up: the occurrences another replica made are found.
 // A job's context is its caller's without the cancellation: a client that
 // hangs up does not stop it half-way.
-func (s *Events) job(ctx context.Context, series *Post, token string) (*seriesJob, error) {
+func (s *Events) job(ctx context.Context, series *calendar.Post, token string) (*seriesJob, error) {
 	job := &seriesJob{Events: s, token: token, series: series, renewed: leaseClock(), release: func() {}}
 	return job, job.work(ctx)
 }
@@ -140,7 +139,7 @@ func (j *seriesJob) keep(ctx context.Context) error {
 	if leaseClock().Sub(j.renewed) < leaseTTL/3 {
 		return nil
 	}
-	err := j.edit(ctx, j.series, postWrite{keepModified: true, lease: j.token, noWait: true}, func(p *Post) error {
+	err := j.edit(ctx, j.series, postWrite{keepModified: true, lease: j.token, noWait: true}, func(p *calendar.Post) error {
 		if p.Lease == nil || p.Lease.Holder != j.token {
 			return errLeaseTaken
 		}
@@ -155,14 +154,14 @@ func (j *seriesJob) keep(ctx context.Context) error {
 // nil: none); after a failed job (failed != nil) the lease is left as
 // unfinished, so the next extension pass reconciles the series, and
 // failed is returned.
-func (j *seriesJob) finish(ctx context.Context, failed error, change func(*Post)) error {
+func (j *seriesJob) finish(ctx context.Context, failed error, change func(*calendar.Post)) error {
 	defer j.release()
-	err := j.edit(ctx, j.series, postWrite{keepModified: true, lease: j.token}, func(p *Post) error {
+	err := j.edit(ctx, j.series, postWrite{keepModified: true, lease: j.token}, func(p *calendar.Post) error {
 		if p.Lease == nil || p.Lease.Holder != j.token {
 			return errUnchanged // expired and taken over: the other job finishes it
 		}
 		if failed != nil {
-			p.Lease = &Lease{}
+			p.Lease = &calendar.Lease{}
 			return nil
 		}
 		if change != nil {
@@ -171,7 +170,7 @@ func (j *seriesJob) finish(ctx context.Context, failed error, change func(*Post)
 		p.Lease = nil
 		return nil
 	})
-	if errors.Is(err, ErrNotFound) {
+	if errors.Is(err, calendar.ErrNotFound) {
 		err = nil // deleted meanwhile: nothing to give back
 	}
 	if failed != nil {

@@ -6,13 +6,14 @@ import (
 	"time"
 
 	"calendar/app"
+	"calendar/app/calendar"
 )
 
 // A series' lease (app/series_lease.go): jobs on its occurrences take
 // turns, a write of a leased series waits for the job, and a job that
 // stopped half-way is finished by the next extension pass.
 
-func (w *world) series(title string, rules ...string) *app.Post {
+func (w *world) series(title string, rules ...string) *calendar.Post {
 	w.t.Helper()
 	start, end := "tomorrow 18:00", "tomorrow 19:00"
 	e, err := w.app.Events.Create(w.ctx, w.admin(), app.EventInput{PostFields: app.PostFields{Title: &title},
@@ -21,7 +22,7 @@ func (w *world) series(title string, rules ...string) *app.Post {
 	return w.stored(e.ID)
 }
 
-func (w *world) stored(id int64) *app.Post {
+func (w *world) stored(id int64) *calendar.Post {
 	w.t.Helper()
 	p, err := w.store.Posts().Get(w.ctx, id)
 	w.must(err)
@@ -48,7 +49,7 @@ func TestAJobThatStoppedHalfWayIsFinishedByTheNextExtension(t *testing.T) {
 	// The rule changed and the job that was to rewrite the occurrences
 	// died at once: its lease is there, expired.
 	series.Recurrence = []string{"RRULE:FREQ=WEEKLY;BYDAY=MO,WE,FR;COUNT=9"}
-	series.Lease = &app.Lease{Holder: "a job that died", Until: time.Now().Add(-time.Minute)}
+	series.Lease = &calendar.Lease{Holder: "a job that died", Until: time.Now().Add(-time.Minute)}
 	w.must(w.store.Posts().Update(w.ctx, series))
 	if _, err := w.app.CatchUp(w.ctx); err != nil {
 		t.Fatal(err)
@@ -69,7 +70,7 @@ func TestAJobThatStoppedHalfWayIsFinishedByTheNextExtension(t *testing.T) {
 func TestAWriteOfASeriesWaitsForTheJobThatHoldsItsLease(t *testing.T) {
 	w := newWorld(t)
 	series := w.series("Class", "RRULE:FREQ=WEEKLY;BYDAY=TU;COUNT=4")
-	series.Lease = &app.Lease{Holder: "a job at work", Until: time.Now().Add(time.Minute)}
+	series.Lease = &calendar.Lease{Holder: "a job at work", Until: time.Now().Add(time.Minute)}
 	w.must(w.store.Posts().Update(w.ctx, series))
 	done := make(chan error, 1)
 	go func() {

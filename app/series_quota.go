@@ -4,6 +4,7 @@ import (
 	"sync"
 	"time"
 
+	"calendar/app/calendar"
 	"calendar/app/lru"
 )
 
@@ -42,12 +43,12 @@ func newSeriesQuota(perHour int, now func() time.Time) *seriesQuota {
 }
 
 // exempt: no allowance for administrators, or when quotas are off.
-func (q *seriesQuota) exempt(actor *User) bool {
-	return q.perHour <= 0 || actor == nil || actor.Role == RoleAdministrator
+func (q *seriesQuota) exempt(actor *calendar.User) bool {
+	return q.perHour <= 0 || actor == nil || actor.Role == calendar.RoleAdministrator
 }
 
 // current refills the account's allowance to now (the caller holds mu).
-func (q *seriesQuota) current(actor *User) *allowance {
+func (q *seriesQuota) current(actor *calendar.User) *allowance {
 	a, ok := q.accounts.Get(actor.ID)
 	now := q.now()
 	if !ok {
@@ -60,7 +61,7 @@ func (q *seriesQuota) current(actor *User) *allowance {
 }
 
 // allow answers a 429 when the account has nothing left to spend.
-func (q *seriesQuota) allow(actor *User) error {
+func (q *seriesQuota) allow(actor *calendar.User) error {
 	if q.exempt(actor) {
 		return nil
 	}
@@ -71,7 +72,7 @@ func (q *seriesQuota) allow(actor *User) error {
 		return nil
 	}
 	wait := time.Duration((1 - a.left) / q.perHour * float64(time.Hour))
-	e := NewError(KindThrottled, "rest_too_many_occurrences",
+	e := calendar.NewError(calendar.KindThrottled, "rest_too_many_occurrences",
 		"Your series have made as many occurrences as an account may in an hour; try again later.")
 	e.RetryAfter = wait
 	return e
@@ -79,7 +80,7 @@ func (q *seriesQuota) allow(actor *User) error {
 
 // spend takes what a write made from the account's allowance, which may go
 // below nothing: the next writes then wait longer.
-func (q *seriesQuota) spend(actor *User, made int) {
+func (q *seriesQuota) spend(actor *calendar.User, made int) {
 	if q.exempt(actor) || made == 0 {
 		return
 	}

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"calendar/app/calendar"
 )
 
 // syncMargin is how far below its checkpoint the index re-reads the change
@@ -20,8 +22,8 @@ const syncMargin = 256
 // feed from the index's checkpoint, at start and then on an interval, so writes
 // of other replicas and writes a crash cut off between store and index arrive.
 type indexSync struct {
-	store Store
-	index Index
+	store calendar.Store
+	index calendar.Index
 	// gate orders catch-up against the service's own writes: a write holds it
 	// shared from its store write to its index write; applying a batch holds it
 	// exclusively from reading the store to writing the index, so it never
@@ -46,7 +48,7 @@ type indexSync struct {
 // store writes (see indexOrder). doc is the document of the collection
 // written (its ID and, after toStore, its new sequence); gone says the
 // write deleted it.
-func (s *indexSync) writeThrough(collection string, doc Document, gone bool, toStore, toIndex func() error) error {
+func (s *indexSync) writeThrough(collection string, doc calendar.Document, gone bool, toStore, toIndex func() error) error {
 	s.gate.RLock()
 	defer s.gate.RUnlock()
 	if err := toStore(); err != nil {
@@ -102,7 +104,7 @@ func (o *indexOrder) put(key docKey, seq int64, toIndex func() error) error {
 
 // ignoreMissing: deleting what is already gone is not an error.
 func ignoreMissing(err error) error {
-	if errors.Is(err, ErrNotFound) {
+	if errors.Is(err, calendar.ErrNotFound) {
 		return nil
 	}
 	return err
@@ -137,7 +139,7 @@ func (s *indexSync) catchUpCount(ctx context.Context) (int, error) {
 		if err != nil || len(changes) == 0 {
 			return n, err
 		}
-		var fresh []Change
+		var fresh []calendar.Change
 		for _, c := range changes {
 			if !s.applied[c.Seq] {
 				fresh = append(fresh, c)
@@ -171,14 +173,14 @@ func (s *indexSync) catchUpCount(ctx context.Context) (int, error) {
 // tombstones whose document is still in the store: a delete whose tombstone
 // is written before the document goes; they are read again on later passes
 // while they are inside the margin.
-func (s *indexSync) apply(ctx context.Context, changes []Change) (pending map[int64]bool, err error) {
+func (s *indexSync) apply(ctx context.Context, changes []calendar.Change) (pending map[int64]bool, err error) {
 	postIDs, termIDs := changedIDs(changes)
 	if len(postIDs)+len(termIDs) == 0 {
 		return nil, nil
 	}
 	s.gate.Lock()
 	defer s.gate.Unlock()
-	live := map[string]map[int64]bool{CollectionPosts: {}, CollectionTerms: {}}
+	live := map[string]map[int64]bool{calendar.CollectionPosts: {}, calendar.CollectionTerms: {}}
 	posts, err := s.store.Posts().GetMany(ctx, postIDs)
 	if err != nil {
 		return nil, err
@@ -187,9 +189,9 @@ func (s *indexSync) apply(ctx context.Context, changes []Change) (pending map[in
 		return nil, err
 	}
 	for _, p := range posts {
-		live[CollectionPosts][p.ID] = true
+		live[calendar.CollectionPosts][p.ID] = true
 	}
-	for _, id := range missing(postIDs, live[CollectionPosts]) {
+	for _, id := range missing(postIDs, live[calendar.CollectionPosts]) {
 		if err := s.index.DeletePost(ctx, id); err != nil {
 			return nil, err
 		}
@@ -202,9 +204,9 @@ func (s *indexSync) apply(ctx context.Context, changes []Change) (pending map[in
 		return nil, err
 	}
 	for _, t := range terms {
-		live[CollectionTerms][t.ID] = true
+		live[calendar.CollectionTerms][t.ID] = true
 	}
-	for _, id := range missing(termIDs, live[CollectionTerms]) {
+	for _, id := range missing(termIDs, live[calendar.CollectionTerms]) {
 		if err := s.index.DeleteTerm(ctx, id); err != nil {
 			return nil, err
 		}
@@ -297,7 +299,7 @@ func (a *App) Rebuild(ctx context.Context, progress func(done, total int64)) (in
 // Batches of 1,000 built 100k events in 32 CPU seconds, of 2,000 in 36, of
 // 5,000 in 44 (larger segments cost more than their share to build, and
 // their heap makes the collector work under its soft limit), of 500 in 34.
-func rebuildCollection[T Document](ctx context.Context, repo Repo[T], put func(context.Context, []T) error, report func(int)) error {
+func rebuildCollection[T calendar.Document](ctx context.Context, repo calendar.Repo[T], put func(context.Context, []T) error, report func(int)) error {
 	const batch = 1000
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -352,12 +354,12 @@ func rebuildCollection[T Document](ctx context.Context, repo Repo[T], put func(c
 
 // changedIDs splits changes into the posts and the terms they name; users are
 // neither indexed nor listed.
-func changedIDs(changes []Change) (postIDs, termIDs []int64) {
+func changedIDs(changes []calendar.Change) (postIDs, termIDs []int64) {
 	for _, c := range changes {
 		switch c.Collection {
-		case CollectionPosts:
+		case calendar.CollectionPosts:
 			postIDs = append(postIDs, c.ID)
-		case CollectionTerms:
+		case calendar.CollectionTerms:
 			termIDs = append(termIDs, c.ID)
 		}
 	}

@@ -7,30 +7,25 @@ import (
 	"strings"
 	"time"
 
+	"calendar/app/calendar"
 	"calendar/app/wordpress"
-)
-
-// The two taxonomies, by the names clients of the plugin know them.
-const (
-	TaxonomyCategory = "tribe_events_cat"
-	TaxonomyTag      = "post_tag"
 )
 
 // termKind describes categories or tags.
 type termKind struct {
 	taxonomy     string
-	plural       string     // "categories": the route and the list key
-	hierarchical bool       // categories have parents
-	manage       Capability // who may create, update and delete them
-	permalink    string     // path of a term's public page, before its slug
-	existsWhere  string     // the end of the term_exists message
+	plural       string              // "categories": the route and the list key
+	hierarchical bool                // categories have parents
+	manage       calendar.Capability // who may create, update and delete them
+	permalink    string              // path of a term's public page, before its slug
+	existsWhere  string              // the end of the term_exists message
 }
 
 var (
-	categoryKind = termKind{taxonomy: TaxonomyCategory, plural: "categories", hierarchical: true,
-		manage: CapManageEventCategories, permalink: "/events/category/", existsWhere: "with this parent."}
-	tagKind = termKind{taxonomy: TaxonomyTag, plural: "tags",
-		manage: CapManageTags, permalink: "/tag/", existsWhere: "in this taxonomy."}
+	categoryKind = termKind{taxonomy: calendar.TaxonomyCategory, plural: "categories", hierarchical: true,
+		manage: calendar.CapManageEventCategories, permalink: "/events/category/", existsWhere: "with this parent."}
+	tagKind = termKind{taxonomy: calendar.TaxonomyTag, plural: "tags",
+		manage: calendar.CapManageTags, permalink: "/tag/", existsWhere: "in this taxonomy."}
 )
 
 // TermView is the term object, keys in the plugin's order.
@@ -58,15 +53,15 @@ type TermURLs struct {
 // Terms is the service of categories or tags. Methods that render take root,
 // the API root URL the request came in on ("{api}/"), for the urls.
 type Terms struct {
-	store Store
-	index Index
+	store calendar.Store
+	index calendar.Index
 	posts postService
 	kind  termKind
 }
 
 // publishedEvents are the events term counts count: published ones, as
 // WordPress' term count does, the same for every caller.
-var publishedEvents = PostQuery{Type: PostTypeEvent, Statuses: []string{StatusPublish}, Reader: readEverything}
+var publishedEvents = calendar.PostQuery{Type: calendar.PostTypeEvent, Statuses: []string{calendar.StatusPublish}, Reader: calendar.ReadEverything}
 
 // TermOrderBy lists the orderings a term list accepts.
 var TermOrderBy = []string{"id", "name", "slug", "count", "parent", "description", "term_group", "include", "none"}
@@ -85,24 +80,24 @@ func (s *Terms) Get(ctx context.Context, caller Caller, id int64) (*TermView, er
 		return nil, err
 	}
 	if hidden(t) {
-		return nil, ErrInvalidParam("id", "Invalid parameter.") // as a missing one
+		return nil, calendar.ErrInvalidParam("id", "Invalid parameter.") // as a missing one
 	}
 	return s.withCount(ctx, t, caller)
 }
 
-func (s *Terms) load(ctx context.Context, id int64) (*Term, error) {
+func (s *Terms) load(ctx context.Context, id int64) (*calendar.Term, error) {
 	if id == 0 { // IDs start at 1: WordPress answers /0 with a 404
-		return nil, NewError(KindNotFound, "rest_term_invalid", "Term does not exist.")
+		return nil, calendar.NewError(calendar.KindNotFound, "rest_term_invalid", "Term does not exist.")
 	}
 	t, err := s.store.Terms().Get(ctx, id)
-	if errors.Is(err, ErrNotFound) || (err == nil && t.Taxonomy != s.kind.taxonomy) {
-		return nil, ErrInvalidParam("id", "Invalid parameter.")
+	if errors.Is(err, calendar.ErrNotFound) || (err == nil && t.Taxonomy != s.kind.taxonomy) {
+		return nil, calendar.ErrInvalidParam("id", "Invalid parameter.")
 	}
 	return t, err
 }
 
-func (s *Terms) withCount(ctx context.Context, t *Term, caller Caller) (*TermView, error) {
-	counts, err := s.posts.index.CountLinks(ctx, LinkTerms, publishedEvents)
+func (s *Terms) withCount(ctx context.Context, t *calendar.Term, caller Caller) (*TermView, error) {
+	counts, err := s.posts.index.CountLinks(ctx, calendar.LinkTerms, publishedEvents)
 	if err != nil {
 		return nil, err
 	}
@@ -110,7 +105,7 @@ func (s *Terms) withCount(ctx context.Context, t *Term, caller Caller) (*TermVie
 	return &v, err
 }
 
-func (s *Terms) render(ctx context.Context, t *Term, count int, caller Caller) (TermView, error) {
+func (s *Terms) render(ctx context.Context, t *calendar.Term, count int, caller Caller) (TermView, error) {
 	url, err := s.link(ctx, t, s.posts.home(caller))
 	v := TermView{
 		ID: t.ID, Count: count, Description: t.Description, Name: t.Name, Slug: t.Slug, Taxonomy: t.Taxonomy,
@@ -124,7 +119,7 @@ func (s *Terms) render(ctx context.Context, t *Term, count int, caller Caller) (
 }
 
 // urls are the term's links in the API.
-func (s *Terms) urls(t *Term, root string) TermURLs {
+func (s *Terms) urls(t *calendar.Term, root string) TermURLs {
 	base := root + s.kind.plural
 	urls := TermURLs{Self: base + "/" + itoa(t.ID), Collection: base}
 	if s.kind.hierarchical && t.Parent != 0 {
@@ -134,13 +129,13 @@ func (s *Terms) urls(t *Term, root string) TermURLs {
 }
 
 // termTextLimits: names and slugs have WordPress' bound.
-var termTextLimits = map[string]int{"name": MaxShortBytes, "slug": MaxShortBytes, "description": MaxExcerptBytes}
+var termTextLimits = map[string]int{"name": calendar.MaxShortBytes, "slug": calendar.MaxShortBytes, "description": calendar.MaxExcerptBytes}
 
 // checkTermInput checks a term write (self is the term updated, 0 on create)
 // and returns it trimmed.
 func (s *Terms) checkTermInput(ctx context.Context, raw TermInput, self int64) (TermInput, error) {
 	in := TermInput{Parent: raw.Parent}
-	var bad InvalidParams
+	var bad calendar.InvalidParams
 	for _, f := range []struct {
 		name string
 		raw  *string
@@ -163,7 +158,7 @@ func (s *Terms) checkTermInput(ctx context.Context, raw TermInput, self int64) (
 	}
 	if in.Parent != nil {
 		if !s.kind.hierarchical {
-			return in, NewError(KindInvalid, "rest_taxonomy_not_hierarchical", "Cannot set parent term, taxonomy is not hierarchical.")
+			return in, calendar.NewError(calendar.KindInvalid, "rest_taxonomy_not_hierarchical", "Cannot set parent term, taxonomy is not hierarchical.")
 		}
 		if parent := *in.Parent; parent != 0 && (!s.exists(ctx, parent) || s.isDescendant(ctx, parent, self)) {
 			bad.Add("parent", "parent must be an existing category that is not this one or below it.", nil)
@@ -180,9 +175,9 @@ func (s *Terms) checkTermInput(ctx context.Context, raw TermInput, self int64) (
 	return in, bad.Err()
 }
 
-func (s *Terms) mayManage(actor *User) error {
-	if !actor.Can(CapEditPosts) || !actor.Can(s.kind.manage) {
-		return ErrForbidden(actor)
+func (s *Terms) mayManage(actor *calendar.User) error {
+	if !actor.Can(calendar.CapEditPosts) || !actor.Can(s.kind.manage) {
+		return calendar.ErrForbidden(actor)
 	}
 	return nil
 }
@@ -191,10 +186,10 @@ func (s *Terms) mayManage(actor *User) error {
 // categories) is a term_exists 400 unless a different, unused slug is sent.
 func (s *Terms) Create(ctx context.Context, caller Caller, raw TermInput) (*TermView, error) {
 	if caller.User == nil { // before anything is read
-		return nil, ErrForbidden(nil)
+		return nil, calendar.ErrForbidden(nil)
 	}
 	if raw.Name == nil {
-		return nil, ErrMissingParams([]string{"name"})
+		return nil, calendar.ErrMissingParams([]string{"name"})
 	}
 	in, err := s.checkTermInput(ctx, raw, 0)
 	if err != nil {
@@ -212,8 +207,8 @@ func (s *Terms) Create(ctx context.Context, caller Caller, raw TermInput) (*Term
 
 // create stores a new term from a checked write (checkTermInput, with a name):
 // the endpoint's, or a name an event write sends (fromEvent).
-func (s *Terms) create(ctx context.Context, in TermInput, fromEvent bool) (*Term, error) {
-	t := &Term{Taxonomy: s.kind.taxonomy, Name: *in.Name, FromEvent: fromEvent}
+func (s *Terms) create(ctx context.Context, in TermInput, fromEvent bool) (*calendar.Term, error) {
+	t := &calendar.Term{Taxonomy: s.kind.taxonomy, Name: *in.Name, FromEvent: fromEvent}
 	if in.Description != nil {
 		t.Description = *in.Description
 	}
@@ -230,7 +225,7 @@ func (s *Terms) create(ctx context.Context, in TermInput, fromEvent bool) (*Term
 	return t, s.insert(ctx, t, base)
 }
 
-func (s *Terms) checkNameFree(ctx context.Context, t *Term, slug *string) error {
+func (s *Terms) checkNameFree(ctx context.Context, t *calendar.Term, slug *string) error {
 	same, err := s.sameName(ctx, t.Name)
 	if err != nil {
 		return err
@@ -242,7 +237,7 @@ func (s *Terms) checkNameFree(ctx context.Context, t *Term, slug *string) error 
 		if slug != nil && !s.slugTaken(ctx, wordpress.SanitizeTitle(*slug), 0) {
 			continue
 		}
-		return NewError(KindInvalid, "term_exists", "A term with the name provided already exists "+s.kind.existsWhere).
+		return calendar.NewError(calendar.KindInvalid, "term_exists", "A term with the name provided already exists "+s.kind.existsWhere).
 			With("term_id", other.ID)
 	}
 	return nil
@@ -255,7 +250,7 @@ func (s *Terms) slugTaken(ctx context.Context, slug string, self int64) bool {
 
 // insert stores a new term under the first free slug: base; for a child
 // category then base-<parent slug>; then base-2, base-3...
-func (s *Terms) insert(ctx context.Context, t *Term, base string) error {
+func (s *Terms) insert(ctx context.Context, t *calendar.Term, base string) error {
 	taken := func(ctx context.Context, slug string) (bool, error) { return s.slugTaken(ctx, slug, 0), nil }
 	for from := 1; ; {
 		slug, n, err := wordpress.UniqueSlug(ctx, base, from, taken)
@@ -268,9 +263,9 @@ func (s *Terms) insert(ctx context.Context, t *Term, base string) error {
 			}
 		}
 		t.Slug = slug
-		err = s.posts.sync.writeThrough(CollectionTerms, t, false, func() error { return s.store.Terms().Insert(ctx, t) },
-			func() error { return s.index.PutTerms(ctx, []*Term{t}) })
-		if !errors.Is(err, ErrConflict) {
+		err = s.posts.sync.writeThrough(calendar.CollectionTerms, t, false, func() error { return s.store.Terms().Insert(ctx, t) },
+			func() error { return s.index.PutTerms(ctx, []*calendar.Term{t}) })
+		if !errors.Is(err, calendar.ErrConflict) {
 			return err
 		}
 		from = n + 1 // another writer took the slug between the check and the insert
@@ -280,7 +275,7 @@ func (s *Terms) insert(ctx context.Context, t *Term, base string) error {
 // Update changes the fields sent; a slug another term uses is a 400.
 func (s *Terms) Update(ctx context.Context, caller Caller, id int64, raw TermInput) (*TermView, error) {
 	if caller.User == nil { // before anything is read
-		return nil, ErrForbidden(nil)
+		return nil, calendar.ErrForbidden(nil)
 	}
 	t, err := s.load(ctx, id)
 	if err != nil {
@@ -293,7 +288,7 @@ func (s *Terms) Update(ctx context.Context, caller Caller, id int64, raw TermInp
 	if err := s.mayManage(caller.User); err != nil {
 		return nil, err
 	}
-	err = s.editTerm(ctx, t, caller.Expect, func(t *Term) error {
+	err = s.editTerm(ctx, t, caller.Expect, func(t *calendar.Term) error {
 		if in.Name != nil {
 			t.Name = *in.Name
 		}
@@ -302,7 +297,7 @@ func (s *Terms) Update(ctx context.Context, caller Caller, id int64, raw TermInp
 		}
 		if in.Parent != nil {
 			if *in.Parent != 0 && s.isDescendant(ctx, *in.Parent, t.ID) { // a move meanwhile made a loop of it
-				return ErrInvalidParam("parent", "parent must be an existing category that is not this one or below it.")
+				return calendar.ErrInvalidParam("parent", "parent must be an existing category that is not this one or below it.")
 			}
 			t.Parent = *in.Parent
 		}
@@ -315,7 +310,7 @@ func (s *Terms) Update(ctx context.Context, caller Caller, id int64, raw TermInp
 		}
 		return nil
 	})
-	if errors.Is(err, ErrConflict) {
+	if errors.Is(err, calendar.ErrConflict) {
 		return nil, errSlugInUse(t.Slug)
 	}
 	if err != nil {
@@ -324,15 +319,15 @@ func (s *Terms) Update(ctx context.Context, caller Caller, id int64, raw TermInp
 	return s.withCount(ctx, t, caller)
 }
 
-func errSlugInUse(slug string) *Error {
-	return NewError(KindInvalid, "duplicate_term_slug", "The slug “"+slug+"” is already in use by another term.")
+func errSlugInUse(slug string) *calendar.Error {
+	return calendar.NewError(calendar.KindInvalid, "duplicate_term_slug", "The slug “"+slug+"” is already in use by another term.")
 }
 
 // Delete removes a term for good and answers it as it was; its children move
 // up to its parent.
 func (s *Terms) Delete(ctx context.Context, caller Caller, id int64) (*TermView, error) {
 	if caller.User == nil { // before anything is read
-		return nil, ErrForbidden(nil)
+		return nil, calendar.ErrForbidden(nil)
 	}
 	t, err := s.load(ctx, id)
 	if err != nil {
@@ -350,7 +345,7 @@ func (s *Terms) Delete(ctx context.Context, caller Caller, id int64) (*TermView,
 	}
 	if s.kind.hierarchical {
 		parent := t.ID
-		children, err := s.index.SearchTerms(ctx, TermQuery{Taxonomy: t.Taxonomy, Parent: &parent})
+		children, err := s.index.SearchTerms(ctx, calendar.TermQuery{Taxonomy: t.Taxonomy, Parent: &parent})
 		if err != nil {
 			return nil, err
 		}
@@ -359,7 +354,7 @@ func (s *Terms) Delete(ctx context.Context, caller Caller, id int64) (*TermView,
 			return nil, err
 		}
 		for _, c := range kids {
-			err := s.editTerm(ctx, c, Precondition{}, func(c *Term) error {
+			err := s.editTerm(ctx, c, Precondition{}, func(c *calendar.Term) error {
 				if c.Parent != t.ID {
 					return errUnchanged
 				}
@@ -372,14 +367,14 @@ func (s *Terms) Delete(ctx context.Context, caller Caller, id int64) (*TermView,
 		}
 	}
 	err = s.posts.forEachPost(ctx,
-		func(q *PostQuery) {
-			if s.kind.taxonomy == TaxonomyTag {
+		func(q *calendar.PostQuery) {
+			if s.kind.taxonomy == calendar.TaxonomyTag {
 				q.Tags = []int64{t.ID}
 			} else {
 				q.Categories = []int64{t.ID}
 			}
 		},
-		func(e *Post) error {
+		func(e *calendar.Post) error {
 			if !containsID(e.Categories, t.ID) && !containsID(e.Tags, t.ID) {
 				return errUnchanged
 			}

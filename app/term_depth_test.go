@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"calendar/app"
+	"calendar/app/calendar"
 	"calendar/index"
 )
 
@@ -16,7 +17,7 @@ type termCountingIndex struct {
 	termSearches int
 }
 
-func (c *termCountingIndex) SearchTerms(ctx context.Context, q app.TermQuery) ([]int64, error) {
+func (c *termCountingIndex) SearchTerms(ctx context.Context, q calendar.TermQuery) ([]int64, error) {
 	c.termSearches++
 	return c.Index.SearchTerms(ctx, q)
 }
@@ -53,12 +54,12 @@ func TestACategoryTreeIsBoundedInDepthAndSoIsEveryWalkOfIt(t *testing.T) {
 
 	// A thousand-deep chain an old store holds: a filter on its top walks
 	// down MaxCategoryDepth levels, one search each.
-	top := &app.Term{Taxonomy: app.TaxonomyCategory, Name: "top", Slug: "top"}
+	top := &calendar.Term{Taxonomy: calendar.TaxonomyCategory, Name: "top", Slug: "top"}
 	if err := store.Terms().Insert(ctx, top); err != nil {
 		t.Fatal(err)
 	}
 	for i, up := 0, top.ID; i < 1000; i++ {
-		c := &app.Term{Taxonomy: app.TaxonomyCategory, Name: fmt.Sprint("deep ", i), Slug: fmt.Sprint("deep-", i), Parent: up}
+		c := &calendar.Term{Taxonomy: calendar.TaxonomyCategory, Name: fmt.Sprint("deep ", i), Slug: fmt.Sprint("deep-", i), Parent: up}
 		if err := store.Terms().Insert(ctx, c); err != nil {
 			t.Fatal(err)
 		}

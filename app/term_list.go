@@ -6,14 +6,15 @@ import (
 	"sort"
 	"strings"
 
+	"calendar/app/calendar"
 	"calendar/app/wordpress"
 )
 
 // List answers a term list: the index finds and orders, the store loads the page.
 func (s *Terms) List(ctx context.Context, caller Caller, f TermFilter) (*Page[TermView], error) {
 	page, perPage := s.posts.paging(f.Page)
-	q := TermQuery{Taxonomy: s.kind.taxonomy}
-	var bad InvalidParams
+	q := calendar.TermQuery{Taxonomy: s.kind.taxonomy}
+	var bad calendar.InvalidParams
 	nonEmpty := func(name string, v *string) string {
 		if v == nil {
 			return ""
@@ -24,7 +25,7 @@ func (s *Terms) List(ctx context.Context, caller Caller, f TermFilter) (*Page[Te
 		return *v
 	}
 	q.Search, q.Slug = nonEmpty("search", f.Search), nonEmpty("slug", f.Slug)
-	if len(q.Search) > MaxSearchLength {
+	if len(q.Search) > calendar.MaxSearchLength {
 		bad.Add("search", "search is too long.", nil)
 	}
 	order, orderBy := strings.ToLower(nonEmpty("order", f.Order)), nonEmpty("orderby", f.OrderBy)
@@ -51,9 +52,9 @@ func (s *Terms) List(ctx context.Context, caller Caller, f TermFilter) (*Page[Te
 		}
 		q.Parent = f.Parent
 	}
-	var event *Post
+	var event *calendar.Post
 	if f.Event != nil { // one the caller may not read is a missing one
-		e, err := s.posts.loadReadable(ctx, caller.User, PostTypeEvent, *f.Event)
+		e, err := s.posts.loadReadable(ctx, caller.User, calendar.PostTypeEvent, *f.Event)
 		if err != nil {
 			bad.Add(f.EventParam, f.EventParam+" must be the ID of an event.", nil)
 		}
@@ -64,7 +65,7 @@ func (s *Terms) List(ctx context.Context, caller Caller, f TermFilter) (*Page[Te
 	}
 	if event != nil {
 		carried := event.Categories
-		if s.kind.taxonomy == TaxonomyTag {
+		if s.kind.taxonomy == calendar.TaxonomyTag {
 			carried = event.Tags
 		}
 		if q.Include == nil {
@@ -86,7 +87,7 @@ func (s *Terms) List(ctx context.Context, caller Caller, f TermFilter) (*Page[Te
 	if err != nil {
 		return nil, err
 	}
-	counts, err := s.posts.index.CountLinks(ctx, LinkTerms, publishedEvents)
+	counts, err := s.posts.index.CountLinks(ctx, calendar.LinkTerms, publishedEvents)
 	if err != nil {
 		return nil, err
 	}
@@ -127,7 +128,7 @@ func (s *Terms) List(ctx context.Context, caller Caller, f TermFilter) (*Page[Te
 
 // resolveRefs turns IDs or slugs (then names) of this taxonomy into IDs; any
 // unknown one, or one hidden from the caller, is an error.
-func (s *Terms) resolveRefs(ctx context.Context, actor *User, refs []string) ([]int64, error) {
+func (s *Terms) resolveRefs(ctx context.Context, actor *calendar.User, refs []string) ([]int64, error) {
 	ids := []int64{}
 	for _, ref := range refs {
 		t, err := s.find(ctx, ref)
@@ -146,13 +147,13 @@ func (s *Terms) resolveRefs(ctx context.Context, actor *User, refs []string) ([]
 var errUnknownTerm = errors.New("every item must be an existing term of this taxonomy")
 
 // find loads a term of this taxonomy by ID, slug or name.
-func (s *Terms) find(ctx context.Context, ref string) (*Term, error) {
+func (s *Terms) find(ctx context.Context, ref string) (*calendar.Term, error) {
 	if id, ok := wordpress.WholeNumber(ref); ok {
 		t, err := s.store.Terms().Get(ctx, id)
 		if err == nil && t.Taxonomy == s.kind.taxonomy {
 			return t, nil
 		}
-		if err != nil && !errors.Is(err, ErrNotFound) {
+		if err != nil && !errors.Is(err, calendar.ErrNotFound) {
 			return nil, err
 		}
 		return nil, errUnknownTerm
@@ -161,7 +162,7 @@ func (s *Terms) find(ctx context.Context, ref string) (*Term, error) {
 	if err == nil {
 		return t, nil
 	}
-	if !errors.Is(err, ErrNotFound) {
+	if !errors.Is(err, calendar.ErrNotFound) {
 		return nil, err
 	}
 	same, err := s.sameName(ctx, ref)
@@ -172,8 +173,8 @@ func (s *Terms) find(ctx context.Context, ref string) (*Term, error) {
 }
 
 // sameName loads the terms of this taxonomy named name, without regard to case.
-func (s *Terms) sameName(ctx context.Context, name string) ([]*Term, error) {
-	ids, err := s.index.SearchTerms(ctx, TermQuery{Taxonomy: s.kind.taxonomy, Name: name})
+func (s *Terms) sameName(ctx context.Context, name string) ([]*calendar.Term, error) {
+	ids, err := s.index.SearchTerms(ctx, calendar.TermQuery{Taxonomy: s.kind.taxonomy, Name: name})
 	if err != nil {
 		return nil, err
 	}
@@ -181,7 +182,7 @@ func (s *Terms) sameName(ctx context.Context, name string) ([]*Term, error) {
 	if err != nil {
 		return nil, err
 	}
-	var out []*Term
+	var out []*calendar.Term
 	for _, t := range terms {
 		if strings.EqualFold(t.Name, name) {
 			out = append(out, t)

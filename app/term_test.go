@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"calendar/app"
+	"calendar/app/calendar"
 )
 
 func (w *world) term(terms *app.Terms, in app.TermInput) *app.TermView {
@@ -53,7 +54,7 @@ func TestTermWritesAreValidated(t *testing.T) {
 	t.Run("term_exists names the existing term", func(t *testing.T) {
 		_, err := w.app.Categories.Create(w.ctx, w.admin(), named("MUSIC"))
 		invalid(t, err, "term_exists")
-		if e := err.(*app.Error); e.Data["term_id"] != music.ID {
+		if e := err.(*calendar.Error); e.Data["term_id"] != music.ID {
 			t.Fatalf("data = %v", e.Data)
 		}
 	})

@@ -3,6 +3,8 @@ package app
 import (
 	"context"
 	"errors"
+
+	"calendar/app/calendar"
 )
 
 // A category's place in its tree: what lies above it (its URL, the parents
@@ -19,11 +21,11 @@ const MaxCategoryDepth = 20
 // ancestors lists the terms above t, its parent first, at most
 // MaxCategoryDepth; a missing parent or a loop ends the chain (a write
 // never makes one, an old record might).
-func (s *Terms) ancestors(ctx context.Context, t *Term) ([]*Term, error) {
-	var out []*Term
+func (s *Terms) ancestors(ctx context.Context, t *calendar.Term) ([]*calendar.Term, error) {
+	var out []*calendar.Term
 	for seen := map[int64]bool{t.ID: true}; s.kind.hierarchical && t.Parent != 0 && !seen[t.Parent] && len(out) < MaxCategoryDepth; {
 		parent, err := s.store.Terms().Get(ctx, t.Parent)
-		if errors.Is(err, ErrNotFound) {
+		if errors.Is(err, calendar.ErrNotFound) {
 			break
 		}
 		if err != nil {
@@ -37,7 +39,7 @@ func (s *Terms) ancestors(ctx context.Context, t *Term) ([]*Term, error) {
 
 // link is the term's public page under home: a category's path carries
 // every ancestor's slug, /events/category/<grandparent>/<parent>/<slug>/.
-func (s *Terms) link(ctx context.Context, t *Term, home string) (string, error) {
+func (s *Terms) link(ctx context.Context, t *calendar.Term, home string) (string, error) {
 	above, err := s.ancestors(ctx, t)
 	if err != nil {
 		return "", err
@@ -99,8 +101,8 @@ func (s *Terms) withDescendants(ctx context.Context, ids []int64) ([]int64, erro
 	for _, id := range ids {
 		seen[id] = true
 	}
-	for level, depth := ids, 0; len(level) > 0 && depth < MaxCategoryDepth && len(out) <= MaxTerms; depth++ {
-		children, err := s.index.SearchTerms(ctx, TermQuery{Taxonomy: s.kind.taxonomy, Parents: level})
+	for level, depth := ids, 0; len(level) > 0 && depth < MaxCategoryDepth && len(out) <= calendar.MaxTerms; depth++ {
+		children, err := s.index.SearchTerms(ctx, calendar.TermQuery{Taxonomy: s.kind.taxonomy, Parents: level})
 		if err != nil {
 			return nil, err
 		}
@@ -121,7 +123,7 @@ func (s *Terms) levelsBelow(ctx context.Context, id int64) (int, error) {
 	levels := 0
 	seen := map[int64]bool{id: true}
 	for level := []int64{id}; len(level) > 0 && levels <= MaxCategoryDepth; {
-		children, err := s.index.SearchTerms(ctx, TermQuery{Taxonomy: s.kind.taxonomy, Parents: level})
+		children, err := s.index.SearchTerms(ctx, calendar.TermQuery{Taxonomy: s.kind.taxonomy, Parents: level})
 		if err != nil {
 			return 0, err
 		}
@@ -152,7 +154,7 @@ func (s *Terms) withoutEmpty(ctx context.Context, ids []int64, counts map[int64]
 			continue
 		}
 		t, err := s.store.Terms().Get(ctx, id)
-		if errors.Is(err, ErrNotFound) {
+		if errors.Is(err, calendar.ErrNotFound) {
 			continue
 		}
 		if err != nil {

@@ -1,6 +1,10 @@
 package app
 
-import "context"
+import (
+	"context"
+
+	"calendar/app/calendar"
+)
 
 // Who may see a term. A term made through the term routes is public, as
 // WordPress' terms are. A term an event write made by naming it is shown
@@ -12,20 +16,20 @@ import "context"
 // hidden returns the rule for one caller: which terms it may not see.
 // Managers see every term; otherwise one index count of the terms of the
 // events the caller may read (kept per index generation) decides.
-func (s *Terms) hidden(ctx context.Context, actor *User) (func(*Term) bool, error) {
+func (s *Terms) hidden(ctx context.Context, actor *calendar.User) (func(*calendar.Term) bool, error) {
 	if s.mayManage(actor) == nil {
-		return func(*Term) bool { return false }, nil
+		return func(*calendar.Term) bool { return false }, nil
 	}
-	readable := PostQuery{Type: PostTypeEvent, Statuses: OwnStatuses, Reader: readRuleOf(actor)}
-	counts, err := s.posts.index.CountLinks(ctx, LinkTerms, readable)
+	readable := calendar.PostQuery{Type: calendar.PostTypeEvent, Statuses: calendar.OwnStatuses, Reader: calendar.ReadRuleOf(actor)}
+	counts, err := s.posts.index.CountLinks(ctx, calendar.LinkTerms, readable)
 	if err != nil {
 		return nil, err
 	}
-	return func(t *Term) bool { return t.FromEvent && counts[t.ID] == 0 }, nil
+	return func(t *calendar.Term) bool { return t.FromEvent && counts[t.ID] == 0 }, nil
 }
 
 // visibleIDs keeps the IDs of the terms the caller may see, in order.
-func (s *Terms) visibleIDs(ctx context.Context, actor *User, ids []int64) ([]int64, error) {
+func (s *Terms) visibleIDs(ctx context.Context, actor *calendar.User, ids []int64) ([]int64, error) {
 	hidden, err := s.hidden(ctx, actor)
 	if err != nil || len(ids) == 0 {
 		return ids, err

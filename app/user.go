@@ -11,43 +11,15 @@ import (
 	"strings"
 	"time"
 
+	"calendar/app/calendar"
 	"calendar/app/throttle"
 )
 
-// User is a person who may sign in with an application password.
-type User struct {
-	ID      int64     `bson:"_id"`
-	Seq     int64     `bson:"seq"`
-	Login   string    `bson:"login"`
-	Role    Role      `bson:"role"`
-	Created time.Time `bson:"created"`
-	// PasswordHash is the SHA-256 of the application password. The passwords are
-	// generated with 143 bits of entropy, so a fast hash is enough and lets every
-	// request authenticate without a slow key-derivation step.
-	PasswordHash string `bson:"password_hash"`
-}
-
-func (u *User) DocID() int64      { return u.ID }
-func (u *User) SetDocID(id int64) { u.ID = id }
-func (u *User) SetSeq(seq int64)  { u.Seq = seq }
-func (u *User) DocSeq() int64     { return u.Seq }
-
-// UniqueKeys: logins are unique without regard to case, and so are password hashes
-// (a Bearer credential is the password alone).
-func (u *User) UniqueKeys() map[string]string {
-	return map[string]string{"login": strings.ToLower(u.Login), "password": u.PasswordHash}
-}
-
-// Can reports whether the user holds a capability; a nil user is anonymous.
-func (u *User) Can(c Capability) bool {
-	return u != nil && u.Role.Has(c)
-}
-
 // UserView is a user as the API shows it: never with a password.
 type UserView struct {
-	ID    int64  `json:"id"`
-	Login string `json:"login"`
-	Role  Role   `json:"role"`
+	ID    int64         `json:"id"`
+	Login string        `json:"login"`
+	Role  calendar.Role `json:"role"`
 }
 
 // CreatedUser is the answer to a user creation: the only time the password is shown.
@@ -62,18 +34,18 @@ type DeletedUser struct {
 	Previous UserView `json:"previous"`
 }
 
-func (u *User) view() UserView { return UserView{ID: u.ID, Login: u.Login, Role: u.Role} }
+func viewOf(u *calendar.User) UserView { return UserView{ID: u.ID, Login: u.Login, Role: u.Role} }
 
 // Users manages users and authenticates requests.
 type Users struct {
-	repo     Repo[*User]
+	repo     calendar.Repo[*calendar.User]
 	now      func() time.Time
 	throttle *throttle.Throttle
 }
 
 // NewUsers returns the user service over a store's users; wrong passwords
 // count against the throttle.
-func NewUsers(repo Repo[*User], throttle *throttle.Throttle) *Users {
+func NewUsers(repo calendar.Repo[*calendar.User], throttle *throttle.Throttle) *Users {
 	return &Users{repo: repo, now: time.Now, throttle: throttle}
 }
 
@@ -94,9 +66,9 @@ func (s *Users) EnsureAdmin(ctx context.Context, password string) (generated str
 		password = NewApplicationPassword()
 		generated = password
 	}
-	admin := &User{Login: AdminLogin, Role: RoleAdministrator, Created: s.now().UTC(), PasswordHash: hashPassword(password)}
+	admin := &calendar.User{Login: AdminLogin, Role: calendar.RoleAdministrator, Created: s.now().UTC(), PasswordHash: hashPassword(password)}
 	if err := s.repo.Insert(ctx, admin); err != nil {
-		if errors.Is(err, ErrConflict) { // another replica created it first
+		if errors.Is(err, calendar.ErrConflict) { // another replica created it first
 			return "", nil
 		}
 		return "", err
@@ -107,22 +79,22 @@ func (s *Users) EnsureAdmin(ctx context.Context, password string) (generated str
 // Authenticate resolves a Basic credential. A wrong login or password is a
 // 401, answered more slowly, then refused (429), as the throttle says for
 // that login from that client (the address of the request).
-func (s *Users) Authenticate(ctx context.Context, client, login, password string) (*User, error) {
-	return s.signIn(ctx, client, "login:"+strings.ToLower(login), func() (*User, error) {
+func (s *Users) Authenticate(ctx context.Context, client, login, password string) (*calendar.User, error) {
+	return s.signIn(ctx, client, "login:"+strings.ToLower(login), func() (*calendar.User, error) {
 		u, err := s.repo.FindByKey(ctx, "login", strings.ToLower(login))
 		if err != nil || subtle.ConstantTimeCompare([]byte(u.PasswordHash), []byte(hashPassword(password))) == 1 {
 			return u, err
 		}
-		return nil, ErrNotFound
+		return nil, calendar.ErrNotFound
 	})
 }
 
 // AuthenticateToken resolves a Bearer credential: the application password
 // alone, so guesses are counted per client only.
-func (s *Users) AuthenticateToken(ctx context.Context, client, password string) (*User, error) {
-	return s.signIn(ctx, client, "bearer", func() (*User, error) {
+func (s *Users) AuthenticateToken(ctx context.Context, client, password string) (*calendar.User, error) {
+	return s.signIn(ctx, client, "bearer", func() (*calendar.User, error) {
 		if normalizePassword(password) == "" {
-			return nil, ErrNotFound
+			return nil, calendar.ErrNotFound
 		}
 		return s.repo.FindByKey(ctx, "password", hashPassword(password))
 	})
@@ -130,15 +102,15 @@ func (s *Users) AuthenticateToken(ctx context.Context, client, password string) 
 
 // signIn runs a credential check under the throttle: find answers the user,
 // or ErrNotFound for a wrong credential.
-func (s *Users) signIn(ctx context.Context, client, subject string, find func() (*User, error)) (*User, error) {
+func (s *Users) signIn(ctx context.Context, client, subject string, find func() (*calendar.User, error)) (*calendar.User, error) {
 	if wait := s.throttle.Wait(subject, client); wait > 0 {
 		return nil, ErrTooManyAttempts(wait)
 	}
 	u, err := find()
 	switch {
-	case errors.Is(err, ErrNotFound):
+	case errors.Is(err, calendar.ErrNotFound):
 		hold(ctx, s.throttle.Failed(subject, client))
-		return nil, ErrIncorrectPassword()
+		return nil, calendar.ErrIncorrectPassword()
 	case err != nil:
 		return nil, err
 	}
@@ -152,23 +124,23 @@ var loginPattern = regexp.MustCompile(`^[A-Za-z0-9 _.@-]{1,60}$`)
 func (s *Users) Create(ctx context.Context, caller Caller, in UserInput) (*CreatedUser, error) {
 	login := strings.TrimSpace(in.Login)
 	if !loginPattern.MatchString(login) {
-		return nil, ErrInvalidParam("login", "login must be 1 to 60 letters, digits, spaces or _ . @ -")
+		return nil, calendar.ErrInvalidParam("login", "login must be 1 to 60 letters, digits, spaces or _ . @ -")
 	}
 	if !in.Role.Valid() {
-		return nil, ErrInvalidParam("role", "role is not one of "+strings.Join(roleNames(), ", ")+".")
+		return nil, calendar.ErrInvalidParam("role", "role is not one of "+strings.Join(calendar.RoleNames(), ", ")+".")
 	}
-	if !caller.Can(CapManageUsers) {
-		return nil, ErrForbidden(caller.User)
+	if !caller.Can(calendar.CapManageUsers) {
+		return nil, calendar.ErrForbidden(caller.User)
 	}
 	password := NewApplicationPassword()
-	u := &User{Login: login, Role: in.Role, Created: s.now().UTC(), PasswordHash: hashPassword(password)}
+	u := &calendar.User{Login: login, Role: in.Role, Created: s.now().UTC(), PasswordHash: hashPassword(password)}
 	if err := s.repo.Insert(ctx, u); err != nil {
-		if errors.Is(err, ErrConflict) {
-			return nil, NewError(KindInvalid, "existing_user_login", "Sorry, that username already exists!")
+		if errors.Is(err, calendar.ErrConflict) {
+			return nil, calendar.NewError(calendar.KindInvalid, "existing_user_login", "Sorry, that username already exists!")
 		}
 		return nil, err
 	}
-	return &CreatedUser{UserView: u.view(), ApplicationPassword: password}, nil
+	return &CreatedUser{UserView: viewOf(u), ApplicationPassword: password}, nil
 }
 
 // maxUsersListed bounds one listing; a site with more users pages through Scan.
@@ -176,8 +148,8 @@ const maxUsersListed = 10000
 
 // List returns every user in ID order, without passwords.
 func (s *Users) List(ctx context.Context, caller Caller) ([]UserView, error) {
-	if !caller.Can(CapManageUsers) {
-		return nil, ErrForbidden(caller.User)
+	if !caller.Can(calendar.CapManageUsers) {
+		return nil, calendar.ErrForbidden(caller.User)
 	}
 	users, err := s.repo.Scan(ctx, 0, maxUsersListed)
 	if err != nil {
@@ -185,7 +157,7 @@ func (s *Users) List(ctx context.Context, caller Caller) ([]UserView, error) {
 	}
 	out := make([]UserView, 0, len(users))
 	for _, u := range users {
-		out = append(out, u.view())
+		out = append(out, viewOf(u))
 	}
 	return out, nil
 }
@@ -194,27 +166,27 @@ func (s *Users) List(ctx context.Context, caller Caller) ([]UserView, error) {
 // keeps someone who can manage it.
 func (s *Users) Delete(ctx context.Context, caller Caller, id int64) (*DeletedUser, error) {
 	actor := caller.User
-	if !actor.Can(CapManageUsers) {
-		return nil, ErrForbidden(actor)
+	if !actor.Can(calendar.CapManageUsers) {
+		return nil, calendar.ErrForbidden(actor)
 	}
 	u, err := s.repo.Get(ctx, id)
-	if errors.Is(err, ErrNotFound) {
-		return nil, NewError(KindNotFound, "rest_user_invalid_id", "Invalid user ID.")
+	if errors.Is(err, calendar.ErrNotFound) {
+		return nil, calendar.NewError(calendar.KindNotFound, "rest_user_invalid_id", "Invalid user ID.")
 	}
 	if err != nil {
 		return nil, err
 	}
 	if u.ID == actor.ID {
-		return nil, NewError(KindInvalid, "rest_user_cannot_delete_self", "You cannot delete your own user.")
+		return nil, calendar.NewError(calendar.KindInvalid, "rest_user_cannot_delete_self", "You cannot delete your own user.")
 	}
 	if err := caller.Expect.holds(u.Seq, time.Time{}); err != nil {
 		return nil, err
 	}
 	// Users change only by their insert, so the revision read is the one.
-	if err := s.repo.Delete(ctx, id, u.Seq); err != nil && !errors.Is(err, ErrNotFound) {
+	if err := s.repo.Delete(ctx, id, u.Seq); err != nil && !errors.Is(err, calendar.ErrNotFound) {
 		return nil, err
 	}
-	return &DeletedUser{Deleted: true, Previous: u.view()}, nil
+	return &DeletedUser{Deleted: true, Previous: viewOf(u)}, nil
 }
 
 const passwordAlphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"

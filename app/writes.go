@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"time"
+
+	"calendar/app/calendar"
 )
 
 // Every write of a stored record is a compare-and-swap on its revision (its
@@ -26,8 +28,8 @@ var errUnchanged = errors.New("nothing to change")
 
 // errBusy answers a write that gave up on a record another writer kept
 // changing.
-func errBusy() *Error {
-	return NewError(KindConflict, "rest_conflict", "Other requests kept changing the same item; try again.")
+func errBusy() *calendar.Error {
+	return calendar.NewError(calendar.KindConflict, "rest_conflict", "Other requests kept changing the same item; try again.")
 }
 
 // Precondition is what a client's conditional write expects of the item it
@@ -44,8 +46,8 @@ type Precondition struct {
 
 // ErrPreconditionFailed answers a conditional write of an item that changed
 // since the client read it.
-func ErrPreconditionFailed() *Error {
-	return NewError(KindPreconditionFailed, "rest_precondition_failed",
+func ErrPreconditionFailed() *calendar.Error {
+	return calendar.NewError(calendar.KindPreconditionFailed, "rest_precondition_failed",
 		"The item changed since the version your request names (If-Match, If-Unmodified-Since); read it again.")
 }
 
@@ -64,10 +66,10 @@ func (c Precondition) holds(revision int64, modified time.Time) error {
 // little (more after each loss, with jitter, so that writers that collide
 // spread out), reads the record again and runs attempt on that, at most
 // maxWriteAttempts times. It returns the record as last read or written.
-func casLoop[T Document](ctx context.Context, doc T, reread func() (T, error), attempt func(T) error) (T, error) {
+func casLoop[T calendar.Document](ctx context.Context, doc T, reread func() (T, error), attempt func(T) error) (T, error) {
 	for n := 1; ; n++ {
 		err := attempt(doc)
-		if !errors.Is(err, ErrStale) {
+		if !errors.Is(err, calendar.ErrStale) {
 			return doc, err
 		}
 		if n == maxWriteAttempts {
@@ -108,7 +110,7 @@ type postWrite struct {
 	noWait bool
 	// spender is the account whose allowance pays for the occurrences a
 	// write of a series has made (nil: the service's own writes).
-	spender *User
+	spender *calendar.User
 }
 
 // edit applies change to the post as stored and writes it to the store (a
@@ -117,8 +119,8 @@ type postWrite struct {
 // state after a lost race; it may refuse (its error ends the write) or
 // return errUnchanged. p is the post as the caller read it; it is left as
 // written (or as last read, when the write did not happen).
-func (s *postService) edit(ctx context.Context, p *Post, w postWrite, change func(*Post) error) error {
-	out, err := casLoop(ctx, p, func() (*Post, error) { return s.store.Posts().Get(ctx, p.ID) }, func(cur *Post) error {
+func (s *postService) edit(ctx context.Context, p *calendar.Post, w postWrite, change func(*calendar.Post) error) error {
+	out, err := casLoop(ctx, p, func() (*calendar.Post, error) { return s.store.Posts().Get(ctx, p.ID) }, func(cur *calendar.Post) error {
 		if err := s.awaitLease(ctx, cur, w.lease, w.noWait); err != nil {
 			return err
 		}
@@ -135,8 +137,8 @@ func (s *postService) edit(ctx context.Context, p *Post, w postWrite, change fun
 		if !w.keepModified {
 			next.Modified = s.now().UTC().Truncate(time.Second)
 		}
-		err := s.sync.writeThrough(CollectionPosts, next, false, func() error { return s.store.Posts().Update(ctx, next) },
-			func() error { return s.index.PutPosts(ctx, []*Post{next}) })
+		err := s.sync.writeThrough(calendar.CollectionPosts, next, false, func() error { return s.store.Posts().Update(ctx, next) },
+			func() error { return s.index.PutPosts(ctx, []*calendar.Post{next}) })
 		if err == nil {
 			*cur = *next
 		}
@@ -152,8 +154,8 @@ func (s *postService) edit(ctx context.Context, p *Post, w postWrite, change fun
 // and then the index. check, when not nil, runs on the post as stored
 // before each attempt and may refuse (errUnchanged keeps it: the delete
 // no longer applies). A post already gone is not an error.
-func (s *postService) discard(ctx context.Context, p *Post, w postWrite, check func(*Post) error) error {
-	_, err := casLoop(ctx, p, func() (*Post, error) { return s.store.Posts().Get(ctx, p.ID) }, func(cur *Post) error {
+func (s *postService) discard(ctx context.Context, p *calendar.Post, w postWrite, check func(*calendar.Post) error) error {
+	_, err := casLoop(ctx, p, func() (*calendar.Post, error) { return s.store.Posts().Get(ctx, p.ID) }, func(cur *calendar.Post) error {
 		if err := s.awaitLease(ctx, cur, w.lease, w.noWait); err != nil {
 			return err
 		}
@@ -165,10 +167,10 @@ func (s *postService) discard(ctx context.Context, p *Post, w postWrite, check f
 				return err
 			}
 		}
-		return s.sync.writeThrough(CollectionPosts, cur, true, func() error { return s.store.Posts().Delete(ctx, cur.ID, cur.Seq) },
+		return s.sync.writeThrough(calendar.CollectionPosts, cur, true, func() error { return s.store.Posts().Delete(ctx, cur.ID, cur.Seq) },
 			func() error { return s.index.DeletePost(ctx, cur.ID) })
 	})
-	if errors.Is(err, ErrNotFound) || errors.Is(err, errUnchanged) {
+	if errors.Is(err, calendar.ErrNotFound) || errors.Is(err, errUnchanged) {
 		return nil
 	}
 	return err
@@ -176,7 +178,7 @@ func (s *postService) discard(ctx context.Context, p *Post, w postWrite, check f
 
 // clonePost copies a post deeply enough that a change to the copy leaves
 // the original as read: slices and maps are copied.
-func clonePost(p *Post) *Post {
+func clonePost(p *calendar.Post) *calendar.Post {
 	c := *p
 	c.Meta = cloneMap(p.Meta)
 	c.Categories, c.Tags, c.Organizers = slices.Clone(p.Categories), slices.Clone(p.Tags), slices.Clone(p.Organizers)
@@ -197,8 +199,8 @@ func cloneMap(m map[string]string) map[string]string {
 
 // editTerm is edit for a term: change runs on the term as stored, again
 // after a lost race.
-func (s *Terms) editTerm(ctx context.Context, t *Term, expect Precondition, change func(*Term) error) error {
-	out, err := casLoop(ctx, t, func() (*Term, error) { return s.store.Terms().Get(ctx, t.ID) }, func(cur *Term) error {
+func (s *Terms) editTerm(ctx context.Context, t *calendar.Term, expect Precondition, change func(*calendar.Term) error) error {
+	out, err := casLoop(ctx, t, func() (*calendar.Term, error) { return s.store.Terms().Get(ctx, t.ID) }, func(cur *calendar.Term) error {
 		if err := expect.holds(cur.Seq, time.Time{}); err != nil {
 			return err
 		}
@@ -209,8 +211,8 @@ func (s *Terms) editTerm(ctx context.Context, t *Term, expect Precondition, chan
 		case err != nil:
 			return err
 		}
-		err := s.posts.sync.writeThrough(CollectionTerms, &next, false, func() error { return s.store.Terms().Update(ctx, &next) },
-			func() error { return s.index.PutTerms(ctx, []*Term{&next}) })
+		err := s.posts.sync.writeThrough(calendar.CollectionTerms, &next, false, func() error { return s.store.Terms().Update(ctx, &next) },
+			func() error { return s.index.PutTerms(ctx, []*calendar.Term{&next}) })
 		if err == nil {
 			*cur = next
 		}
@@ -224,8 +226,8 @@ func (s *Terms) editTerm(ctx context.Context, t *Term, expect Precondition, chan
 
 // discardTerm deletes a term for good, if it is still as read, else as it
 // is now (check decides again).
-func (s *Terms) discardTerm(ctx context.Context, t *Term, expect Precondition, check func(*Term) error) error {
-	_, err := casLoop(ctx, t, func() (*Term, error) { return s.store.Terms().Get(ctx, t.ID) }, func(cur *Term) error {
+func (s *Terms) discardTerm(ctx context.Context, t *calendar.Term, expect Precondition, check func(*calendar.Term) error) error {
+	_, err := casLoop(ctx, t, func() (*calendar.Term, error) { return s.store.Terms().Get(ctx, t.ID) }, func(cur *calendar.Term) error {
 		if err := expect.holds(cur.Seq, time.Time{}); err != nil {
 			return err
 		}
@@ -234,7 +236,7 @@ func (s *Terms) discardTerm(ctx context.Context, t *Term, expect Precondition, c
 				return err
 			}
 		}
-		return s.posts.sync.writeThrough(CollectionTerms, cur, true, func() error { return s.store.Terms().Delete(ctx, cur.ID, cur.Seq) },
+		return s.posts.sync.writeThrough(calendar.CollectionTerms, cur, true, func() error { return s.store.Terms().Delete(ctx, cur.ID, cur.Seq) },
 			func() error { return s.index.DeleteTerm(ctx, cur.ID) })
 	})
 	return ignoreMissing(err)

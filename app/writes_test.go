@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"calendar/app"
+	"calendar/app/calendar"
 	"calendar/repository"
 )
 
@@ -22,25 +23,25 @@ type holdingStore struct {
 	posts *holdingPosts
 }
 
-func (s *holdingStore) Posts() app.Repo[*app.Post] { return s.posts }
+func (s *holdingStore) Posts() calendar.Repo[*calendar.Post] { return s.posts }
 
 type holdingPosts struct {
-	app.Repo[*app.Post]
+	calendar.Repo[*calendar.Post]
 	mu sync.Mutex
 	// hold, when it returns a channel for a post being written, makes the
 	// update wait on it once committed; committed hears that it is.
-	hold      func(p *app.Post) chan struct{}
+	hold      func(p *calendar.Post) chan struct{}
 	committed chan struct{}
 	// stale makes every update answer ErrStale without writing.
 	stale bool
 }
 
-func (r *holdingPosts) Update(ctx context.Context, p *app.Post) error {
+func (r *holdingPosts) Update(ctx context.Context, p *calendar.Post) error {
 	r.mu.Lock()
 	stale, hold := r.stale, r.hold
 	r.mu.Unlock()
 	if stale {
-		return app.ErrStale
+		return calendar.ErrStale
 	}
 	err := r.Repo.Update(ctx, p)
 	if hold != nil && err == nil {
@@ -55,14 +56,14 @@ func (r *holdingPosts) Update(ctx context.Context, p *app.Post) error {
 func newHoldingWorld(t *testing.T) (*world, *holdingPosts) {
 	store, idx := openStoreAndIndex(t)
 	posts := &holdingPosts{Repo: store.Posts(), committed: make(chan struct{})}
-	w := &world{t: t, ctx: context.Background(), store: store, callers: map[app.Role]app.Caller{}}
+	w := &world{t: t, ctx: context.Background(), store: store, callers: map[calendar.Role]app.Caller{}}
 	w.app = app.New(&holdingStore{Bolt: store, posts: posts}, idx, app.Settings{SiteURL: "http://x"})
 	if _, err := w.app.Users.EnsureAdmin(w.ctx, "a long enough password"); err != nil {
 		t.Fatal(err)
 	}
 	admin, err := w.app.Users.Authenticate(w.ctx, "", "admin", "a long enough password")
 	w.must(err)
-	w.callers[app.RoleAdministrator] = app.Caller{User: admin, Root: visitor.Root}
+	w.callers[calendar.RoleAdministrator] = app.Caller{User: admin, Root: visitor.Root}
 	return w, posts
 }
 
@@ -72,7 +73,7 @@ func TestTheIndexHoldsTheLastStoredStateWhenIndexWritesComeOutOfOrder(t *testing
 	e := w.event("Opening", soon, app.EventInput{})
 	release := make(chan struct{})
 	posts.mu.Lock()
-	posts.hold = func(p *app.Post) chan struct{} {
+	posts.hold = func(p *calendar.Post) chan struct{} {
 		if p.Title == "Earlier" {
 			return release
 		}
@@ -107,8 +108,8 @@ func TestAWriteThatKeepsLosingIsAConflictAfterABoundedNumberOfAttempts(t *testin
 	posts.stale = true
 	posts.mu.Unlock()
 	_, err := w.app.Events.Update(w.ctx, w.admin(), app.PostRef{ID: e.ID}, app.EventInput{PostFields: app.PostFields{Title: ptr("Never")}})
-	var appErr *app.Error
-	if !errors.As(err, &appErr) || appErr.Kind != app.KindConflict {
+	var appErr *calendar.Error
+	if !errors.As(err, &appErr) || appErr.Kind != calendar.KindConflict {
 		t.Fatalf("a write that always finds the event changed: err = %v, want a conflict", err)
 	}
 }
@@ -125,8 +126,8 @@ func TestConditionalWritesAskTheRevisionAndTheModificationTime(t *testing.T) {
 		return err
 	}
 	failed := func(err error) bool {
-		var appErr *app.Error
-		return errors.As(err, &appErr) && appErr.Kind == app.KindPreconditionFailed && appErr.Code == "rest_precondition_failed"
+		var appErr *calendar.Error
+		return errors.As(err, &appErr) && appErr.Kind == calendar.KindPreconditionFailed && appErr.Code == "rest_precondition_failed"
 	}
 	for _, c := range []struct {
 		name   string

@@ -21,6 +21,7 @@ import (
 	"github.com/go-fuego/fuego"
 
 	"calendar/app"
+	"calendar/app/calendar"
 )
 
 // The namespaces the service answers, under {base_url}/ and {base_url}/{lang}/.
@@ -111,7 +112,7 @@ type ctxKey struct{}
 // requestInfo is what the outer handler learns about a request before routing.
 type requestInfo struct {
 	lang   string // language segment the request came in with, "" when none
-	actor  *app.User
+	actor  *calendar.User
 	answer *answer
 }
 
@@ -226,7 +227,7 @@ func (api *API) allowsOrigin(origin string) bool {
 
 // authenticate resolves the Authorization header: Basic login:password or
 // Bearer password. Other schemes are ignored, as WordPress ignores them.
-func (api *API) authenticate(r *http.Request) (*app.User, error) {
+func (api *API) authenticate(r *http.Request) (*calendar.User, error) {
 	header := r.Header.Get("Authorization")
 	if header == "" {
 		return nil, nil
@@ -237,11 +238,11 @@ func (api *API) authenticate(r *http.Request) (*app.User, error) {
 	case "basic":
 		raw, err := base64.StdEncoding.DecodeString(credential)
 		if err != nil {
-			return nil, app.ErrIncorrectPassword()
+			return nil, calendar.ErrIncorrectPassword()
 		}
 		login, password, ok := strings.Cut(string(raw), ":")
 		if !ok {
-			return nil, app.ErrIncorrectPassword()
+			return nil, calendar.ErrIncorrectPassword()
 		}
 		return api.app.Users.Authenticate(r.Context(), clientOf(r), login, password) // the throttle counts by address
 	case "bearer":
@@ -263,12 +264,12 @@ func (api *API) recoverPanic(w http.ResponseWriter, r *http.Request) {
 	}
 	api.logger(r).Error("panic serving request", "method", r.Method, "path", r.URL.Path,
 		"panic", p, "stack", string(debug.Stack()))
-	api.writeError(w, r, app.NewError(app.KindInternal, "internal_error", "The server could not complete the request."))
+	api.writeError(w, r, calendar.NewError(calendar.KindInternal, "internal_error", "The server could not complete the request."))
 }
 
 // writeError answers with the WordPress error shape; 5xx causes are logged.
 func (api *API) writeError(w http.ResponseWriter, r *http.Request, err error) {
-	e := app.AsError(err)
+	e := calendar.AsError(err)
 	status := statusOf(e)
 	switch {
 	case status == http.StatusServiceUnavailable: // an expected state, such as an index rebuild

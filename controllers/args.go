@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"calendar/app"
+	"calendar/app/calendar"
 )
 
 // The declared parameters of every route: what the namespace index, OPTIONS
@@ -71,7 +72,7 @@ var eventListArgs = func() []Arg {
 	return append(args,
 		Arg{Name: "orderby", Type: TypeString, Default: "start_date",
 			Description: "start_date (then publication date, then ID), distance from the point, nearest first, or relevance to search (best first, then start_date); relevance matches words, their prefixes, one typo in words of five letters or more, accents folded. Any other value keeps the default order, as the plugin, which has no orderby, ignores it."},
-		Arg{Name: "facets", Type: TypeArray, Items: TypeString, Enum: app.FacetNames,
+		Arg{Name: "facets", Type: TypeArray, Items: TypeString, Enum: calendar.FacetNames,
 			Description: "Count the matching events per value of these fields, under facets."},
 		modifiedAfterArg)
 }()
@@ -87,7 +88,7 @@ func eventWriteArgs(create bool) []Arg {
 		{Name: "description", Type: TypeString, Description: "The description, HTML."},
 		{Name: "slug", Type: TypeString, Description: "The slug; made unique."},
 		{Name: "excerpt", Type: TypeString, Description: "A short description, HTML."},
-		{Name: "status", Type: TypeString, Enum: app.PostStatuses, Description: "publish by default for those who may publish; contributors' posts wait as pending (or draft)."},
+		{Name: "status", Type: TypeString, Enum: calendar.PostStatuses, Description: "publish by default for those who may publish; contributors' posts wait as pending (or draft)."},
 		{Name: "password", Type: TypeString, Description: "Protects the event's details; empty to remove."},
 		{Name: "timezone", Type: TypeString, Description: "IANA zone name, UTC, or UTC+N / UTC-N; the site's zone by default."},
 		{Name: "all_day", Type: TypeBoolean, Description: "All day: from 00:00:00 on the start's day to 23:59:59 on the end's."},
@@ -121,7 +122,7 @@ func linkedListArgs(postType string) []Arg {
 		Arg{Name: "only_with_upcoming", Type: TypeMixed, Default: false, Description: "true: only those upcoming events link to."},
 		modifiedAfterArg,
 	)
-	if postType == app.PostTypeVenue {
+	if postType == calendar.PostTypeVenue {
 		args = append(append(args, nearArgs...),
 			Arg{Name: "orderby", Type: TypeString, Default: "date",
 				Description: "date (newest first), or distance from the point, nearest first; any other value keeps the default order."})
@@ -146,14 +147,14 @@ func linkedWriteArgs(postType string, meta []string, create bool) []Arg {
 		{Name: "date_utc", Type: TypeString, Description: "Publication date in UTC."},
 		{Name: "description", Type: TypeString, Description: "The description, HTML."},
 		{Name: "excerpt", Type: TypeString, Description: "A short description, HTML."},
-		{Name: "status", Type: TypeString, Enum: app.PostStatuses, Description: "publish by default for those who may publish; contributors' posts wait as pending (or draft)."},
+		{Name: "status", Type: TypeString, Enum: calendar.PostStatuses, Description: "publish by default for those who may publish; contributors' posts wait as pending (or draft)."},
 		{Name: "password", Type: TypeString, Description: "Protects the fields other than the name; empty to remove."},
 		{Name: "image", Type: TypeMixed, Description: "The featured image: the ID of an image of the media library (POST {api}/media), or an absolute http(s) URL (one of the library's files is that image; another is kept as given, or fetched into the library when the service sideloads); empty to remove."},
 	}
 	for _, m := range meta {
 		args = append(args, Arg{Name: m, Type: TypeString, Description: metaDescriptions[m]})
 	}
-	if postType == app.PostTypeVenue {
+	if postType == calendar.PostTypeVenue {
 		args = append(args,
 			Arg{Name: "show_map", Type: TypeBoolean, Description: "Show the venue's map."},
 			Arg{Name: "show_map_link", Type: TypeBoolean, Description: "Show a link to the venue's map."},

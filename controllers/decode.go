@@ -12,7 +12,7 @@ import (
 	"regexp"
 	"strings"
 
-	"calendar/app"
+	"calendar/app/calendar"
 )
 
 // MaxBodyBytes is the largest request body the service reads, but for an
@@ -94,7 +94,7 @@ func readAll(body io.Reader) ([]byte, error) {
 
 // errUnreadableBody is the answer to a body that could not be read whole.
 func errUnreadableBody(cause error) error {
-	e := app.NewError(app.KindInvalid, "rest_invalid_body", "The request body could not be read whole (it may be shorter than its Content-Length).")
+	e := calendar.NewError(calendar.KindInvalid, "rest_invalid_body", "The request body could not be read whole (it may be shorter than its Content-Length).")
 	e.Cause = cause
 	return e
 }
@@ -130,7 +130,7 @@ func decodeJSON(body io.Reader) (map[string]any, error) {
 // behind whatever the request turns out to be.
 func decodeMultipart(r *http.Request, boundary string) (map[string]any, error) {
 	if boundary == "" {
-		return nil, app.NewError(app.KindInvalid, "rest_invalid_body", "Invalid multipart body passed: no boundary.")
+		return nil, calendar.NewError(calendar.KindInvalid, "rest_invalid_body", "Invalid multipart body passed: no boundary.")
 	}
 	parts := multipart.NewReader(r.Body, boundary)
 	values := map[string][]string{}
@@ -178,7 +178,7 @@ func multipartError(err error) error {
 	if errors.As(err, &tooLarge) {
 		return errBodyTooLarge(tooLarge.Limit)
 	}
-	e := app.NewError(app.KindInvalid, "rest_invalid_body", "Invalid multipart body passed.")
+	e := calendar.NewError(calendar.KindInvalid, "rest_invalid_body", "Invalid multipart body passed.")
 	e.Cause = err
 	return e
 }

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"calendar/app"
+	"calendar/app/calendar"
 )
 
 // FuzzDecodeValues: no request body, content type or query string makes the
@@ -41,8 +41,8 @@ func FuzzDecodeValues(f *testing.F) {
 		if err == nil {
 			return
 		}
-		var e *app.Error
-		if !errors.As(err, &e) || (e.Kind != app.KindInvalid && e.Kind != app.KindTooLarge) || e.Code == "" {
+		var e *calendar.Error
+		if !errors.As(err, &e) || (e.Kind != calendar.KindInvalid && e.Kind != calendar.KindTooLarge) || e.Code == "" {
 			t.Fatalf("decode error %v is not a 400 or 413 in the error shape", err)
 		}
 	})

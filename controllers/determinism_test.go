@@ -5,7 +5,7 @@ import (
 	"net/http"
 	"testing"
 
-	"calendar/app"
+	"calendar/app/calendar"
 )
 
 // Map iteration order is random in Go: these repeat a request so that an
@@ -32,7 +32,7 @@ func TestScheduledPostsOfOthersAreForEditorsOnly(t *testing.T) {
 	r := startWithRoles(t)
 	v := r.create("venue", asAdmin(), "venue", "Scheduled", "status", "future")
 	path := "/vendor/events/v1/venues/" + idOf(v)
-	for role, status := range map[app.Role]int{"": 403, app.RoleSubscriber: 403, app.RoleContributor: 403, app.RoleAuthor: 403, app.RoleEditor: 200} {
+	for role, status := range map[calendar.Role]int{"": 403, calendar.RoleSubscriber: 403, calendar.RoleContributor: 403, calendar.RoleAuthor: 403, calendar.RoleEditor: 200} {
 		var opts []option
 		if role != "" {
 			opts = append(opts, r.creds[role])
@@ -41,6 +41,6 @@ func TestScheduledPostsOfOthersAreForEditorsOnly(t *testing.T) {
 			t.Errorf("%q reads another's scheduled venue: %d, want %d", role, res.Status, status)
 		}
 	}
-	own := r.create("venue", r.creds[app.RoleAuthor], "venue", "Mine, scheduled", "status", "future")
-	r.do("GET", "/vendor/events/v1/venues/"+idOf(own), r.creds[app.RoleAuthor]).expectStatus(t, http.StatusOK)
+	own := r.create("venue", r.creds[calendar.RoleAuthor], "venue", "Mine, scheduled", "status", "future")
+	r.do("GET", "/vendor/events/v1/venues/"+idOf(own), r.creds[calendar.RoleAuthor]).expectStatus(t, http.StatusOK)
 }

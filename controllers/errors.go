@@ -8,27 +8,27 @@ import (
 
 	"github.com/go-fuego/fuego"
 
-	"calendar/app"
+	"calendar/app/calendar"
 )
 
 // kindStatus is the HTTP status of each kind of app error.
-var kindStatus = map[app.Kind]int{
-	app.KindInternal:           http.StatusInternalServerError,
-	app.KindInvalid:            http.StatusBadRequest,
-	app.KindUnauthorized:       http.StatusUnauthorized,
-	app.KindForbidden:          http.StatusForbidden,
-	app.KindNotFound:           http.StatusNotFound,
-	app.KindConflict:           http.StatusConflict,
-	app.KindGone:               http.StatusGone,
-	app.KindTooLarge:           http.StatusRequestEntityTooLarge,
-	app.KindThrottled:          http.StatusTooManyRequests,
-	app.KindUnavailable:        http.StatusServiceUnavailable,
-	app.KindNotImplemented:     http.StatusNotImplemented,
-	app.KindPreconditionFailed: http.StatusPreconditionFailed,
+var kindStatus = map[calendar.Kind]int{
+	calendar.KindInternal:           http.StatusInternalServerError,
+	calendar.KindInvalid:            http.StatusBadRequest,
+	calendar.KindUnauthorized:       http.StatusUnauthorized,
+	calendar.KindForbidden:          http.StatusForbidden,
+	calendar.KindNotFound:           http.StatusNotFound,
+	calendar.KindConflict:           http.StatusConflict,
+	calendar.KindGone:               http.StatusGone,
+	calendar.KindTooLarge:           http.StatusRequestEntityTooLarge,
+	calendar.KindThrottled:          http.StatusTooManyRequests,
+	calendar.KindUnavailable:        http.StatusServiceUnavailable,
+	calendar.KindNotImplemented:     http.StatusNotImplemented,
+	calendar.KindPreconditionFailed: http.StatusPreconditionFailed,
 }
 
 // statusOf is the HTTP status an error answers with.
-func statusOf(e *app.Error) int {
+func statusOf(e *calendar.Error) int {
 	if status, ok := kindStatus[e.Kind]; ok {
 		return status
 	}
@@ -36,7 +36,7 @@ func statusOf(e *app.Error) int {
 }
 
 // errorJSON is the WordPress shape: {"code","message","data":{"status",...}}.
-func errorJSON(e *app.Error) ([]byte, error) {
+func errorJSON(e *calendar.Error) ([]byte, error) {
 	data := make(map[string]any, len(e.Data)+1)
 	for k, v := range e.Data {
 		data[k] = v
@@ -52,35 +52,35 @@ func errorJSON(e *app.Error) ([]byte, error) {
 // The errors of the HTTP layer itself.
 
 // errNoRoute is WordPress' answer to an unknown path or method.
-func errNoRoute() *app.Error {
-	return app.NewError(app.KindNotFound, "rest_no_route", "No route was found matching the URL and request method.")
+func errNoRoute() *calendar.Error {
+	return calendar.NewError(calendar.KindNotFound, "rest_no_route", "No route was found matching the URL and request method.")
 }
 
 // errInvalidJSON is the answer to a JSON body that does not parse.
-func errInvalidJSON(cause error) *app.Error {
-	e := app.NewError(app.KindInvalid, "rest_invalid_json", "Invalid JSON body passed.").
+func errInvalidJSON(cause error) *calendar.Error {
+	e := calendar.NewError(calendar.KindInvalid, "rest_invalid_json", "Invalid JSON body passed.").
 		With("json_error_code", 4).With("json_error_message", "Syntax error")
 	e.Cause = cause
 	return e
 }
 
 // errBodyTooLarge is the answer to a body over the size limit.
-func errBodyTooLarge(limit int64) *app.Error {
-	return app.NewError(app.KindTooLarge, "rest_body_too_large",
+func errBodyTooLarge(limit int64) *calendar.Error {
+	return calendar.NewError(calendar.KindTooLarge, "rest_body_too_large",
 		fmt.Sprintf("The request body is larger than the limit of %d bytes.", limit))
 }
 
 // errFromFramework turns an error fuego made (a 4xx of its own) into ours.
 func errFromFramework(err error) error {
 	var withStatus fuego.ErrorWithStatus
-	if _, ours := err.(*app.Error); ours || !errors.As(err, &withStatus) || withStatus.StatusCode() >= 500 {
+	if _, ours := err.(*calendar.Error); ours || !errors.As(err, &withStatus) || withStatus.StatusCode() >= 500 {
 		return err
 	}
-	kind := app.KindInvalid
+	kind := calendar.KindInvalid
 	if withStatus.StatusCode() == http.StatusNotFound {
-		kind = app.KindNotFound
+		kind = calendar.KindNotFound
 	}
-	return app.NewError(kind, "rest_invalid_request", err.Error())
+	return calendar.NewError(kind, "rest_invalid_request", err.Error())
 }
 
 // ErrorBody documents the error shape every failure answers with.

@@ -5,33 +5,33 @@ import (
 	"net/http"
 	"testing"
 
-	"calendar/app"
+	"calendar/app/calendar"
 )
 
 func TestEventPermissionsPerRole(t *testing.T) {
 	r := startWithRoles(t)
 	future := func(title string) map[string]any { return at(title, "2031-01-01 10:00:00", "2031-01-01 11:00:00") }
 	t.Run("create", func(t *testing.T) {
-		for role, want := range map[app.Role]string{app.RoleContributor: "draft", app.RoleAuthor: "publish", app.RoleEditor: "publish"} {
+		for role, want := range map[calendar.Role]string{calendar.RoleContributor: "draft", calendar.RoleAuthor: "publish", calendar.RoleEditor: "publish"} {
 			if got := r.event(future("by "+string(role)), r.creds[role])["status"]; got != want {
 				t.Errorf("%s created an event with status %v, want %s", role, got, want)
 			}
 		}
 		f := future("asks publish")
 		f["status"] = "publish"
-		if got := r.event(f, r.creds[app.RoleContributor])["status"]; got != "pending" {
+		if got := r.event(f, r.creds[calendar.RoleContributor])["status"]; got != "pending" {
 			t.Errorf("a contributor asking publish got %v, want pending", got)
 		}
 	})
 	admins := r.event(future("admin's"))
 	for _, path := range []string{eventsPath + "/" + idOf(admins), eventsPath + "/by-slug/" + admins["slug"].(string)} {
 		for _, c := range []struct {
-			role   app.Role
+			role   calendar.Role
 			method string
 			status int
 		}{
-			{"", "PUT", 401}, {app.RoleSubscriber, "PATCH", 403}, {app.RoleContributor, "POST", 403}, {app.RoleAuthor, "PUT", 403},
-			{app.RoleEditor, "PATCH", 200}, {"", "DELETE", 401}, {app.RoleContributor, "DELETE", 403}, {app.RoleAuthor, "DELETE", 403},
+			{"", "PUT", 401}, {calendar.RoleSubscriber, "PATCH", 403}, {calendar.RoleContributor, "POST", 403}, {calendar.RoleAuthor, "PUT", 403},
+			{calendar.RoleEditor, "PATCH", 200}, {"", "DELETE", 401}, {calendar.RoleContributor, "DELETE", 403}, {calendar.RoleAuthor, "DELETE", 403},
 		} {
 			t.Run(fmt.Sprintf("%q %s %s on another's event", c.role, c.method, path), func(t *testing.T) {
 				opts := []option{jsonBody(map[string]any{"excerpt": "x"})}
@@ -48,12 +48,12 @@ func TestEventPermissionsPerRole(t *testing.T) {
 		}
 	}
 	t.Run("a contributor loses edit rights once the event is published", func(t *testing.T) {
-		own := r.event(future("contrib"), r.creds[app.RoleContributor])
+		own := r.event(future("contrib"), r.creds[calendar.RoleContributor])
 		path := eventsPath + "/" + idOf(own)
-		r.do("PATCH", path, r.creds[app.RoleContributor], jsonBody(map[string]any{"excerpt": "ok"})).expectStatus(t, 200)
+		r.do("PATCH", path, r.creds[calendar.RoleContributor], jsonBody(map[string]any{"excerpt": "ok"})).expectStatus(t, 200)
 		r.do("PATCH", path, asAdmin(), jsonBody(map[string]any{"status": "publish"})).expectStatus(t, 200)
-		r.do("PATCH", path, r.creds[app.RoleContributor], jsonBody(map[string]any{"excerpt": "no"})).expectError(t, 403, "rest_forbidden")
-		r.do("DELETE", path, r.creds[app.RoleContributor]).expectError(t, 403, "rest_forbidden")
+		r.do("PATCH", path, r.creds[calendar.RoleContributor], jsonBody(map[string]any{"excerpt": "no"})).expectError(t, 403, "rest_forbidden")
+		r.do("DELETE", path, r.creds[calendar.RoleContributor]).expectError(t, 403, "rest_forbidden")
 	})
 	t.Run("a missing event is 401 for visitors, 404 for editors", func(t *testing.T) {
 		r.do("DELETE", eventsPath+"/99999").expectError(t, 401, "rest_forbidden")
@@ -64,7 +64,7 @@ func TestEventPermissionsPerRole(t *testing.T) {
 
 func TestSingleEventReads(t *testing.T) {
 	r := startWithRoles(t)
-	draft := r.event(at("Draft", "2031-01-01 10:00:00", "2031-01-01 11:00:00"), r.creds[app.RoleContributor])
+	draft := r.event(at("Draft", "2031-01-01 10:00:00", "2031-01-01 11:00:00"), r.creds[calendar.RoleContributor])
 	secret := r.event(map[string]any{"title": "Secret", "start_date": "2031-01-02 10:00:00", "end_date": "2031-01-02 11:00:00", "password": "sesame", "description": "hidden"})
 	trashed := r.event(at("Gone", "2031-01-03 10:00:00", "2031-01-03 11:00:00"))
 	r.do("DELETE", eventsPath+"/"+idOf(trashed), asAdmin()).expectStatus(t, 200)
@@ -80,14 +80,14 @@ func TestSingleEventReads(t *testing.T) {
 		{"not an event", "/" + idOf(venue), nil, 400, "rest-invalid-event-id"},
 		{"unknown slug", "/by-slug/nope", nil, 400, "rest_invalid_param"},
 		{"a draft, anonymously", "/" + idOf(draft), nil, 403, "event-not-accessible"},
-		{"a draft, by another author", "/" + idOf(draft), r.creds[app.RoleAuthor], 403, "event-not-accessible"},
-		{"a draft, by its contributor", "/" + idOf(draft), r.creds[app.RoleContributor], 200, ""},
-		{"a draft, by an editor", "/by-slug/" + draft["slug"].(string), r.creds[app.RoleEditor], 200, ""},
+		{"a draft, by another author", "/" + idOf(draft), r.creds[calendar.RoleAuthor], 403, "event-not-accessible"},
+		{"a draft, by its contributor", "/" + idOf(draft), r.creds[calendar.RoleContributor], 200, ""},
+		{"a draft, by an editor", "/by-slug/" + draft["slug"].(string), r.creds[calendar.RoleEditor], 200, ""},
 		{"protected, without the password", "/" + idOf(secret), nil, 403, "event-password-protected"},
 		{"protected, with the password", "/" + idOf(secret) + "?password=sesame", nil, 200, ""},
 		{"protected, wrong password", "/" + idOf(secret) + "?password=open", nil, 403, "event-password-protected"},
-		{"trashed, as an author", "/" + idOf(trashed), r.creds[app.RoleAuthor], 403, "event-no-longer-available"},
-		{"trashed, as an editor", "/" + idOf(trashed), r.creds[app.RoleEditor], 200, ""},
+		{"trashed, as an author", "/" + idOf(trashed), r.creds[calendar.RoleAuthor], 403, "event-no-longer-available"},
+		{"trashed, as an editor", "/" + idOf(trashed), r.creds[calendar.RoleEditor], 200, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"calendar/app"
+	"calendar/app/calendar"
 )
 
 const eventsPath = "/vendor/events/v1/events"
@@ -127,8 +127,8 @@ func TestEventWriteFieldsAreValidated(t *testing.T) {
 		{"organizer not an ID", ok(map[string]any{"organizer": "abc"}), nil, "rest_invalid_param"},
 		{"organizers as CSV", ok(map[string]any{"organizer": idOf(organizer) + "," + idOf(organizer)}), nil, ""},
 		{"unknown category ID", ok(map[string]any{"categories": []any{"9999"}}), nil, "rest_invalid_param"},
-		{"new category by a contributor", ok(map[string]any{"categories": "Brand new"}), r.creds[app.RoleContributor], "rest_invalid_param"},
-		{"new category by an author", ok(map[string]any{"categories": "Brand new"}), r.creds[app.RoleAuthor], ""},
+		{"new category by a contributor", ok(map[string]any{"categories": "Brand new"}), r.creds[calendar.RoleContributor], "rest_invalid_param"},
+		{"new category by an author", ok(map[string]any{"categories": "Brand new"}), r.creds[calendar.RoleAuthor], ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -149,8 +149,8 @@ func TestEventWriteFieldsAreValidated(t *testing.T) {
 		r.do("POST", eventsPath, jsonBody(ok(map[string]any{"featured": "maybe"}))).expectError(t, 400, "rest_invalid_param")
 		r.do("POST", eventsPath, jsonBody(ok(map[string]any{"start_date": "nope"}))).expectError(t, 401, "rest_forbidden")
 		r.do("POST", eventsPath, jsonBody(ok(nil))).expectError(t, 401, "rest_forbidden")
-		r.do("POST", eventsPath, r.creds[app.RoleSubscriber], jsonBody(ok(map[string]any{"start_date": "nope"}))).expectError(t, 400, "rest_invalid_param")
-		r.do("POST", eventsPath, r.creds[app.RoleSubscriber], jsonBody(ok(nil))).expectError(t, 403, "rest_forbidden")
+		r.do("POST", eventsPath, r.creds[calendar.RoleSubscriber], jsonBody(ok(map[string]any{"start_date": "nope"}))).expectError(t, 400, "rest_invalid_param")
+		r.do("POST", eventsPath, r.creds[calendar.RoleSubscriber], jsonBody(ok(nil))).expectError(t, 403, "rest_forbidden")
 	})
 	t.Run("organizers keep their order and drop repeats", func(t *testing.T) {
 		e := r.event(ok(map[string]any{"organizer": []any{map[string]any{"organizer": "Zed"}, organizer["id"], map[string]any{"id": organizer["id"]}}}))

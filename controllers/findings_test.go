@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"calendar/app"
+	"calendar/app/calendar"
 )
 
 // The tests of this file each reproduce one finding of an adversarial review
@@ -32,8 +33,8 @@ func TestAProtectedVenueOrOrganizerIsMaskedInsideEvents(t *testing.T) {
 		opts   []option
 		masked bool
 	}{
-		{"anonymous", nil, true}, {"a contributor", []option{r.creds[app.RoleContributor]}, true},
-		{"with the password", []option{}, false}, {"an editor", []option{r.creds[app.RoleEditor]}, false},
+		{"anonymous", nil, true}, {"a contributor", []option{r.creds[calendar.RoleContributor]}, true},
+		{"with the password", []option{}, false}, {"an editor", []option{r.creds[calendar.RoleEditor]}, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			query := ""
@@ -57,7 +58,7 @@ func TestAProtectedVenueOrOrganizerIsMaskedInsideEvents(t *testing.T) {
 		})
 	}
 	t.Run("a contributor creating one of the same name", func(t *testing.T) {
-		again := r.create("venue", r.creds[app.RoleContributor], "venue", "Vault", "password", "sesame")
+		again := r.create("venue", r.creds[calendar.RoleContributor], "venue", "Vault", "password", "sesame")
 		if again["id"] != venue["id"] || again["address"] != nil || again["description"] != nil {
 			t.Fatalf("the existing venue came back unmasked (or not at all): %v", again)
 		}
@@ -67,7 +68,7 @@ func TestAProtectedVenueOrOrganizerIsMaskedInsideEvents(t *testing.T) {
 func TestAPostTheCallerMayNotReadCannotBeLinked(t *testing.T) {
 	r := startWithRoles(t)
 	private := r.create("venue", asAdmin(), "venue", "Private hall", "status", "private", "address", "9 Private road")
-	draft := r.create("organizer", r.creds[app.RoleEditor], "organizer", "Draft org", "status", "draft", "email", "d@example.org")
+	draft := r.create("organizer", r.creds[calendar.RoleEditor], "organizer", "Draft org", "status", "draft", "email", "d@example.org")
 	for name, fields := range map[string]map[string]any{
 		"a private venue":             {"venue": private["id"]},
 		"a private venue, as {id}":    {"venue": map[string]any{"id": private["id"]}},
@@ -76,14 +77,14 @@ func TestAPostTheCallerMayNotReadCannotBeLinked(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			if fields == nil {
-				r.do("GET", eventsPath+"?venue="+idOf(private), r.creds[app.RoleContributor]).expectError(t, http.StatusBadRequest, "rest_invalid_param")
+				r.do("GET", eventsPath+"?venue="+idOf(private), r.creds[calendar.RoleContributor]).expectError(t, http.StatusBadRequest, "rest_invalid_param")
 				return
 			}
 			f := at("Mine", "2027-06-01 20:00", "2027-06-01 22:00")
 			for k, v := range fields {
 				f[k] = v
 			}
-			res := r.do("POST", eventsPath, r.creds[app.RoleContributor], jsonBody(f))
+			res := r.do("POST", eventsPath, r.creds[calendar.RoleContributor], jsonBody(f))
 			if res.Status != http.StatusBadRequest || strings.Contains(string(res.Body), "Private road") {
 				t.Fatalf("linked what it may not read: %d %s", res.Status, res.Body)
 			}
@@ -102,12 +103,12 @@ func TestAPostTheCallerMayNotReadCannotBeLinked(t *testing.T) {
 			for k, v := range missing {
 				f[k] = v
 			}
-			if other := r.do("POST", eventsPath, r.creds[app.RoleContributor], jsonBody(f)); other.object(t)["code"] != res.object(t)["code"] {
+			if other := r.do("POST", eventsPath, r.creds[calendar.RoleContributor], jsonBody(f)); other.object(t)["code"] != res.object(t)["code"] {
 				t.Fatalf("a hidden post is told from a missing one: %s against %s", res.Body, other.Body)
 			}
 		})
 	}
-	r.do("GET", eventsPath+"?venue="+idOf(private), r.creds[app.RoleEditor]).expectStatus(t, http.StatusOK)
+	r.do("GET", eventsPath+"?venue="+idOf(private), r.creds[calendar.RoleEditor]).expectStatus(t, http.StatusOK)
 }
 
 func TestAnonymousWritesAreRefusedBeforeAnythingIsRead(t *testing.T) {
@@ -132,20 +133,20 @@ func TestAnonymousWritesAreRefusedBeforeAnythingIsRead(t *testing.T) {
 
 func TestContributorsCannotPublishScheduleOrMakePrivate(t *testing.T) {
 	r := startWithRoles(t)
-	own := r.event(at("Own draft", "2027-06-01 20:00", "2027-06-01 22:00"), r.creds[app.RoleContributor])
+	own := r.event(at("Own draft", "2027-06-01 20:00", "2027-06-01 22:00"), r.creds[calendar.RoleContributor])
 	for _, c := range []struct {
-		role   app.Role
+		role   calendar.Role
 		fields map[string]any
 		status int
 		code   string
 	}{
-		{app.RoleContributor, map[string]any{"status": "private"}, 403, "rest_cannot_publish"},
-		{app.RoleContributor, map[string]any{"status": "future"}, 403, "rest_cannot_publish"},
-		{app.RoleContributor, map[string]any{"sticky": true}, 403, "rest_cannot_assign_sticky"},
-		{app.RoleContributor, map[string]any{"status": "publish"}, 201, "pending"},
-		{app.RoleContributor, map[string]any{"status": "pending", "sticky": false}, 201, "pending"},
-		{app.RoleAuthor, map[string]any{"status": "private", "sticky": true}, 201, "private"},
-		{app.RoleEditor, map[string]any{"status": "future"}, 201, "future"},
+		{calendar.RoleContributor, map[string]any{"status": "private"}, 403, "rest_cannot_publish"},
+		{calendar.RoleContributor, map[string]any{"status": "future"}, 403, "rest_cannot_publish"},
+		{calendar.RoleContributor, map[string]any{"sticky": true}, 403, "rest_cannot_assign_sticky"},
+		{calendar.RoleContributor, map[string]any{"status": "publish"}, 201, "pending"},
+		{calendar.RoleContributor, map[string]any{"status": "pending", "sticky": false}, 201, "pending"},
+		{calendar.RoleAuthor, map[string]any{"status": "private", "sticky": true}, 201, "private"},
+		{calendar.RoleEditor, map[string]any{"status": "future"}, 201, "future"},
 	} {
 		t.Run(fmt.Sprintf("%s %v", c.role, c.fields), func(t *testing.T) {
 			f := at("Try", "2027-06-01 20:00", "2027-06-01 22:00")
@@ -170,7 +171,7 @@ func TestContributorsCannotPublishScheduleOrMakePrivate(t *testing.T) {
 			}
 		})
 	}
-	if got := r.do("GET", eventsPath+"/"+idOf(own), r.creds[app.RoleContributor]).object(t); got["status"] != "draft" || got["sticky"] != false {
+	if got := r.do("GET", eventsPath+"/"+idOf(own), r.creds[calendar.RoleContributor]).object(t); got["status"] != "draft" || got["sticky"] != false {
 		t.Fatalf("a refused update changed the event: %v %v", got["status"], got["sticky"])
 	}
 }
@@ -178,14 +179,14 @@ func TestContributorsCannotPublishScheduleOrMakePrivate(t *testing.T) {
 func TestTextFieldsAreBounded(t *testing.T) {
 	s := startService(t)
 	for name, fields := range map[string]map[string]any{
-		"title":       {"title": strings.Repeat("x", app.MaxTitleBytes+1)},
-		"description": {"description": strings.Repeat("x", app.MaxDescriptionBytes+1)},
-		"excerpt":     {"excerpt": strings.Repeat("x", app.MaxExcerptBytes+1)},
-		"password":    {"password": strings.Repeat("x", app.MaxPasswordBytes+1)},
-		"image":       {"image": "https://img.example/" + strings.Repeat("x", app.MaxURLBytes)},
+		"title":       {"title": strings.Repeat("x", calendar.MaxTitleBytes+1)},
+		"description": {"description": strings.Repeat("x", calendar.MaxDescriptionBytes+1)},
+		"excerpt":     {"excerpt": strings.Repeat("x", calendar.MaxExcerptBytes+1)},
+		"password":    {"password": strings.Repeat("x", calendar.MaxPasswordBytes+1)},
+		"image":       {"image": "https://img.example/" + strings.Repeat("x", calendar.MaxURLBytes)},
 		"cost":        {"cost": []any{strings.Repeat("1", 600), strings.Repeat("2", 600)}},
-		"organizer":   {"organizer": make([]any, app.MaxOrganizers+1)},
-		"tags":        {"tags": strings.Repeat("t,", app.MaxEventTerms+1)},
+		"organizer":   {"organizer": make([]any, calendar.MaxOrganizers+1)},
+		"tags":        {"tags": strings.Repeat("t,", calendar.MaxEventTerms+1)},
 	} {
 		t.Run(name, func(t *testing.T) {
 			f := at("Bounded", "2027-06-01 20:00", "2027-06-01 22:00")
@@ -200,21 +201,21 @@ func TestTextFieldsAreBounded(t *testing.T) {
 		})
 	}
 	t.Run("a venue's fields", func(t *testing.T) {
-		s.do("POST", "/vendor/events/v1/venues", asAdmin(), form("venue", "V", "address", strings.Repeat("x", app.MaxFieldBytes+1))).
+		s.do("POST", "/vendor/events/v1/venues", asAdmin(), form("venue", "V", "address", strings.Repeat("x", calendar.MaxFieldBytes+1))).
 			expectError(t, http.StatusBadRequest, "rest_invalid_param")
-		s.do("POST", "/vendor/events/v1/categories", asAdmin(), form("name", "C", "description", strings.Repeat("x", app.MaxExcerptBytes+1))).
+		s.do("POST", "/vendor/events/v1/categories", asAdmin(), form("name", "C", "description", strings.Repeat("x", calendar.MaxExcerptBytes+1))).
 			expectError(t, http.StatusBadRequest, "rest_invalid_param")
 	})
 	t.Run("at the bounds", func(t *testing.T) {
-		f := at(strings.Repeat("é", app.MaxTitleBytes/2), "2027-06-01 20:00", "2027-06-01 22:00")
-		f["description"] = strings.Repeat("y", app.MaxDescriptionBytes)
+		f := at(strings.Repeat("é", calendar.MaxTitleBytes/2), "2027-06-01 20:00", "2027-06-01 22:00")
+		f["description"] = strings.Repeat("y", calendar.MaxDescriptionBytes)
 		s.do("POST", eventsPath, asAdmin(), jsonBody(f)).expectStatus(t, http.StatusCreated)
 	})
 }
 
 func TestOneWriteCreatesABoundedNumberOfLinkedPosts(t *testing.T) {
 	s := startService(t)
-	organizers := make([]any, app.MaxCreatedPerWrite+1)
+	organizers := make([]any, calendar.MaxCreatedPerWrite+1)
 	for i := range organizers {
 		organizers[i] = map[string]any{"organizer": fmt.Sprintf("New %d", i)}
 	}
@@ -236,7 +237,7 @@ func TestSearchDoesNotLookIntoProtectedFields(t *testing.T) {
 	fields["password"], fields["description"] = "sesame", "the codeword is zanzibar"
 	r.event(fields)
 	r.create("venue", asAdmin(), "venue", "Locked hall", "password", "sesame", "address", "12 Zanzibar street")
-	for _, opts := range [][]option{nil, {r.creds[app.RoleContributor]}} {
+	for _, opts := range [][]option{nil, {r.creds[calendar.RoleContributor]}} {
 		if got := titles(t, r.do("GET", eventsPath+"?start_date=2027-06-01&end_date=2027-06-02&search=zanzibar", opts...)); got != "" {
 			t.Errorf("a search for a protected word finds %q", got)
 		}
@@ -282,7 +283,7 @@ func TestTheFeedIsBoundedInBytes(t *testing.T) {
 		s.event(f)
 	}
 	res := s.do("GET", "/vendor/events/v1/events.ics?start_date=2027-06-01&end_date=2027-06-30")
-	cal := calendar(t, res)
+	cal := parseFeed(t, res)
 	if len(res.Body) > 20000 || len(cal.Events()) == 0 || len(cal.Events()) == 6 || res.Header.Get("X-WP-Total") != "6" {
 		t.Fatalf("%d bytes, %d events, X-WP-Total %s", len(res.Body), len(cal.Events()), res.Header.Get("X-WP-Total"))
 	}
@@ -372,8 +373,8 @@ func TestDatesOutsideYears1To9999AndImpossibleOffsetsAreRefused(t *testing.T) {
 
 func TestThePathNamesTheItemWhateverTheQueryOrBodySay(t *testing.T) {
 	s := startService(t)
-	a, _ := s.createUser("victim-a", app.RoleSubscriber)
-	b, _ := s.createUser("victim-b", app.RoleSubscriber)
+	a, _ := s.createUser("victim-a", calendar.RoleSubscriber)
+	b, _ := s.createUser("victim-b", calendar.RoleSubscriber)
 	res := s.do("DELETE", fmt.Sprintf("/vendor/admin/v1/users/%s?id=%s", formatFloat(a), formatFloat(b)), asAdmin())
 	res.expectStatus(t, http.StatusOK)
 	if got := res.object(t)["previous"].(map[string]any)["id"]; got != a {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"calendar/app"
+	"calendar/app/calendar"
 	"calendar/index"
 	"calendar/repository"
 )
@@ -50,7 +51,7 @@ func FuzzWritesByEveryRole(f *testing.F) {
 	user, _ := a.Users.Authenticate(ctx, "", "admin", "a long enough password")
 	admin := app.Caller{User: user}
 	callers := []app.Caller{{}}
-	for _, role := range app.Roles {
+	for _, role := range calendar.Roles {
 		created, err := a.Users.Create(ctx, admin, app.UserInput{Login: "fuzz-" + string(role), Role: role})
 		if err != nil {
 			f.Fatal(err)
@@ -99,9 +100,9 @@ func FuzzWritesByEveryRole(f *testing.F) {
 				return e.ID, e.Status, authorOf(e.Author), nil
 			}
 		case 1:
-			args = linkedWriteArgs(app.PostTypeVenue, venueMeta, !update)
+			args = linkedWriteArgs(calendar.PostTypeVenue, venueMeta, !update)
 			write = func(v Values) (int64, string, int64, error) {
-				in := readLinkedInput(v, app.PostTypeVenue, venueMeta)
+				in := readLinkedInput(v, calendar.PostTypeVenue, venueMeta)
 				var p app.VenueView
 				var err error
 				if update {
@@ -112,9 +113,9 @@ func FuzzWritesByEveryRole(f *testing.F) {
 				return p.ID, p.Status, authorOf(p.Author), err
 			}
 		default:
-			args = linkedWriteArgs(app.PostTypeOrganizer, organizerMeta, !update)
+			args = linkedWriteArgs(calendar.PostTypeOrganizer, organizerMeta, !update)
 			write = func(v Values) (int64, string, int64, error) {
-				in := readLinkedInput(v, app.PostTypeOrganizer, organizerMeta)
+				in := readLinkedInput(v, calendar.PostTypeOrganizer, organizerMeta)
 				var p app.OrganizerView
 				var err error
 				if update {
@@ -135,18 +136,18 @@ func FuzzWritesByEveryRole(f *testing.F) {
 		}
 		after, _ := store.LastSeq(ctx)
 		if err != nil {
-			var e *app.Error
-			if !errors.As(err, &e) || e.Kind == app.KindInternal || e.Kind == app.KindUnavailable {
+			var e *calendar.Error
+			if !errors.As(err, &e) || e.Kind == calendar.KindInternal || e.Kind == calendar.KindUnavailable {
 				t.Fatalf("%s as %v: %v", body, actor, err)
 			}
 			return
 		}
 		switch {
-		case !actor.Can(app.CapEditPosts) && after != before:
+		case !actor.Can(calendar.CapEditPosts) && after != before:
 			t.Fatalf("%v wrote with %s", actor, body)
-		case !actor.Can(app.CapPublishPosts) && slices.Contains([]string{app.StatusPublish, app.StatusFuture, app.StatusPrivate}, status) && !update:
+		case !actor.Can(calendar.CapPublishPosts) && slices.Contains([]string{calendar.StatusPublish, calendar.StatusFuture, calendar.StatusPrivate}, status) && !update:
 			t.Fatalf("%s created %d %s with %s", actor.Role, id, status, body)
-		case !actor.Can(app.CapEditOthersPosts) && !update && author != actor.ID:
+		case !actor.Can(calendar.CapEditOthersPosts) && !update && author != actor.ID:
 			t.Fatalf("%s created %d as user %d with %s", actor.Role, id, author, body)
 		}
 	})

@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"calendar/app"
+	"calendar/app/calendar"
 	"calendar/controllers"
 	"calendar/index"
 	"calendar/repository"
@@ -29,7 +30,7 @@ const adminPassword = "test admin password 0001"
 type service struct {
 	t     *testing.T
 	URL   string
-	store app.Store
+	store calendar.Store
 	logs  *lockedBuffer
 	// app is the service's domain, for what the process does on its own
 	// (catching the index up, extending series) rather than on a request.
@@ -89,11 +90,11 @@ func startServiceSettings(t *testing.T, settings func(*app.Settings), configure 
 // backend opens the store a service runs on, its files under dir.
 type backend struct {
 	name string
-	open func(t *testing.T, dir string) app.Store
+	open func(t *testing.T, dir string) calendar.Store
 }
 
 var (
-	embedded = backend{"embedded", func(t *testing.T, dir string) app.Store {
+	embedded = backend{"embedded", func(t *testing.T, dir string) calendar.Store {
 		store, err := repository.OpenBolt(dir)
 		if err != nil {
 			t.Fatal(err)
@@ -101,7 +102,7 @@ var (
 		return store
 	}}
 	// mongoDB is a MongoDB server run in the test process.
-	mongoDB = backend{"mongodb", func(t *testing.T, dir string) app.Store {
+	mongoDB = backend{"mongodb", func(t *testing.T, dir string) calendar.Store {
 		store, err := repository.OpenMongo(context.Background(), ferretdbtest.Start(t), "calendar")
 		if err != nil {
 			t.Fatal(err)
@@ -258,7 +259,7 @@ func (r *response) expectStatus(t *testing.T, status int) {
 }
 
 // createUser makes a user of the role as admin and returns its password.
-func (s *service) createUser(login string, role app.Role) (id float64, password string) {
+func (s *service) createUser(login string, role calendar.Role) (id float64, password string) {
 	s.t.Helper()
 	res := s.do("POST", "/vendor/admin/v1/users", asAdmin(), jsonBody(map[string]string{"login": login, "role": string(role)}))
 	res.expectStatus(s.t, http.StatusCreated)

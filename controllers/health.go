@@ -3,7 +3,7 @@ package controllers
 import (
 	"github.com/go-fuego/fuego"
 
-	"calendar/app"
+	"calendar/app/calendar"
 )
 
 // Status is the body of the health probes.
@@ -24,7 +24,7 @@ func (api *API) mountHealth() {
 	fuego.Get(api.server, "/readyz", func(c fuego.ContextNoBody) (Status, error) {
 		if err := api.app.Ready(c.Request().Context()); err != nil {
 			api.logger(c.Request()).Warn("not ready", "error", err)
-			return Status{}, app.NewError(app.KindUnavailable, "not_ready", "The service is not ready: "+err.Error())
+			return Status{}, calendar.NewError(calendar.KindUnavailable, "not_ready", "The service is not ready: "+err.Error())
 		}
 		return Status{"ready"}, nil
 	}, fuego.OptionHide())

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"calendar/app"
+	"calendar/app/calendar"
 )
 
 // Hidden means hidden: what a single read refuses, no list, count, facet,
@@ -40,7 +40,7 @@ func TestNearMeTellsNothingOfWhereAHiddenVenueIs(t *testing.T) {
 		for _, who := range []struct {
 			name string
 			opts []option
-		}{{"a visitor", nil}, {"an author", []option{r.creds[app.RoleAuthor]}}} {
+		}{{"a visitor", nil}, {"an author", []option{r.creds[calendar.RoleAuthor]}}} {
 			if got := near("events", name, who.opts...); got["total"] != float64(0) {
 				t.Errorf("%s finds events near the %s venue: %v", who.name, name, got["events"])
 			}
@@ -81,7 +81,7 @@ func TestFacetsNameNoVenueOrOrganizerTheCallerMayNotRead(t *testing.T) {
 			t.Errorf("the %s facet names the hidden %s %v: %v", name, name, id, facets[name])
 		}
 	}
-	editor := r.do("GET", eventsPath+"?facets=venue", r.creds[app.RoleEditor]).object(t)["facets"].(map[string]any)
+	editor := r.do("GET", eventsPath+"?facets=venue", r.creds[calendar.RoleEditor]).object(t)["facets"].(map[string]any)
 	if !names(editor["venue"], hall["id"]) {
 		t.Fatalf("an editor, who reads the venue, does not see it in the facet: %v", editor["venue"])
 	}
@@ -91,12 +91,12 @@ func TestATermADraftNamedIsHiddenUntilAnEventCarryingItMayBeRead(t *testing.T) {
 	r := startWithRoles(t)
 	soon := time.Now().AddDate(0, 1, 0).Format("2006-01-02")
 	draft := r.event(map[string]any{"title": "Launch", "status": "draft", "start_date": soon + " 20:00", "end_date": soon + " 22:00",
-		"categories": "Spring launch", "tags": "codename-lilac"}, r.creds[app.RoleEditor])
+		"categories": "Spring launch", "tags": "codename-lilac"}, r.creds[calendar.RoleEditor])
 	category := draft["categories"].([]any)[0].(map[string]any)
 	for _, who := range []struct {
 		name string
 		opts []option
-	}{{"a visitor", nil}, {"a subscriber", []option{r.creds[app.RoleSubscriber]}}} {
+	}{{"a visitor", nil}, {"a subscriber", []option{r.creds[calendar.RoleSubscriber]}}} {
 		for _, list := range []string{"/categories?hide_empty=false", "/tags?hide_empty=false", "/categories?search=spring&hide_empty=false"} {
 			body := string(r.do("GET", "/vendor/events/v1"+list, who.opts...).Body)
 			if strings.Contains(body, "Spring launch") || strings.Contains(body, "codename-lilac") {
@@ -110,7 +110,7 @@ func TestATermADraftNamedIsHiddenUntilAnEventCarryingItMayBeRead(t *testing.T) {
 			t.Errorf("%s follows the draft's category in the change feed: %s", who.name, feed)
 		}
 	}
-	r.do("GET", "/vendor/events/v1/categories/"+idOf(category), r.creds[app.RoleEditor]).expectStatus(t, http.StatusOK)
+	r.do("GET", "/vendor/events/v1/categories/"+idOf(category), r.creds[calendar.RoleEditor]).expectStatus(t, http.StatusOK)
 	r.do("POST", eventsPath+"/"+idOf(draft), asAdmin(), form("status", "publish")).expectStatus(t, http.StatusOK)
 	if body := string(r.do("GET", "/vendor/events/v1/categories").Body); !strings.Contains(body, "Spring launch") {
 		t.Fatalf("once the event is published its category is listed: %s", body)
@@ -119,18 +119,18 @@ func TestATermADraftNamedIsHiddenUntilAnEventCarryingItMayBeRead(t *testing.T) {
 
 func TestASlugOfAnEventTheCallerMayNotReadIsAnsweredAsAMissingOne(t *testing.T) {
 	r := startWithRoles(t)
-	draft := r.event(at("Secret merger party", "2031-01-01 10:00:00", "2031-01-01 11:00:00"), r.creds[app.RoleContributor])
+	draft := r.event(at("Secret merger party", "2031-01-01 10:00:00", "2031-01-01 11:00:00"), r.creds[calendar.RoleContributor])
 	for _, path := range []string{eventsPath + "/by-slug/" + draft["slug"].(string), eventsPath + "/by-slug/no-such-party"} {
 		for _, who := range []struct {
 			name string
 			opts []option
-		}{{"a visitor", nil}, {"an author", []option{r.creds[app.RoleAuthor]}}} {
+		}{{"a visitor", nil}, {"an author", []option{r.creds[calendar.RoleAuthor]}}} {
 			r.do("GET", path, who.opts...).expectError(t, http.StatusBadRequest, "rest_invalid_param")
 		}
 	}
 	venue := r.create("venue", asAdmin(), "venue", "Secret annex", "status", "private")
 	r.do("GET", "/vendor/events/v1/venues/by-slug/"+venue["slug"].(string)).expectError(t, http.StatusBadRequest, "rest_invalid_param")
-	r.do("GET", eventsPath+"/by-slug/"+draft["slug"].(string), r.creds[app.RoleContributor]).expectStatus(t, http.StatusOK)
+	r.do("GET", eventsPath+"/by-slug/"+draft["slug"].(string), r.creds[calendar.RoleContributor]).expectStatus(t, http.StatusOK)
 }
 
 func TestTheFeedExcludesOccurrencesTheCallerMayNotRead(t *testing.T) {
@@ -156,7 +156,7 @@ func TestTheFeedExcludesOccurrencesTheCallerMayNotRead(t *testing.T) {
 	if !strings.Contains(exdate, at) {
 		t.Fatalf("a visitor's feed has the rules without an EXDATE at %s (the private occurrence): %q\n%s", at, exdate, visitor)
 	}
-	if editor := feed(r.creds[app.RoleEditor]); strings.Contains(editor, "EXDATE") && strings.Contains(editor, at) &&
+	if editor := feed(r.creds[calendar.RoleEditor]); strings.Contains(editor, "EXDATE") && strings.Contains(editor, at) &&
 		!strings.Contains(editor, "RECURRENCE-ID") {
 		t.Fatalf("an editor, who reads the occurrence, has it excluded:\n%s", editor)
 	}

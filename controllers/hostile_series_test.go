@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"calendar/app"
+	"calendar/app/calendar"
 )
 
 // Series as an adversary writes them: a rule that can never match, a start
@@ -26,7 +27,7 @@ func TestARuleThatCanNeverMatchIsRefusedAtOnce(t *testing.T) {
 		t.Run(rule, func(t *testing.T) {
 			fields := recurring("Never", "UTC", start, start.Add(time.Hour), rule)
 			fields["status"] = "draft"
-			r.do("POST", eventsPath, r.creds[app.RoleContributor], jsonBody(fields)).expectError(t, http.StatusBadRequest, "rest_invalid_param")
+			r.do("POST", eventsPath, r.creds[calendar.RoleContributor], jsonBody(fields)).expectError(t, http.StatusBadRequest, "rest_invalid_param")
 		})
 	}
 }

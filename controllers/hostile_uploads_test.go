@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"calendar/app"
+	"calendar/app/calendar"
 )
 
 // Uploads as an adversary sends them: anonymously, in large forms, many at
@@ -55,7 +56,7 @@ func basicHeader(login, password string) string {
 
 func TestAnUploadIsAnsweredBeforeItsBodyWhenTheCallerMayNotUpload(t *testing.T) {
 	s := startService(t)
-	_, password := s.createUser("reader", app.RoleSubscriber)
+	_, password := s.createUser("reader", calendar.RoleSubscriber)
 	for _, c := range []struct {
 		name, auth string
 		status     int
@@ -79,7 +80,7 @@ func TestAnUploadIsAnsweredBeforeItsBodyWhenTheCallerMayNotUpload(t *testing.T) 
 
 func TestAFormUploadLeavesNothingOnDisk(t *testing.T) {
 	s := startService(t)
-	_, password := s.createUser("reader", app.RoleSubscriber)
+	_, password := s.createUser("reader", calendar.RoleSubscriber)
 	spill := t.TempDir()
 	t.Setenv("TMPDIR", spill) // where parsed form files would go
 	junk := make([]byte, 3<<20)

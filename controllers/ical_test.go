@@ -23,8 +23,8 @@ const feedPath = "/vendor/events/v1/events.ics"
 // window lists 2027 whatever today is (the list's default window is relative).
 const window = "start_date=2027-01-01&end_date=2027-12-31"
 
-// calendar checks a feed answer's type and syntax and parses it back.
-func calendar(t *testing.T, res *response) *ical.Calendar {
+// parseFeed checks a feed answer's type and syntax and parses it back.
+func parseFeed(t *testing.T, res *response) *ical.Calendar {
 	t.Helper()
 	res.expectStatus(t, http.StatusOK)
 	if ct := res.Header.Get("Content-Type"); ct != "text/calendar; charset=utf-8" {
@@ -109,7 +109,7 @@ func TestTheFeedListsWhatTheListListsForTheSameFilters(t *testing.T) {
 		t.Run(query, func(t *testing.T) {
 			want := listUIDs(t, s, query)
 			res := s.do("GET", feedPath+"?"+query)
-			if got := uids(t, calendar(t, res)); !slices.Equal(got, want) || len(got) == 0 {
+			if got := uids(t, parseFeed(t, res)); !slices.Equal(got, want) || len(got) == 0 {
 				t.Fatalf("feed UIDs = %v, list = %v", got, want)
 			}
 			if res.Header.Get("X-WP-Total") != strconv.Itoa(len(want)) || res.Header.Get("X-TEC-Total") != strconv.Itoa(len(want)) {
@@ -118,7 +118,7 @@ func TestTheFeedListsWhatTheListListsForTheSameFilters(t *testing.T) {
 		})
 	}
 	t.Run("under a language segment", func(t *testing.T) {
-		cal := calendar(t, s.do("GET", "/fr"+feedPath+"?"+window))
+		cal := parseFeed(t, s.do("GET", "/fr"+feedPath+"?"+window))
 		if len(cal.Events()) != 4 {
 			t.Fatalf("%d events", len(cal.Events()))
 		}
@@ -129,7 +129,7 @@ func TestAcceptTextCalendarOnTheListGivesTheSameFeed(t *testing.T) {
 	s := startService(t)
 	s.event(at("Concert", "2027-05-01 20:00", "2027-05-01 22:00"))
 	feed := s.do("GET", feedPath+"?"+window)
-	calendar(t, feed)
+	parseFeed(t, feed)
 	for _, c := range []struct {
 		accept   string
 		calendar bool
@@ -156,7 +156,7 @@ func TestAcceptTextCalendarOnTheListGivesTheSameFeed(t *testing.T) {
 				}
 				return
 			}
-			calendar(t, res)
+			parseFeed(t, res)
 			if got, want := dtstamp.ReplaceAll(res.Body, nil), dtstamp.ReplaceAll(feed.Body, nil); !bytes.Equal(got, want) {
 				t.Fatalf("feed differs from events.ics:\n%s\n---\n%s", got, want)
 			}
@@ -177,8 +177,8 @@ func TestFeedErrorsStayJSON(t *testing.T) {
 func TestFeedUIDsAreStableAndSequenceGrowsOnUpdate(t *testing.T) {
 	s := startService(t)
 	e := s.event(at("Talk", "2027-06-01 10:00", "2027-06-01 11:00"))
-	first := calendar(t, s.do("GET", feedPath+"?"+window))
-	second := calendar(t, s.do("GET", feedPath+"?"+window))
+	first := parseFeed(t, s.do("GET", feedPath+"?"+window))
+	second := parseFeed(t, s.do("GET", feedPath+"?"+window))
 	if a, b := uids(t, first), uids(t, second); !slices.Equal(a, b) || a[0] != idOf(e)+"@127.0.0.1" {
 		t.Fatalf("UIDs %v then %v", a, b)
 	}
@@ -191,7 +191,7 @@ func TestFeedUIDsAreStableAndSequenceGrowsOnUpdate(t *testing.T) {
 	}
 	before := seq(second)
 	s.do("POST", eventsPath+"/"+idOf(e), asAdmin(), jsonBody(map[string]any{"title": "Talk, moved"})).expectStatus(t, http.StatusOK)
-	after := calendar(t, s.do("GET", feedPath+"?"+window))
+	after := parseFeed(t, s.do("GET", feedPath+"?"+window))
 	if seq(after) <= before {
 		t.Fatalf("SEQUENCE %d after the update, %d before", seq(after), before)
 	}
@@ -210,7 +210,7 @@ func TestAnAllDayEventIsADateEndingTheDayAfter(t *testing.T) {
 	fields := at("Fair", "2027-03-10", "2027-03-12")
 	fields["all_day"], fields["timezone"] = true, "Europe/Paris"
 	e := s.event(fields)
-	ev := byUID(t, calendar(t, s.do("GET", feedPath+"?"+window)), e)
+	ev := byUID(t, parseFeed(t, s.do("GET", feedPath+"?"+window)), e)
 	for name, want := range map[string]string{"DTSTART": "20270310", "DTEND": "20270313"} {
 		p := ev.Props.Get(name)
 		if p.ValueType() != ical.ValueDate || p.Value != want || p.Params.Get("TZID") != "" {
@@ -258,7 +258,7 @@ func TestAZonedEventCarriesItsTZIDAndAMatchingVTimezone(t *testing.T) {
 		fields["timezone"] = c.zone
 		events = append(events, s.event(fields))
 	}
-	cal := calendar(t, s.do("GET", feedPath+"?start_date=2027-01-01&end_date=2030-12-31"))
+	cal := parseFeed(t, s.do("GET", feedPath+"?start_date=2027-01-01&end_date=2030-12-31"))
 	zones := map[string]*ical.Component{}
 	for _, c := range cal.Children {
 		if c.Name == ical.CompTimezone {
@@ -327,7 +327,7 @@ func TestFeedTextSurvivesEscapingAndFolding(t *testing.T) {
 	e := s.event(fields)
 	s.event(at("No organizer", "2027-06-22 18:00", "2027-06-22 19:00"))
 	res := s.do("GET", feedPath+"?"+window)
-	ev := byUID(t, calendar(t, res), e)
+	ev := byUID(t, parseFeed(t, res), e)
 
 	if got := text(t, ev, "SUMMARY"); got != title || e["title"] != title {
 		t.Fatalf("SUMMARY = %q, want %q", got, title)
@@ -390,7 +390,7 @@ func TestFeedTextSurvivesEscapingAndFolding(t *testing.T) {
 
 func calendarEvents(t *testing.T, res *response) []*ical.Component {
 	var out []*ical.Component
-	for _, e := range calendar(t, res).Events() {
+	for _, e := range parseFeed(t, res).Events() {
 		out = append(out, e.Component)
 	}
 	return out
@@ -403,7 +403,7 @@ func TestFeedStopsAtItsLimitAndTellsTheRealTotal(t *testing.T) {
 	}
 	for _, c := range []struct{ query, pages string }{{"", "1"}, {"&per_page=2", "3"}, {"&page=9", "1"}} {
 		res := s.do("GET", feedPath+"?"+window+c.query)
-		got := uids(t, calendar(t, res))
+		got := uids(t, parseFeed(t, res))
 		if want := listUIDs(t, s, window)[:3]; !slices.Equal(got, want) {
 			t.Fatalf("feed = %v, want the first three %v", got, want)
 		}
@@ -432,21 +432,21 @@ func TestFeedShowsEachCallerWhatTheListShows(t *testing.T) {
 	s.event(hidden)
 
 	anonymous := s.do("GET", feedPath+"?"+window)
-	if got, want := uids(t, calendar(t, anonymous)), listUIDs(t, s, window); !slices.Equal(got, want) || len(got) != 2 {
+	if got, want := uids(t, parseFeed(t, anonymous)), listUIDs(t, s, window); !slices.Equal(got, want) || len(got) != 2 {
 		t.Fatalf("anonymous feed = %v, list = %v", got, want)
 	}
-	cal := calendar(t, anonymous)
+	cal := parseFeed(t, anonymous)
 	byUID(t, cal, public)
 	masked := byUID(t, cal, secret)
 	if masked.Props.Get("DESCRIPTION") != nil || masked.Props.Get("LOCATION") != nil {
 		t.Fatal("a password-protected event shows its details to anonymous callers")
 	}
-	unlocked := byUID(t, calendar(t, s.do("GET", feedPath+"?"+window+"&password=sesame")), secret)
+	unlocked := byUID(t, parseFeed(t, s.do("GET", feedPath+"?"+window+"&password=sesame")), secret)
 	if text(t, unlocked, "DESCRIPTION") != "the hidden details" || text(t, unlocked, "LOCATION") != "Back room" {
 		t.Fatal("the password does not unmask the event in the feed")
 	}
 
-	admin := calendar(t, s.do("GET", feedPath+"?"+window, asAdmin()))
+	admin := parseFeed(t, s.do("GET", feedPath+"?"+window, asAdmin()))
 	if got, want := uids(t, admin), listUIDs(t, s, window, asAdmin()); !slices.Equal(got, want) || len(got) != 4 {
 		t.Fatalf("admin feed = %v, list = %v", got, want)
 	}
@@ -496,7 +496,7 @@ func TestAnEmptyFeedStillHasAComponent(t *testing.T) {
 				t.Fatal(err)
 			}
 			s := startServiceSettings(t, func(set *app.Settings) { set.TimeZone = loc }, noConfig)
-			cal := calendar(t, s.do("GET", feedPath+"?"+window))
+			cal := parseFeed(t, s.do("GET", feedPath+"?"+window))
 			if len(cal.Events()) != 0 || len(cal.Children) != 1 || cal.Children[0].Name != ical.CompTimezone ||
 				text(t, cal.Children[0], "TZID") != zone || len(cal.Children[0].Children) == 0 {
 				t.Fatalf("components: %+v", cal.Children)

@@ -9,14 +9,15 @@ import (
 	"testing"
 
 	"calendar/app"
+	"calendar/app/calendar"
 	"calendar/controllers"
 )
 
 // roles is a service with one user of each role; creds[role] signs in as it.
 type roles struct {
 	*service
-	creds map[app.Role]option
-	ids   map[app.Role]float64
+	creds map[calendar.Role]option
+	ids   map[calendar.Role]float64
 }
 
 func startWithRoles(t *testing.T) *roles {
@@ -26,9 +27,9 @@ func startWithRoles(t *testing.T) *roles {
 // startWithRolesSettings is startWithRoles with changed app settings.
 func startWithRolesSettings(t *testing.T, settings func(*app.Settings)) *roles {
 	s := startServiceSettings(t, settings, func(*controllers.Config) {})
-	r := &roles{service: s, creds: map[app.Role]option{}, ids: map[app.Role]float64{}}
-	for _, role := range app.Roles {
-		if role == app.RoleAdministrator {
+	r := &roles{service: s, creds: map[calendar.Role]option{}, ids: map[calendar.Role]float64{}}
+	for _, role := range calendar.Roles {
+		if role == calendar.RoleAdministrator {
 			r.creds[role], r.ids[role] = asAdmin(), 1
 			continue
 		}
@@ -186,8 +187,8 @@ func TestPermissionsPerRole(t *testing.T) {
 	adminVenue := r.create("venue", asAdmin(), "venue", "Admin's")
 	base := "/vendor/events/v1/venues/"
 	t.Run("create", func(t *testing.T) {
-		for role, want := range map[app.Role]string{
-			app.RoleContributor: "pending", app.RoleAuthor: "publish", app.RoleEditor: "publish", app.RoleAdministrator: "publish",
+		for role, want := range map[calendar.Role]string{
+			calendar.RoleContributor: "pending", calendar.RoleAuthor: "publish", calendar.RoleEditor: "publish", calendar.RoleAdministrator: "publish",
 		} {
 			got := r.create("venue", r.creds[role], "venue", "By "+string(role), "status", "publish")["status"]
 			if got != want {
@@ -195,10 +196,10 @@ func TestPermissionsPerRole(t *testing.T) {
 			}
 		}
 		r.do("POST", base, form("venue", "x")).expectError(t, 401, "rest_forbidden")
-		r.do("POST", base, r.creds[app.RoleSubscriber], form("venue", "x")).expectError(t, 403, "rest_forbidden")
+		r.do("POST", base, r.creds[calendar.RoleSubscriber], form("venue", "x")).expectError(t, 403, "rest_forbidden")
 	})
 	type step struct {
-		role   app.Role
+		role   calendar.Role
 		method string
 		path   string
 		status int
@@ -210,17 +211,17 @@ func TestPermissionsPerRole(t *testing.T) {
 		for _, method := range []string{"POST", "PUT", "PATCH"} {
 			steps = append(steps,
 				step{"", method, path, 401},
-				step{app.RoleSubscriber, method, path, 403},
-				step{app.RoleContributor, method, path, 403},
-				step{app.RoleAuthor, method, path, 403},
-				step{app.RoleEditor, method, path, 200},
-				step{app.RoleAdministrator, method, path, 200})
+				step{calendar.RoleSubscriber, method, path, 403},
+				step{calendar.RoleContributor, method, path, 403},
+				step{calendar.RoleAuthor, method, path, 403},
+				step{calendar.RoleEditor, method, path, 200},
+				step{calendar.RoleAdministrator, method, path, 200})
 		}
 		steps = append(steps,
 			step{"", "DELETE", path, 401},
-			step{app.RoleSubscriber, "DELETE", path, 403},
-			step{app.RoleContributor, "DELETE", path, 403},
-			step{app.RoleAuthor, "DELETE", path, 403})
+			step{calendar.RoleSubscriber, "DELETE", path, 403},
+			step{calendar.RoleContributor, "DELETE", path, 403},
+			step{calendar.RoleAuthor, "DELETE", path, 403})
 	}
 	for _, st := range steps {
 		t.Run(fmt.Sprintf("%s %s %s on another's venue", st.role, st.method, st.path), func(t *testing.T) {
@@ -237,31 +238,31 @@ func TestPermissionsPerRole(t *testing.T) {
 		})
 	}
 	t.Run("editors and administrators delete another's venue, by ID and by slug", func(t *testing.T) {
-		for role, cred := range map[app.Role]option{app.RoleEditor: r.creds[app.RoleEditor], app.RoleAdministrator: asAdmin()} {
-			other := r.create("venue", r.creds[app.RoleAuthor], "venue", "Author's for "+string(role))
+		for role, cred := range map[calendar.Role]option{calendar.RoleEditor: r.creds[calendar.RoleEditor], calendar.RoleAdministrator: asAdmin()} {
+			other := r.create("venue", r.creds[calendar.RoleAuthor], "venue", "Author's for "+string(role))
 			r.do("DELETE", base+idOf(other), cred).expectStatus(t, 200)
-			another := r.create("venue", r.creds[app.RoleAuthor], "venue", "Another for "+string(role))
+			another := r.create("venue", r.creds[calendar.RoleAuthor], "venue", "Another for "+string(role))
 			r.do("DELETE", base+"by-slug/"+another["slug"].(string), cred).expectStatus(t, 200)
 		}
 	})
 	t.Run("contributors edit and delete their own unpublished posts only", func(t *testing.T) {
-		own := r.create("venue", r.creds[app.RoleContributor], "venue", "Mine")
+		own := r.create("venue", r.creds[calendar.RoleContributor], "venue", "Mine")
 		path := base + idOf(own)
-		r.do("POST", path, r.creds[app.RoleContributor], form("city", "Nice")).expectStatus(t, 200)
+		r.do("POST", path, r.creds[calendar.RoleContributor], form("city", "Nice")).expectStatus(t, 200)
 		r.do("POST", path, asAdmin(), form("status", "publish")).expectStatus(t, 200)
-		r.do("POST", path, r.creds[app.RoleContributor], form("city", "Metz")).expectError(t, 403, "rest_forbidden")
-		r.do("DELETE", path, r.creds[app.RoleContributor]).expectError(t, 403, "rest_forbidden")
-		draft := r.create("venue", r.creds[app.RoleContributor], "venue", "Draft of mine")
-		r.do("DELETE", base+idOf(draft), r.creds[app.RoleContributor]).expectStatus(t, 200)
+		r.do("POST", path, r.creds[calendar.RoleContributor], form("city", "Metz")).expectError(t, 403, "rest_forbidden")
+		r.do("DELETE", path, r.creds[calendar.RoleContributor]).expectError(t, 403, "rest_forbidden")
+		draft := r.create("venue", r.creds[calendar.RoleContributor], "venue", "Draft of mine")
+		r.do("DELETE", base+idOf(draft), r.creds[calendar.RoleContributor]).expectStatus(t, 200)
 	})
 	t.Run("authors edit and delete their own published posts", func(t *testing.T) {
-		own := r.create("venue", r.creds[app.RoleAuthor], "venue", "Author's")
-		r.do("PATCH", base+idOf(own), r.creds[app.RoleAuthor], form("city", "Nice")).expectStatus(t, 200)
-		r.do("DELETE", base+idOf(own), r.creds[app.RoleAuthor]).expectStatus(t, 200)
+		own := r.create("venue", r.creds[calendar.RoleAuthor], "venue", "Author's")
+		r.do("PATCH", base+idOf(own), r.creds[calendar.RoleAuthor], form("city", "Nice")).expectStatus(t, 200)
+		r.do("DELETE", base+idOf(own), r.creds[calendar.RoleAuthor]).expectStatus(t, 200)
 	})
 	t.Run("only editors may name another author", func(t *testing.T) {
-		r.do("POST", base, r.creds[app.RoleAuthor], form("venue", "Stolen", "author", "1")).expectError(t, 403, "rest_forbidden")
-		if got := r.create("venue", r.creds[app.RoleEditor], "venue", "Given", "author", formatFloat(r.ids[app.RoleAuthor])); got["author"] != formatFloat(r.ids[app.RoleAuthor]) {
+		r.do("POST", base, r.creds[calendar.RoleAuthor], form("venue", "Stolen", "author", "1")).expectError(t, 403, "rest_forbidden")
+		if got := r.create("venue", r.creds[calendar.RoleEditor], "venue", "Given", "author", formatFloat(r.ids[calendar.RoleAuthor])); got["author"] != formatFloat(r.ids[calendar.RoleAuthor]) {
 			t.Fatalf("author = %v", got["author"])
 		}
 	})
@@ -269,10 +270,10 @@ func TestPermissionsPerRole(t *testing.T) {
 
 func TestVisibilityOfUnpublishedPosts(t *testing.T) {
 	r := startWithRoles(t)
-	draft := r.create("venue", r.creds[app.RoleContributor], "venue", "Secret draft")
+	draft := r.create("venue", r.creds[calendar.RoleContributor], "venue", "Secret draft")
 	path := "/vendor/events/v1/venues/" + idOf(draft)
-	for role, status := range map[app.Role]int{
-		"": 403, app.RoleSubscriber: 403, app.RoleAuthor: 403, app.RoleContributor: 200, app.RoleEditor: 200, app.RoleAdministrator: 200,
+	for role, status := range map[calendar.Role]int{
+		"": 403, calendar.RoleSubscriber: 403, calendar.RoleAuthor: 403, calendar.RoleContributor: 200, calendar.RoleEditor: 200, calendar.RoleAdministrator: 200,
 	} {
 		t.Run(fmt.Sprintf("%q reads a contributor's draft", role), func(t *testing.T) {
 			var opts []option
@@ -288,7 +289,7 @@ func TestVisibilityOfUnpublishedPosts(t *testing.T) {
 		})
 	}
 	r.create("venue", asAdmin(), "venue", "Open")
-	for role, want := range map[app.Role]float64{"": 1, app.RoleSubscriber: 1, app.RoleContributor: 2, app.RoleAuthor: 1, app.RoleEditor: 2, app.RoleAdministrator: 2} {
+	for role, want := range map[calendar.Role]float64{"": 1, calendar.RoleSubscriber: 1, calendar.RoleContributor: 2, calendar.RoleAuthor: 1, calendar.RoleEditor: 2, calendar.RoleAdministrator: 2} {
 		var opts []option
 		if role != "" {
 			opts = append(opts, r.creds[role])
@@ -304,20 +305,20 @@ func TestTheStatusFilter(t *testing.T) {
 	r.create("venue", asAdmin(), "venue", "P")
 	r.create("venue", asAdmin(), "venue", "D", "status", "draft")
 	cases := []struct {
-		role   app.Role
+		role   calendar.Role
 		query  string
 		total  float64
 		status int
 	}{
-		{app.RoleEditor, "status=publish,%20draft", 2, 200},
-		{app.RoleEditor, "status[]=publish&status[]=draft", 2, 200},
-		{app.RoleEditor, "status=draft", 1, 200},
-		{app.RoleEditor, "status=foo", 0, 400},
-		{app.RoleEditor, "status=foo,%20bar,%20publish", 0, 400},
-		{app.RoleEditor, "status=any", 0, 400},
+		{calendar.RoleEditor, "status=publish,%20draft", 2, 200},
+		{calendar.RoleEditor, "status[]=publish&status[]=draft", 2, 200},
+		{calendar.RoleEditor, "status=draft", 1, 200},
+		{calendar.RoleEditor, "status=foo", 0, 400},
+		{calendar.RoleEditor, "status=foo,%20bar,%20publish", 0, 400},
+		{calendar.RoleEditor, "status=any", 0, 400},
 		{"", "status=publish", 1, 200},
 		{"", "status=publish,draft", 0, 400},
-		{app.RoleSubscriber, "status=draft", 0, 400},
+		{calendar.RoleSubscriber, "status=draft", 0, 400},
 	}
 	for _, c := range cases {
 		t.Run(fmt.Sprintf("%q %s", c.role, c.query), func(t *testing.T) {
@@ -478,7 +479,7 @@ func TestAPasswordHidesAllButTheName(t *testing.T) {
 	}
 	for name, opts := range map[string][]option{
 		"with the password": nil,
-		"as an editor":      {r.creds[app.RoleEditor]},
+		"as an editor":      {r.creds[calendar.RoleEditor]},
 	} {
 		t.Run(name, func(t *testing.T) {
 			p := path

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"calendar/app"
+	"calendar/app/calendar"
 )
 
 // listNames returns the sorted names under key in a list answer.
@@ -52,14 +53,14 @@ func TestOrganizerPermissionsByIDAndSlug(t *testing.T) {
 	r := startWithRoles(t)
 	o := r.create("organizer", asAdmin(), "organizer", "Admin's organizer")
 	for _, path := range []string{"/vendor/events/v1/organizers/" + idOf(o), "/vendor/events/v1/organizers/by-slug/" + o["slug"].(string)} {
-		r.do("POST", path, r.creds[app.RoleContributor], form("phone", "1")).expectError(t, 403, "rest_forbidden")
-		r.do("DELETE", path, r.creds[app.RoleContributor]).expectError(t, 403, "rest_forbidden")
-		r.do("PUT", path, r.creds[app.RoleAuthor], form("phone", "1")).expectError(t, 403, "rest_forbidden")
+		r.do("POST", path, r.creds[calendar.RoleContributor], form("phone", "1")).expectError(t, 403, "rest_forbidden")
+		r.do("DELETE", path, r.creds[calendar.RoleContributor]).expectError(t, 403, "rest_forbidden")
+		r.do("PUT", path, r.creds[calendar.RoleAuthor], form("phone", "1")).expectError(t, 403, "rest_forbidden")
 		r.do("PATCH", path, form("phone", "1")).expectError(t, 401, "rest_forbidden")
-		r.do("PATCH", path, r.creds[app.RoleEditor], form("phone", "2")).expectStatus(t, 200)
+		r.do("PATCH", path, r.creds[calendar.RoleEditor], form("phone", "2")).expectStatus(t, 200)
 	}
-	r.do("POST", "/vendor/events/v1/organizers", r.creds[app.RoleSubscriber], form("organizer", "x")).expectError(t, 403, "rest_forbidden")
-	if got := r.create("organizer", r.creds[app.RoleContributor], "organizer", "Mine")["status"]; got != "draft" {
+	r.do("POST", "/vendor/events/v1/organizers", r.creds[calendar.RoleSubscriber], form("organizer", "x")).expectError(t, 403, "rest_forbidden")
+	if got := r.create("organizer", r.creds[calendar.RoleContributor], "organizer", "Mine")["status"]; got != "draft" {
 		t.Fatalf("a contributor's organizer has status %v", got)
 	}
 	r.do("GET", "/vendor/events/v1/organizers/"+idOf(o)).expectStatus(t, 200)

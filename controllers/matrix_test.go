@@ -7,16 +7,17 @@ import (
 	"testing"
 
 	"calendar/app"
+	"calendar/app/calendar"
 	"calendar/app/throttle"
 )
 
 // The callers of the matrix: no credentials, a wrong password, and each role.
-var matrixCallers = []app.Role{"", "wrong", app.RoleSubscriber, app.RoleContributor, app.RoleAuthor, app.RoleEditor, app.RoleAdministrator}
+var matrixCallers = []calendar.Role{"", "wrong", calendar.RoleSubscriber, calendar.RoleContributor, calendar.RoleAuthor, calendar.RoleEditor, calendar.RoleAdministrator}
 
 var matrixStatuses = []string{"publish", "draft", "pending", "private", "password", "trash"}
 
 // caller returns the credentials of a matrix caller.
-func (r *roles) caller(role app.Role) []option {
+func (r *roles) caller(role calendar.Role) []option {
 	switch role {
 	case "":
 		return nil
@@ -27,7 +28,7 @@ func (r *roles) caller(role app.Role) []option {
 }
 
 // item creates a post of a kind owned by owner in a matrix status, as admin.
-func (r *roles) item(t *testing.T, kind string, owner app.Role, status string, n int) map[string]any {
+func (r *roles) item(t *testing.T, kind string, owner calendar.Role, status string, n int) map[string]any {
 	t.Helper()
 	fields := map[string]any{"author": r.ids[owner], "status": status}
 	if status == "password" || status == "trash" {
@@ -57,7 +58,7 @@ func (r *roles) item(t *testing.T, kind string, owner app.Role, status string, n
 // checkMedia checks the media routes: anyone reads the library; those who
 // may upload (upload_files) add to it; edits and deletes follow the post
 // rules, an attachment being never published.
-func (r *roles) checkMedia(t *testing.T, check func(*testing.T, string, string, []option, int), method, rest string, role app.Role, name string, n *int) {
+func (r *roles) checkMedia(t *testing.T, check func(*testing.T, string, string, []option, int), method, rest string, role calendar.Role, name string, n *int) {
 	opts := r.caller(role)
 	jpg := photo(t, 20, 20)
 	if rest == "" {
@@ -65,7 +66,7 @@ func (r *roles) checkMedia(t *testing.T, check func(*testing.T, string, string, 
 		switch {
 		case role == "wrong":
 			want = http.StatusUnauthorized
-		case method == "POST" && !role.Has(app.CapUploadFiles):
+		case method == "POST" && !role.Has(calendar.CapUploadFiles):
 			want = denied(role)
 		case method == "POST":
 			want = http.StatusCreated
@@ -74,11 +75,11 @@ func (r *roles) checkMedia(t *testing.T, check func(*testing.T, string, string, 
 		return
 	}
 	for _, owner := range []string{"other", "own"} {
-		ownerRole := app.RoleAdministrator
-		if role == app.RoleAdministrator {
-			ownerRole = app.RoleEditor
+		ownerRole := calendar.RoleAdministrator
+		if role == calendar.RoleAdministrator {
+			ownerRole = calendar.RoleEditor
 		}
-		own := owner == "own" && role.Has(app.CapUploadFiles)
+		own := owner == "own" && role.Has(calendar.CapUploadFiles)
 		if own {
 			ownerRole = role
 		}
@@ -93,8 +94,8 @@ func (r *roles) checkMedia(t *testing.T, check func(*testing.T, string, string, 
 		switch {
 		case role == "wrong":
 			want = http.StatusUnauthorized
-		case method == "DELETE" && !mayChange(role, own, "draft", app.CapDeleteOthersPosts, app.CapDeletePublishedPosts, app.CapDeletePosts),
-			method != "GET" && method != "DELETE" && !mayChange(role, own, "draft", app.CapEditOthersPosts, app.CapEditPublishedPosts, app.CapEditPosts):
+		case method == "DELETE" && !mayChange(role, own, "draft", calendar.CapDeleteOthersPosts, calendar.CapDeletePublishedPosts, calendar.CapDeletePosts),
+			method != "GET" && method != "DELETE" && !mayChange(role, own, "draft", calendar.CapEditOthersPosts, calendar.CapEditPublishedPosts, calendar.CapEditPosts):
 			want = denied(role)
 		}
 		if method == "DELETE" {
@@ -107,19 +108,19 @@ func (r *roles) checkMedia(t *testing.T, check func(*testing.T, string, string, 
 }
 
 // The contract's rules, written from the permission tables of the reference.
-func mayRead(role app.Role, own bool, status string) bool {
+func mayRead(role calendar.Role, own bool, status string) bool {
 	switch {
 	case status == "publish" || status == "password":
 		return true
 	case role == "" || role == "wrong":
 		return false
-	case role.Has(app.CapEditOthersPosts):
+	case role.Has(calendar.CapEditOthersPosts):
 		return true
 	}
-	return own && status != "trash" && role.Has(app.CapEditPosts)
+	return own && status != "trash" && role.Has(calendar.CapEditPosts)
 }
 
-func mayChange(role app.Role, own bool, status string, others, published, plain app.Capability) bool {
+func mayChange(role calendar.Role, own bool, status string, others, published, plain calendar.Capability) bool {
 	switch {
 	case role == "" || role == "wrong":
 		return false
@@ -131,7 +132,7 @@ func mayChange(role app.Role, own bool, status string, others, published, plain 
 	return role.Has(plain)
 }
 
-func denied(role app.Role) int {
+func denied(role calendar.Role) int {
 	if role == "" {
 		return http.StatusUnauthorized
 	}
@@ -140,7 +141,7 @@ func denied(role app.Role) int {
 
 // expectedItem is the status of one method on one post in the contract,
 // named by ID or by slug.
-func expectedItem(kind, method string, role app.Role, own bool, status string, bySlug bool) int {
+func expectedItem(kind, method string, role calendar.Role, own bool, status string, bySlug bool) int {
 	if role == "wrong" {
 		return http.StatusUnauthorized
 	}
@@ -154,9 +155,9 @@ func expectedItem(kind, method string, role app.Role, own bool, status string, b
 	case "GET":
 		if kind == "events" {
 			switch {
-			case status == "trash" && !role.Has(app.CapEditOthersPosts):
+			case status == "trash" && !role.Has(calendar.CapEditOthersPosts):
 				return http.StatusForbidden
-			case status == "password" && !mayChange(role, own, status, app.CapEditOthersPosts, app.CapEditPublishedPosts, app.CapEditPosts):
+			case status == "password" && !mayChange(role, own, status, calendar.CapEditOthersPosts, calendar.CapEditPublishedPosts, calendar.CapEditPosts):
 				return http.StatusForbidden
 			}
 		}
@@ -165,7 +166,7 @@ func expectedItem(kind, method string, role app.Role, own bool, status string, b
 		}
 		return http.StatusForbidden // not accessible: 403 even anonymously
 	case "DELETE":
-		if !mayChange(role, own, status, app.CapDeleteOthersPosts, app.CapDeletePublishedPosts, app.CapDeletePosts) {
+		if !mayChange(role, own, status, calendar.CapDeleteOthersPosts, calendar.CapDeletePublishedPosts, calendar.CapDeletePosts) {
 			return denied(role)
 		}
 		if status == "trash" {
@@ -173,7 +174,7 @@ func expectedItem(kind, method string, role app.Role, own bool, status string, b
 		}
 		return http.StatusOK
 	}
-	if mayChange(role, own, status, app.CapEditOthersPosts, app.CapEditPublishedPosts, app.CapEditPosts) {
+	if mayChange(role, own, status, calendar.CapEditOthersPosts, calendar.CapEditPublishedPosts, calendar.CapEditPosts) {
 		return http.StatusOK
 	}
 	return denied(role)
@@ -224,29 +225,29 @@ func TestThePermissionMatrix(t *testing.T) {
 					switch {
 					case role == "wrong":
 						want = http.StatusUnauthorized
-					case role == app.RoleAdministrator && method == "POST":
+					case role == calendar.RoleAdministrator && method == "POST":
 						want = http.StatusCreated
-					case role == app.RoleAdministrator:
+					case role == calendar.RoleAdministrator:
 						want = http.StatusOK
 					}
 					path := "/vendor/admin/v1/users"
 					body := jsonBody(map[string]string{"login": fmt.Sprintf("matrix-%d", n), "role": "subscriber"})
 					if rest != "" {
-						id, _ := r.createUser(fmt.Sprintf("victim-%d", n), app.RoleSubscriber)
+						id, _ := r.createUser(fmt.Sprintf("victim-%d", n), calendar.RoleSubscriber)
 						path += "/" + formatFloat(id)
 					}
 					n++
 					check(t, method, path, append(opts, body), want)
 				case kind == "categories" || kind == "tags":
-					manage := app.CapManageEventCategories
+					manage := calendar.CapManageEventCategories
 					if kind == "tags" {
-						manage = app.CapManageTags
+						manage = calendar.CapManageTags
 					}
 					want := http.StatusOK
 					switch {
 					case role == "wrong":
 						want = http.StatusUnauthorized
-					case method != "GET" && !(role.Has(app.CapEditPosts) && role.Has(manage)):
+					case method != "GET" && !(role.Has(calendar.CapEditPosts) && role.Has(manage)):
 						want = denied(role)
 					case method == "POST" && rest == "":
 						want = http.StatusCreated
@@ -264,7 +265,7 @@ func TestThePermissionMatrix(t *testing.T) {
 					switch {
 					case role == "wrong":
 						want = http.StatusUnauthorized
-					case method == "POST" && !role.Has(app.CapEditPosts):
+					case method == "POST" && !role.Has(calendar.CapEditPosts):
 						want = denied(role)
 					case method == "POST":
 						want = http.StatusCreated
@@ -285,11 +286,11 @@ func TestThePermissionMatrix(t *testing.T) {
 				default: // one post, by ID or by slug
 					for _, owner := range []string{"other", "own"} {
 						for _, status := range matrixStatuses {
-							ownerRole := app.RoleAdministrator
-							if role == app.RoleAdministrator {
-								ownerRole = app.RoleEditor
+							ownerRole := calendar.RoleAdministrator
+							if role == calendar.RoleAdministrator {
+								ownerRole = calendar.RoleEditor
 							}
-							own := owner == "own" && role.Has(app.CapEditPosts)
+							own := owner == "own" && role.Has(calendar.CapEditPosts)
 							if own {
 								ownerRole = role
 							}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"calendar/app"
+	"calendar/app/calendar"
 	"calendar/app/throttle"
 )
 
@@ -54,14 +55,14 @@ func TestWritesByEveryCallerWithEveryField(t *testing.T) {
 	type variant struct {
 		name   string
 		extra  func(kind string) map[string]any
-		refuse func(role app.Role, kind string) (int, string) // 0 when allowed
+		refuse func(role calendar.Role, kind string) (int, string) // 0 when allowed
 	}
-	none := func(app.Role, string) (int, string) { return 0, "" }
+	none := func(calendar.Role, string) (int, string) { return 0, "" }
 	variants := []variant{
 		{"every field", func(string) map[string]any { return nil }, none},
-		{"another author", func(string) map[string]any { return map[string]any{"author": r.ids[app.RoleAdministrator]} },
-			func(role app.Role, _ string) (int, string) {
-				if !role.Has(app.CapEditOthersPosts) {
+		{"another author", func(string) map[string]any { return map[string]any{"author": r.ids[calendar.RoleAdministrator]} },
+			func(role calendar.Role, _ string) (int, string) {
+				if !role.Has(calendar.CapEditOthersPosts) {
 					return 403, "rest_forbidden"
 				}
 				return 0, ""
@@ -69,8 +70,8 @@ func TestWritesByEveryCallerWithEveryField(t *testing.T) {
 		{"status private", func(string) map[string]any { return map[string]any{"status": "private"} }, cannotPublish},
 		{"status future", func(string) map[string]any { return map[string]any{"status": "future"} }, cannotPublish},
 		{"sticky", func(string) map[string]any { return map[string]any{"sticky": true} },
-			func(role app.Role, kind string) (int, string) {
-				if kind == "events" && !role.Has(app.CapPublishPosts) && !role.Has(app.CapEditOthersPosts) {
+			func(role calendar.Role, kind string) (int, string) {
+				if kind == "events" && !role.Has(calendar.CapPublishPosts) && !role.Has(calendar.CapEditOthersPosts) {
 					return 403, "rest_cannot_assign_sticky"
 				}
 				return 0, ""
@@ -80,8 +81,8 @@ func TestWritesByEveryCallerWithEveryField(t *testing.T) {
 				return nil
 			}
 			return map[string]any{"venue": hidden["venue"]["id"], "organizer": []any{hidden["organizer"]["id"]}}
-		}, func(role app.Role, kind string) (int, string) {
-			if kind == "events" && !role.Has(app.CapReadPrivatePosts) {
+		}, func(role calendar.Role, kind string) (int, string) {
+			if kind == "events" && !role.Has(calendar.CapReadPrivatePosts) {
 				return 400, "rest_invalid_param"
 			}
 			return 0, ""
@@ -92,7 +93,7 @@ func TestWritesByEveryCallerWithEveryField(t *testing.T) {
 		for _, role := range matrixCallers {
 			for _, v := range variants {
 				for _, target := range []string{"new", "own", "other's"} {
-					if target == "own" && !role.Has(app.CapEditPosts) {
+					if target == "own" && !role.Has(calendar.CapEditPosts) {
 						continue
 					}
 					n++
@@ -103,7 +104,7 @@ func TestWritesByEveryCallerWithEveryField(t *testing.T) {
 						}
 						method, path, ok := "POST", "/vendor/events/v1/"+kind, http.StatusCreated
 						if target != "new" {
-							owner := app.RoleEditor
+							owner := calendar.RoleEditor
 							if target == "own" {
 								owner = role
 							}
@@ -117,7 +118,7 @@ func TestWritesByEveryCallerWithEveryField(t *testing.T) {
 							if role == "wrong" {
 								code = "incorrect_password"
 							}
-						case !role.Has(app.CapEditPosts) || (target == "other's" && !role.Has(app.CapEditOthersPosts)):
+						case !role.Has(calendar.CapEditPosts) || (target == "other's" && !role.Has(calendar.CapEditOthersPosts)):
 							want, code = 403, "rest_forbidden"
 						default:
 							if status, c := v.refuse(role, kind); status != 0 {
@@ -143,8 +144,8 @@ func TestWritesByEveryCallerWithEveryField(t *testing.T) {
 
 // cannotPublish: WordPress refuses private and scheduled posts to those who
 // may not publish.
-func cannotPublish(role app.Role, _ string) (int, string) {
-	if !role.Has(app.CapPublishPosts) {
+func cannotPublish(role calendar.Role, _ string) (int, string) {
+	if !role.Has(calendar.CapPublishPosts) {
 		return 403, "rest_cannot_publish"
 	}
 	return 0, ""

@@ -9,6 +9,7 @@ import (
 	"github.com/go-fuego/fuego"
 
 	"calendar/app"
+	"calendar/app/calendar"
 )
 
 // MediaList documents the media list: a JSON array, as WordPress' media
@@ -29,7 +30,7 @@ func (api *API) mountMedia() {
 		Arg{Name: "search", Type: TypeString, Description: "Only images whose title, caption or description contains it."},
 		Arg{Name: "author", Type: TypeArray, Items: TypeInteger, Description: "Only images uploaded by these users."})
 	handle(api, EventsNamespace, []string{http.MethodGet}, "/media", listArgs, func(r *Request) (MediaList, error) {
-		var bad app.InvalidParams
+		var bad calendar.InvalidParams
 		f := app.MediaFilter{Page: readPage(r.Values, &bad), Search: stringParam(r.Values, "search")}
 		f.Authors, _ = r.Values.Ints("author")
 		if err := bad.Err(); err != nil {
@@ -47,8 +48,8 @@ func (api *API) mountMedia() {
 		in := app.UploadInput{MediaFields: readMediaFields(r.Values)}
 		up, ok := r.Values["file"].(upload)
 		in.FileName, in.Data = up.name, up.data
-		if !ok && r.Caller.Can(app.CapUploadFiles) && isUnnamedRawBody(r.HTTP) { // after the permission, as WordPress
-			return app.AttachmentView{}, app.NewError(app.KindInvalid, "rest_upload_no_content_disposition",
+		if !ok && r.Caller.Can(calendar.CapUploadFiles) && isUnnamedRawBody(r.HTTP) { // after the permission, as WordPress
+			return app.AttachmentView{}, calendar.NewError(calendar.KindInvalid, "rest_upload_no_content_disposition",
 				"No Content-Disposition supplied.")
 		}
 		v, err := media.Upload(r.Context(), r.Caller, in)

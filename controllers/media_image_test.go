@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"calendar/app"
+	"calendar/app/calendar"
 	"calendar/controllers"
 )
 
@@ -157,7 +158,7 @@ func TestOnlyThoseWhoMayUploadHaveImagesSideloaded(t *testing.T) {
 	onBothStores(t, func(set *app.Settings) {
 		set.Sideload = controllers.NewSideloaderAllowing(5*time.Second, func(netip.AddrPort) bool { return true })
 	}, func(t *testing.T, s *service) {
-		_, contributor := s.createUser("contributor", app.RoleContributor)
+		_, contributor := s.createUser("contributor", calendar.RoleContributor)
 		fields := at("Draft", "2030-05-01 20:00", "2030-05-01 23:00")
 		fields["image"] = origin.URL + "/poster.jpg"
 		img := imageOf(t, s.event(fields, basic("contributor", contributor)))

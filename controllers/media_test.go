@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"calendar/app"
+	"calendar/app/calendar"
 )
 
 // photo is a JPEG of w×h with a gradient, so resampling has something to do.
@@ -277,11 +278,11 @@ func TestNoFileServedCarriesTheCamerasMetadataAndEveryOneIsUpright(t *testing.T)
 
 func TestWhoMayUploadEditAndDeleteMedia(t *testing.T) {
 	onBothStores(t, func(*app.Settings) {}, func(t *testing.T, s *service) {
-		_, author := s.createUser("author", app.RoleAuthor)
-		_, other := s.createUser("other", app.RoleAuthor)
-		_, contributor := s.createUser("contributor", app.RoleContributor)
-		_, subscriber := s.createUser("subscriber", app.RoleSubscriber)
-		_, editor := s.createUser("editor", app.RoleEditor)
+		_, author := s.createUser("author", calendar.RoleAuthor)
+		_, other := s.createUser("other", calendar.RoleAuthor)
+		_, contributor := s.createUser("contributor", calendar.RoleContributor)
+		_, subscriber := s.createUser("subscriber", calendar.RoleSubscriber)
+		_, editor := s.createUser("editor", calendar.RoleEditor)
 		jpg := photo(t, 200, 150)
 		s.do("POST", mediaPath, rawUpload("a.jpg", "image/jpeg", jpg)).expectError(t, http.StatusUnauthorized, "rest_cannot_create")
 		for login, password := range map[string]string{"contributor": contributor, "subscriber": subscriber} {
@@ -396,7 +397,7 @@ func TestNamesTakenByEarlierUploadsCostAFewTriesNotARefusal(t *testing.T) {
 
 func TestTheLibraryListsSearchesAndCounts(t *testing.T) {
 	onBothStores(t, func(*app.Settings) {}, func(t *testing.T, s *service) {
-		authorID, author := s.createUser("author", app.RoleAuthor)
+		authorID, author := s.createUser("author", calendar.RoleAuthor)
 		jpg := photo(t, 60, 40)
 		s.upload("jazz-night.jpg", jpg)
 		s.upload("rock-night.jpg", jpg)

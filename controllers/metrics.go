@@ -15,6 +15,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"calendar/app"
+	"calendar/app/calendar"
 )
 
 // metricsPath is {base_url}/metrics, outside the namespaces like the probes.
@@ -71,7 +72,7 @@ func (api *API) mountMetrics() {
 	fuego.GetStd(api.server, metricsPath, func(w http.ResponseWriter, r *http.Request) {
 		if !api.metricsAllowed(r) {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="metrics"`)
-			api.writeError(w, r, app.NewError(app.KindUnauthorized, "metrics_unauthorized",
+			api.writeError(w, r, calendar.NewError(calendar.KindUnauthorized, "metrics_unauthorized",
 				"The metrics need the metrics token as a Bearer credential."))
 			return
 		}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"calendar/app"
+	"calendar/app/calendar"
 )
 
 // The readers that turn a request's checked parameters (CheckArgs has run
@@ -59,7 +60,7 @@ func intsParam(v Values, name string) *[]int64 {
 
 // readPage reads page and per_page: positive integers (per_page is capped by
 // the app at 50).
-func readPage(v Values, bad *app.InvalidParams) app.PageRequest {
+func readPage(v Values, bad *calendar.InvalidParams) app.PageRequest {
 	var p app.PageRequest
 	if page, ok := v.Int("page"); ok {
 		if page < 1 || page > 1<<30 {
@@ -84,7 +85,7 @@ func readNear(v Values) app.NearInput {
 
 // nonEmpty: the plugin's "non-empty string" validator (PHP's empty(): "" and
 // "0" are empty).
-func nonEmpty(v Values, name string, bad *app.InvalidParams) {
+func nonEmpty(v Values, name string, bad *calendar.InvalidParams) {
 	if s, ok := v.String(name); ok && (s == "" || s == "0") {
 		bad.Add(name, name+" must be a non-empty string.", nil)
 	}
@@ -92,7 +93,7 @@ func nonEmpty(v Values, name string, bad *app.InvalidParams) {
 
 // readEventFilter reads the parameters of the event list and the feed.
 func readEventFilter(v Values) (app.EventFilter, error) {
-	var bad app.InvalidParams
+	var bad calendar.InvalidParams
 	f := app.EventFilter{
 		Page: readPage(v, &bad), Search: stringParam(v, "search"), Categories: stringsParam(v, "categories"),
 		Tags: stringsParam(v, "tags"), Venues: intsParam(v, "venue"), Organizers: intsParam(v, "organizer"),
@@ -176,7 +177,7 @@ func readEventInput(v Values, venueMeta, organizerMeta []string) (app.EventInput
 			in.Flags[f] = b
 		}
 	}
-	var bad app.InvalidParams
+	var bad calendar.InvalidParams
 	if v.Has("recurrence") {
 		lines, ok := recurrenceLines(v["recurrence"])
 		if !ok {
@@ -210,8 +211,8 @@ func readEventInput(v Values, venueMeta, organizerMeta []string) (app.EventInput
 
 // linkError: the fields of a new venue or organizer answer as their own
 // create would; a shape the service does not take is the parameter's fault.
-func linkError(param string, err error, bad *app.InvalidParams) error {
-	var e *app.Error
+func linkError(param string, err error, bad *calendar.InvalidParams) error {
+	var e *calendar.Error
 	if errors.As(err, &e) {
 		return e
 	}
@@ -266,7 +267,7 @@ func readVenueRef(raw any, meta []string) (*app.LinkRef, error) {
 	if s, ok := raw.(string); ok && (strings.TrimSpace(s) == "" || s == "0") {
 		return &app.LinkRef{}, nil
 	}
-	ref, err := readLinkRef(raw, app.PostTypeVenue, meta)
+	ref, err := readLinkRef(raw, calendar.PostTypeVenue, meta)
 	return &ref, err
 }
 
@@ -290,12 +291,12 @@ func readOrganizerRefs(raw any, meta []string) ([]app.LinkRef, error) {
 		}
 		items = list
 	}
-	if len(items) > app.MaxOrganizers {
-		return nil, fmt.Errorf("an event has at most %d organizers", app.MaxOrganizers)
+	if len(items) > calendar.MaxOrganizers {
+		return nil, fmt.Errorf("an event has at most %d organizers", calendar.MaxOrganizers)
 	}
 	refs := []app.LinkRef{}
 	for _, item := range items {
-		ref, err := readLinkRef(item, app.PostTypeOrganizer, meta)
+		ref, err := readLinkRef(item, calendar.PostTypeOrganizer, meta)
 		if err != nil {
 			return nil, err
 		}
@@ -347,7 +348,7 @@ func readLinkedInput(v Values, postType string, meta []string) app.LinkedInput {
 
 // readLinkedFilter reads the parameters of a venue or organizer list.
 func readLinkedFilter(v Values) (app.LinkedFilter, error) {
-	var bad app.InvalidParams
+	var bad calendar.InvalidParams
 	f := app.LinkedFilter{Page: readPage(v, &bad), Search: stringParam(v, "search"), Statuses: stringsParam(v, "status"),
 		Event: intParam(v, "event"), Near: readNear(v), ModifiedAfter: stringParam(v, "modified_after")}
 	if v.Has("has_events") {
@@ -375,7 +376,7 @@ func readTermInput(v Values) app.TermInput {
 
 // readTermFilter reads the parameters of a term list; event wins over post.
 func readTermFilter(v Values) (app.TermFilter, error) {
-	var bad app.InvalidParams
+	var bad calendar.InvalidParams
 	f := app.TermFilter{Page: readPage(v, &bad), Search: stringParam(v, "search"), Slug: stringParam(v, "slug"),
 		Include: stringsParam(v, "include"), Exclude: stringsParam(v, "exclude"), HideEmpty: boolParam(v, "hide_empty"),
 		Parent: intParam(v, "parent")}

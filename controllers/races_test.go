@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"calendar/app"
+	"calendar/app/calendar"
 	"calendar/repository"
 	"calendar/repository/ferretdbtest"
 )
@@ -68,7 +69,7 @@ func together(t *testing.T, writes ...func() (*response, error)) []int {
 	return statuses
 }
 
-func (s *service) stored(t *testing.T, id string) *app.Post {
+func (s *service) stored(t *testing.T, id string) *calendar.Post {
 	t.Helper()
 	var n int64
 	fmt.Sscan(id, &n)
@@ -81,8 +82,8 @@ func (s *service) stored(t *testing.T, id string) *app.Post {
 
 func TestConcurrentPartialUpdatesOfOneEventAllLand(t *testing.T) {
 	onBothStores(t, func(*app.Settings) {}, func(t *testing.T, s *service) {
-		_, authorPassword := s.createUser("writer", app.RoleAuthor)
-		_, editorPassword := s.createUser("checker", app.RoleEditor)
+		_, authorPassword := s.createUser("writer", calendar.RoleAuthor)
+		_, editorPassword := s.createUser("checker", calendar.RoleEditor)
 		author, editor := basic("writer", authorPassword), basic("checker", editorPassword)
 		soon := time.Now().AddDate(0, 1, 0).Format("2006-01-02") // within a list's default window
 		event := s.event(at("Concert", soon+" 20:00", soon+" 22:00"), author)
@@ -93,13 +94,13 @@ func TestConcurrentPartialUpdatesOfOneEventAllLand(t *testing.T) {
 			who   option
 			field string
 			value func(round int) string
-			got   func(p *app.Post) string
+			got   func(p *calendar.Post) string
 		}{
-			{author, "title", func(r int) string { return fmt.Sprint("Concert ", r) }, func(p *app.Post) string { return p.Title }},
-			{asAdmin(), "cost", func(r int) string { return fmt.Sprint(10 + r) }, func(p *app.Post) string { return fmt.Sprint(p.Cost) }},
-			{editor, "excerpt", func(r int) string { return fmt.Sprint("Round ", r) }, func(p *app.Post) string { return p.Excerpt }},
+			{author, "title", func(r int) string { return fmt.Sprint("Concert ", r) }, func(p *calendar.Post) string { return p.Title }},
+			{asAdmin(), "cost", func(r int) string { return fmt.Sprint(10 + r) }, func(p *calendar.Post) string { return fmt.Sprint(p.Cost) }},
+			{editor, "excerpt", func(r int) string { return fmt.Sprint("Round ", r) }, func(p *calendar.Post) string { return p.Excerpt }},
 			{asAdmin(), "website", func(r int) string { return fmt.Sprint("https://example.org/", r) },
-				func(p *app.Post) string {
+				func(p *calendar.Post) string {
 					if p.Website == nil {
 						return ""
 					}
@@ -149,7 +150,7 @@ func TestConcurrentPartialUpdatesOfOneEventAllLand(t *testing.T) {
 
 func TestATrashedEventStaysTrashedWhateverEditRacesIt(t *testing.T) {
 	onBothStores(t, func(*app.Settings) {}, func(t *testing.T, s *service) {
-		_, password := s.createUser("writer", app.RoleAuthor)
+		_, password := s.createUser("writer", calendar.RoleAuthor)
 		author := basic("writer", password)
 		for i := range 20 {
 			event := s.event(at(fmt.Sprint("Talk ", i), "2030-05-01 20:00", "2030-05-01 22:00"), author)
@@ -158,7 +159,7 @@ func TestATrashedEventStaysTrashedWhateverEditRacesIt(t *testing.T) {
 				func() (*response, error) { return s.try("DELETE", path, asAdmin()) },
 				func() (*response, error) { return s.try("POST", path, author, form("title", "Renamed")) })
 			stored := s.stored(t, idOf(event))
-			if statuses[0] == http.StatusOK && stored.Status != app.StatusTrash {
+			if statuses[0] == http.StatusOK && stored.Status != calendar.StatusTrash {
 				t.Fatalf("try %d: the trash was acknowledged, the event is %s", i, stored.Status)
 			}
 			if statuses[1] == http.StatusOK && stored.Title != "Renamed" {
@@ -182,7 +183,7 @@ func (s *service) occurrenceStarts(t *testing.T, seriesID int64) []time.Time {
 			break
 		}
 		for _, p := range batch {
-			if p.Parent == seriesID && p.Status != app.StatusTrash {
+			if p.Parent == seriesID && p.Status != calendar.StatusTrash {
 				out = append(out, p.Start.UTC())
 			}
 		}
@@ -205,12 +206,12 @@ func TestTwoRuleEditsOnTwoReplicasLeaveTheOccurrencesOfTheRuleThatWon(t *testing
 		if err != nil {
 			t.Fatal(err)
 		}
-		shared := backend{"embedded", func(t *testing.T, dir string) app.Store { return store }}
+		shared := backend{"embedded", func(t *testing.T, dir string) calendar.Store { return store }}
 		twoRuleEdits(t, startServiceOn(t, shared, func(*app.Settings) {}, noConfig), startServiceOn(t, shared, func(*app.Settings) {}, noConfig))
 	})
 	t.Run("mongodb", func(t *testing.T) {
 		uri := ferretdbtest.Start(t)
-		shared := backend{"mongodb", func(t *testing.T, dir string) app.Store {
+		shared := backend{"mongodb", func(t *testing.T, dir string) calendar.Store {
 			store, err := repository.OpenMongo(context.Background(), uri, "calendar")
 			if err != nil {
 				t.Fatal(err)

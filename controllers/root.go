@@ -6,7 +6,7 @@ import (
 
 	"github.com/go-fuego/fuego"
 
-	"calendar/app"
+	"calendar/app/calendar"
 )
 
 // NamespaceIndexDoc documents the namespace index for the OpenAPI document.
@@ -33,7 +33,7 @@ func (api *API) mountRoot(namespace string) {
 			asked = strings.Trim(v, "/")
 		}
 		if !api.hasNamespace(asked) {
-			return nil, app.NewError(app.KindNotFound, "rest_invalid_namespace", "The specified namespace could not be found.")
+			return nil, calendar.NewError(calendar.KindNotFound, "rest_invalid_namespace", "The specified namespace could not be found.")
 		}
 		return api.namespaceIndex(asked, r.lang), nil
 	},

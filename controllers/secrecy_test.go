@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"calendar/app"
+	"calendar/app/calendar"
 )
 
 func TestInternalFieldsCannotBeSetOrRead(t *testing.T) {
@@ -28,7 +28,7 @@ func TestInternalFieldsCannotBeSetOrRead(t *testing.T) {
 		t.Fatalf("an internal field was taken from the request: %v", v)
 	}
 	stored, err := s.store.Posts().Get(context.Background(), int64(v["id"].(float64)))
-	if err != nil || stored.Type != app.PostTypeVenue || stored.Seq == 5 || len(stored.Meta) != 0 || stored.Geo != nil {
+	if err != nil || stored.Type != calendar.PostTypeVenue || stored.Seq == 5 || len(stored.Meta) != 0 || stored.Geo != nil {
 		t.Fatalf("stored %+v, %v", stored, err)
 	}
 	for _, key := range []string{"seq", "_keys", "password", "password_hash", "type", "meta"} {
@@ -51,7 +51,7 @@ func TestInternalFieldsCannotBeSetOrRead(t *testing.T) {
 
 func TestApplicationPasswordsNeverReachTheLogsOrLaterAnswers(t *testing.T) {
 	s := startService(t)
-	_, password := s.createUser("maria", app.RoleEditor)
+	_, password := s.createUser("maria", calendar.RoleEditor)
 	s.do("GET", "/vendor/admin/v1/users", bearer(password)).expectError(t, http.StatusForbidden, "rest_forbidden")
 	s.do("GET", "/vendor/events/v1", basic("maria", password+"x")).expectError(t, http.StatusUnauthorized, "incorrect_password")
 	s.do("GET", "/vendor/events/v1/nope", bearer(password)).expectError(t, http.StatusNotFound, "rest_no_route")

@@ -15,6 +15,7 @@ import (
 	goical "github.com/emersion/go-ical"
 
 	"calendar/app"
+	"calendar/app/calendar"
 	"calendar/repository"
 	"calendar/repository/ferretdbtest"
 )
@@ -261,8 +262,8 @@ func TestPostParentNamesOnlyASeries(t *testing.T) {
 
 func TestOccurrencesAreReadAndEditedAsTheirSeries(t *testing.T) {
 	onBothStores(t, func(*app.Settings) {}, func(t *testing.T, s *service) {
-		_, contributor := s.createUser("contributor", app.RoleContributor)
-		_, author := s.createUser("author", app.RoleAuthor)
+		_, contributor := s.createUser("contributor", calendar.RoleContributor)
+		_, author := s.createUser("author", calendar.RoleAuthor)
 		start := time.Now().AddDate(0, 0, 3).Truncate(time.Hour)
 		fields := recurring("Draft series", "UTC", start, start.Add(time.Hour), "RRULE:FREQ=DAILY;COUNT=4")
 		res := s.do("POST", eventsPath, basic("contributor", contributor), jsonBody(fields))
@@ -376,11 +377,11 @@ func TestTwoReplicasExtendASeriesOnceAsTimePasses(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		twoReplicasExtend(t, backend{"embedded", func(t *testing.T, dir string) app.Store { return store }})
+		twoReplicasExtend(t, backend{"embedded", func(t *testing.T, dir string) calendar.Store { return store }})
 	})
 	t.Run("mongodb", func(t *testing.T) { // each service its own client
 		uri := ferretdbtest.Start(t)
-		twoReplicasExtend(t, backend{"mongodb", func(t *testing.T, dir string) app.Store {
+		twoReplicasExtend(t, backend{"mongodb", func(t *testing.T, dir string) calendar.Store {
 			store, err := repository.OpenMongo(context.Background(), uri, "calendar")
 			if err != nil {
 				t.Fatal(err)

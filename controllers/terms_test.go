@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"calendar/app"
+	"calendar/app/calendar"
 )
 
 func (s *service) term(kind string, pairs ...string) map[string]any {
@@ -66,12 +66,12 @@ func TestTermPermissionsPerRole(t *testing.T) {
 	r := startWithRoles(t)
 	cases := []struct {
 		kind   string
-		role   app.Role
+		role   calendar.Role
 		status int
 	}{
-		{"categories", "", 401}, {"categories", app.RoleSubscriber, 403}, {"categories", app.RoleContributor, 403},
-		{"categories", app.RoleAuthor, 201}, {"categories", app.RoleEditor, 201},
-		{"tags", "", 401}, {"tags", app.RoleContributor, 403}, {"tags", app.RoleAuthor, 403}, {"tags", app.RoleEditor, 201},
+		{"categories", "", 401}, {"categories", calendar.RoleSubscriber, 403}, {"categories", calendar.RoleContributor, 403},
+		{"categories", calendar.RoleAuthor, 201}, {"categories", calendar.RoleEditor, 201},
+		{"tags", "", 401}, {"tags", calendar.RoleContributor, 403}, {"tags", calendar.RoleAuthor, 403}, {"tags", calendar.RoleEditor, 201},
 	}
 	for i, c := range cases {
 		t.Run(fmt.Sprintf("%q creates %s", c.role, c.kind), func(t *testing.T) {
@@ -89,10 +89,10 @@ func TestTermPermissionsPerRole(t *testing.T) {
 	}
 	for _, kind := range []string{"categories", "tags"} {
 		for _, c := range []struct {
-			role       app.Role
+			role       calendar.Role
 			authorMay  bool
 			subscriber bool
-		}{{"", false, false}, {app.RoleSubscriber, false, false}, {app.RoleContributor, false, false}, {app.RoleAuthor, true, false}, {app.RoleEditor, true, true}, {app.RoleAdministrator, true, true}} {
+		}{{"", false, false}, {calendar.RoleSubscriber, false, false}, {calendar.RoleContributor, false, false}, {calendar.RoleAuthor, true, false}, {calendar.RoleEditor, true, true}, {calendar.RoleAdministrator, true, true}} {
 			t.Run(fmt.Sprintf("%q updates and deletes %s", c.role, kind), func(t *testing.T) {
 				target := r.term(kind, "name", fmt.Sprintf("target %s %s", kind, c.role))
 				path := "/vendor/events/v1/" + kind + "/" + idOf(target)
@@ -117,10 +117,10 @@ func TestTermPermissionsPerRole(t *testing.T) {
 	}
 	tag := r.term("tags", "name", "Managed")
 	path := "/vendor/events/v1/tags/" + idOf(tag)
-	r.do("POST", path, r.creds[app.RoleAuthor], form("name", "x")).expectError(t, 403, "rest_forbidden")
-	r.do("DELETE", path, r.creds[app.RoleContributor]).expectError(t, 403, "rest_forbidden")
+	r.do("POST", path, r.creds[calendar.RoleAuthor], form("name", "x")).expectError(t, 403, "rest_forbidden")
+	r.do("DELETE", path, r.creds[calendar.RoleContributor]).expectError(t, 403, "rest_forbidden")
 	r.do("DELETE", path).expectError(t, 401, "rest_forbidden")
-	r.do("PATCH", path, r.creds[app.RoleEditor], form("name", "Renamed")).expectStatus(t, 200)
+	r.do("PATCH", path, r.creds[calendar.RoleEditor], form("name", "Renamed")).expectStatus(t, 200)
 	r.do("GET", path).expectStatus(t, 200)
 }
 

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"calendar/app"
+	"calendar/app/calendar"
 	"calendar/app/throttle"
 	"calendar/controllers"
 )
@@ -16,9 +17,9 @@ import (
 func startThrottled(t *testing.T, limits throttle.Limits) *roles {
 	t.Helper()
 	s := startServiceSettings(t, func(set *app.Settings) { set.Throttle = limits }, func(*controllers.Config) {})
-	r := &roles{service: s, creds: map[app.Role]option{app.RoleAdministrator: asAdmin()}, ids: map[app.Role]float64{app.RoleAdministrator: 1}}
-	id, pw := s.createUser("mallory", app.RoleSubscriber)
-	r.creds[app.RoleSubscriber], r.ids[app.RoleSubscriber] = basic("mallory", pw), id
+	r := &roles{service: s, creds: map[calendar.Role]option{calendar.RoleAdministrator: asAdmin()}, ids: map[calendar.Role]float64{calendar.RoleAdministrator: 1}}
+	id, pw := s.createUser("mallory", calendar.RoleSubscriber)
+	r.creds[calendar.RoleSubscriber], r.ids[calendar.RoleSubscriber] = basic("mallory", pw), id
 	return r
 }
 
@@ -50,7 +51,7 @@ func TestWrongPasswordsAreSlowedThenRefusedForThatAccountFromThatAddress(t *test
 		r.service.from("127.0.0.2").do("GET", "/vendor/admin/v1/users", asAdmin()).expectStatus(t, http.StatusOK)
 	})
 	t.Run("another account signs in from the guesser's address", func(t *testing.T) {
-		r.do("GET", "/vendor/events/v1", r.creds[app.RoleSubscriber]).expectStatus(t, http.StatusOK)
+		r.do("GET", "/vendor/events/v1", r.creds[calendar.RoleSubscriber]).expectStatus(t, http.StatusOK)
 	})
 	t.Run("the window ends", func(t *testing.T) {
 		time.Sleep(smallLimits.Window)
@@ -64,7 +65,7 @@ func TestSignInsInterleavedWithGuessesDoNotResetTheCount(t *testing.T) {
 	r := startThrottled(t, smallLimits)
 	for i := 0; i < smallLimits.BlockAfter; i++ {
 		r.do("GET", "/vendor/events/v1", basic("admin", fmt.Sprint("guess ", i))).expectError(t, http.StatusUnauthorized, "incorrect_password")
-		r.do("GET", "/vendor/events/v1", r.creds[app.RoleSubscriber]).expectStatus(t, http.StatusOK)
+		r.do("GET", "/vendor/events/v1", r.creds[calendar.RoleSubscriber]).expectStatus(t, http.StatusOK)
 	}
 	expectRetryAfter(t, r.do("GET", "/vendor/events/v1", basic("admin", "one more")))
 }
@@ -75,8 +76,8 @@ func TestAnAddressGuessingManyAccountsIsRefusedAll(t *testing.T) {
 	for i := 0; i < smallLimits.ClientBlockAfter; i++ {
 		spray.do("GET", "/vendor/events/v1", basic(fmt.Sprint("user", i), "guess")).expectError(t, http.StatusUnauthorized, "incorrect_password")
 	}
-	expectRetryAfter(t, spray.do("GET", "/vendor/events/v1", r.creds[app.RoleSubscriber]))
-	r.do("GET", "/vendor/events/v1", r.creds[app.RoleSubscriber]).expectStatus(t, http.StatusOK)
+	expectRetryAfter(t, spray.do("GET", "/vendor/events/v1", r.creds[calendar.RoleSubscriber]))
+	r.do("GET", "/vendor/events/v1", r.creds[calendar.RoleSubscriber]).expectStatus(t, http.StatusOK)
 }
 
 // Guesses at one account from many addresses refuse it to those addresses,

@@ -6,6 +6,7 @@ import (
 	"github.com/go-fuego/fuego"
 
 	"calendar/app"
+	"calendar/app/calendar"
 )
 
 // mountUsers registers the user administration of {base_url}/vendor/admin/v1.
@@ -17,7 +18,7 @@ func (api *API) mountUsers() {
 	handle(api, AdminNamespace, []string{http.MethodPost}, "/users", userCreateArgs, func(r *Request) (*app.CreatedUser, error) {
 		login, _ := r.Values.String("login")
 		role, _ := r.Values.String("role")
-		u, err := api.app.Users.Create(r.Context(), r.Caller, app.UserInput{Login: login, Role: app.Role(role)})
+		u, err := api.app.Users.Create(r.Context(), r.Caller, app.UserInput{Login: login, Role: calendar.Role(role)})
 		if err == nil {
 			r.SetStatus(http.StatusCreated)
 		}

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"calendar/app"
+	"calendar/app/calendar"
 )
 
 func TestBootstrapAdminSignsInWithBasicAndBearer(t *testing.T) {
@@ -44,9 +44,9 @@ func TestAWrongCredentialIs401EvenOnAPublicRoute(t *testing.T) {
 
 func TestUsersOfEveryRoleAreCreatedListedAndDeletedByTheAdminOnly(t *testing.T) {
 	s := startService(t)
-	passwords := map[app.Role]string{}
-	ids := map[app.Role]float64{}
-	for _, role := range app.Roles {
+	passwords := map[calendar.Role]string{}
+	ids := map[calendar.Role]float64{}
+	for _, role := range calendar.Roles {
 		ids[role], passwords[role] = s.createUser("user-"+string(role), role)
 	}
 
@@ -64,8 +64,8 @@ func TestUsersOfEveryRoleAreCreatedListedAndDeletedByTheAdminOnly(t *testing.T) 
 			t.Fatalf("listing mentions a password: %s", res.Body)
 		}
 		users := res.list(t)
-		if len(users) != 1+len(app.Roles) {
-			t.Fatalf("%d users listed, want %d", len(users), 1+len(app.Roles))
+		if len(users) != 1+len(calendar.Roles) {
+			t.Fatalf("%d users listed, want %d", len(users), 1+len(calendar.Roles))
 		}
 		for i, u := range users {
 			if len(u) != 3 || u["id"] != float64(i+1) || u["login"] == nil || u["role"] == nil {
@@ -80,8 +80,8 @@ func TestUsersOfEveryRoleAreCreatedListedAndDeletedByTheAdminOnly(t *testing.T) 
 		status int
 	}{
 		{"anonymous", nil, http.StatusUnauthorized},
-		{"editor", basic("user-editor", passwords[app.RoleEditor]), http.StatusForbidden},
-		{"subscriber", bearer(passwords[app.RoleSubscriber]), http.StatusForbidden},
+		{"editor", basic("user-editor", passwords[calendar.RoleEditor]), http.StatusForbidden},
+		{"subscriber", bearer(passwords[calendar.RoleSubscriber]), http.StatusForbidden},
 	}
 	for _, d := range denied {
 		t.Run(d.name+" may not manage users", func(t *testing.T) {
@@ -99,15 +99,15 @@ func TestUsersOfEveryRoleAreCreatedListedAndDeletedByTheAdminOnly(t *testing.T) 
 	}
 
 	t.Run("the admin deletes a user, whose password then stops working", func(t *testing.T) {
-		res := s.do("DELETE", "/vendor/admin/v1/users/"+itoa(ids[app.RoleAuthor]), asAdmin())
+		res := s.do("DELETE", "/vendor/admin/v1/users/"+itoa(ids[calendar.RoleAuthor]), asAdmin())
 		res.expectStatus(t, http.StatusOK)
 		m := res.object(t)
 		prev, _ := m["previous"].(map[string]any)
 		if m["deleted"] != true || prev["login"] != "user-author" {
 			t.Fatalf("delete answer = %s", res.Body)
 		}
-		s.do("GET", "/vendor/events/v1", bearer(passwords[app.RoleAuthor])).expectError(t, http.StatusUnauthorized, "incorrect_password")
-		s.do("DELETE", "/vendor/admin/v1/users/"+itoa(ids[app.RoleAuthor]), asAdmin()).expectError(t, http.StatusNotFound, "rest_user_invalid_id")
+		s.do("GET", "/vendor/events/v1", bearer(passwords[calendar.RoleAuthor])).expectError(t, http.StatusUnauthorized, "incorrect_password")
+		s.do("DELETE", "/vendor/admin/v1/users/"+itoa(ids[calendar.RoleAuthor]), asAdmin()).expectError(t, http.StatusNotFound, "rest_user_invalid_id")
 	})
 
 	t.Run("the admin cannot delete itself", func(t *testing.T) {
@@ -117,7 +117,7 @@ func TestUsersOfEveryRoleAreCreatedListedAndDeletedByTheAdminOnly(t *testing.T) 
 
 func TestUserCreationChecksParametersBeforePermission(t *testing.T) {
 	s := startService(t)
-	s.createUser("taken", app.RoleEditor)
+	s.createUser("taken", calendar.RoleEditor)
 	cases := []struct {
 		name   string
 		opts   []option

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"calendar/app"
+	"calendar/app/calendar"
 	"calendar/app/wordpress"
 )
 
@@ -207,9 +207,9 @@ func CheckArgs(v Values, args []Arg) error {
 		}
 	}
 	if len(missing) > 0 {
-		return app.ErrMissingParams(missing)
+		return calendar.ErrMissingParams(missing)
 	}
-	var bad app.InvalidParams
+	var bad calendar.InvalidParams
 	for _, a := range args {
 		if !v.Has(a.Name) {
 			continue

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"calendar/app"
+	"calendar/app/calendar"
 )
 
 // FuzzCheckArgs: any JSON value in any declared parameter type is coerced or
@@ -32,8 +32,8 @@ func FuzzCheckArgs(f *testing.F) {
 			values[a.Name] = v
 		}
 		if err := CheckArgs(values, args); err != nil {
-			var e *app.Error
-			if !errors.As(err, &e) || e.Kind != app.KindInvalid {
+			var e *calendar.Error
+			if !errors.As(err, &e) || e.Kind != calendar.KindInvalid {
 				t.Fatalf("CheckArgs(%q) = %v, want a 400", raw, err)
 			}
 		}

@@ -6,7 +6,7 @@ import (
 	"reflect"
 	"testing"
 
-	"calendar/app"
+	"calendar/app/calendar"
 )
 
 func TestToBoolTheWordPressWay(t *testing.T) {
@@ -76,14 +76,14 @@ func TestCheckArgs(t *testing.T) {
 	})
 	t.Run("missing required parameters come first", func(t *testing.T) {
 		err := CheckArgs(Values{"page": "x"}, args)
-		var e *app.Error
-		if !errors.As(err, &e) || e.Code != "rest_missing_callback_param" || e.Kind != app.KindInvalid {
+		var e *calendar.Error
+		if !errors.As(err, &e) || e.Code != "rest_missing_callback_param" || e.Kind != calendar.KindInvalid {
 			t.Fatalf("err = %v", err)
 		}
 	})
 	t.Run("type failures name each parameter", func(t *testing.T) {
 		err := CheckArgs(Values{"name": json.Number("5"), "flag": "maybe", "ids": "1,x", "order": "up"}, args)
-		var e *app.Error
+		var e *calendar.Error
 		if !errors.As(err, &e) || e.Code != "rest_invalid_param" {
 			t.Fatalf("err = %v", err)
 		}

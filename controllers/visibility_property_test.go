@@ -10,7 +10,7 @@ import (
 
 	"github.com/emersion/go-ical"
 
-	"calendar/app"
+	"calendar/app/calendar"
 )
 
 // world is random content in every status, by every kind of author, some of
@@ -25,7 +25,7 @@ var worldStatuses = []string{"publish", "future", "draft", "pending", "private",
 func buildWorld(t *testing.T, r *roles, rng *rand.Rand) *world {
 	t.Helper()
 	w := &world{words: []string{"alpha", "bravo", "charlie", "delta"}}
-	authors := []app.Role{app.RoleAdministrator, app.RoleEditor, app.RoleAuthor, app.RoleContributor}
+	authors := []calendar.Role{calendar.RoleAdministrator, calendar.RoleEditor, calendar.RoleAuthor, calendar.RoleContributor}
 	post := func(kind string, fields map[string]any) map[string]any {
 		fields["author"] = r.ids[authors[rng.IntN(len(authors))]]
 		status := worldStatuses[rng.IntN(len(worldStatuses))]
@@ -147,14 +147,14 @@ func TestWhatListsShowIsWhatSingleReadsAllow(t *testing.T) {
 	for _, v := range w.venues {
 		venueIDs = append(venueIDs, idOf(v))
 	}
-	for _, role := range []app.Role{"", app.RoleSubscriber, app.RoleContributor, app.RoleAuthor, app.RoleEditor, app.RoleAdministrator} {
+	for _, role := range []calendar.Role{"", calendar.RoleSubscriber, calendar.RoleContributor, calendar.RoleAuthor, calendar.RoleEditor, calendar.RoleAdministrator} {
 		t.Run(fmt.Sprintf("%q", role), func(t *testing.T) {
 			opts := r.caller(role)
 			may := map[string]map[string]bool{
 				"events": readable(t, r, opts, "events", w.events), "venues": readable(t, r, opts, "venues", w.venues),
 				"organizers": readable(t, r, opts, "organizers", w.organizers),
 			}
-			if role != app.RoleEditor && role != app.RoleAdministrator && (len(may["events"]) == 0 || len(may["events"]) == len(w.events)) {
+			if role != calendar.RoleEditor && role != calendar.RoleAdministrator && (len(may["events"]) == 0 || len(may["events"]) == len(w.events)) {
 				t.Fatalf("the world does not put the rule to the test: %d of %d events readable", len(may["events"]), len(w.events))
 			}
 			shows := func(where, kind string, item map[string]any) {
@@ -272,7 +272,7 @@ func TestCountsCountOnlyReadableEvents(t *testing.T) {
 			r.do("DELETE", eventsPath+"/"+idOf(e), asAdmin()).expectStatus(t, http.StatusOK)
 		}
 	}
-	for role, want := range map[app.Role]string{"": "", app.RoleAuthor: "", app.RoleEditor: "Behind private"} {
+	for role, want := range map[calendar.Role]string{"": "", calendar.RoleAuthor: "", calendar.RoleEditor: "Behind private"} {
 		if got := listNames(t, r.do("GET", "/vendor/events/v1/venues?has_events=true", r.caller(role)...), "venues", "venue"); got != want {
 			t.Errorf("%q: venues with events %q, want %q", role, got, want)
 		}

@@ -3,16 +3,16 @@ package index
 import (
 	"github.com/blevesearch/bleve/v2"
 
-	"calendar/app"
+	"calendar/app/calendar"
 )
 
 // facetFields are the keyword fields that hold each facet's values.
 var facetFields = map[string]string{
-	app.FacetCategories: fieldCats,
-	app.FacetTags:       fieldTags,
-	app.FacetVenue:      fieldVenue,
-	app.FacetOrganizer:  fieldOrgs,
-	app.FacetFeatured:   fieldFeatured,
+	calendar.FacetCategories: fieldCats,
+	calendar.FacetTags:       fieldTags,
+	calendar.FacetVenue:      fieldVenue,
+	calendar.FacetOrganizer:  fieldOrgs,
+	calendar.FacetFeatured:   fieldFeatured,
 }
 
 // addFacets asks the search for the counts of each facet's values among all
@@ -20,21 +20,21 @@ var facetFields = map[string]string{
 func addFacets(req *bleve.SearchRequest, facets []string) {
 	for _, name := range facets {
 		if field, ok := facetFields[name]; ok {
-			req.AddFacet(name, bleve.NewFacetRequest(field, app.MaxFacetValues))
+			req.AddFacet(name, bleve.NewFacetRequest(field, calendar.MaxFacetValues))
 		}
 	}
 }
 
-func readFacets(res *bleve.SearchResult, facets []string) map[string][]app.FacetCount {
+func readFacets(res *bleve.SearchResult, facets []string) map[string][]calendar.FacetCount {
 	if len(facets) == 0 {
 		return nil
 	}
-	out := make(map[string][]app.FacetCount, len(facets))
+	out := make(map[string][]calendar.FacetCount, len(facets))
 	for _, name := range facets {
-		counts := []app.FacetCount{}
+		counts := []calendar.FacetCount{}
 		if f := res.Facets[name]; f != nil && f.Terms != nil {
 			for _, t := range f.Terms.Terms() {
-				counts = append(counts, app.FacetCount{Value: t.Term, Count: t.Count})
+				counts = append(counts, calendar.FacetCount{Value: t.Term, Count: t.Count})
 			}
 		}
 		out[name] = counts

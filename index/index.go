@@ -16,11 +16,11 @@ import (
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/index/scorch"
 
-	"calendar/app"
+	"calendar/app/calendar"
 )
 
 // Index implements app's port.
-var _ app.Index = (*Index)(nil)
+var _ calendar.Index = (*Index)(nil)
 
 var versionKey = []byte("mapping_version")
 

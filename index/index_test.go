@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"calendar/app"
+	"calendar/app/calendar"
 )
 
 // openIndex opens the index under dir; the test closes it.
@@ -59,7 +59,7 @@ func TestCloseRightAfterWritesKeepsEveryWrite(t *testing.T) {
 	idx := openIndex(t, dir)
 	const n = 300
 	for id := int64(1); id <= n; id++ {
-		if err := idx.PutPosts(ctx, []*app.Post{{ID: id, Type: app.PostTypeVenue, Status: app.StatusPublish, Title: "Venue"}}); err != nil {
+		if err := idx.PutPosts(ctx, []*calendar.Post{{ID: id, Type: calendar.PostTypeVenue, Status: calendar.StatusPublish, Title: "Venue"}}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -18,7 +18,7 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis/token/lowercase"
 	"github.com/blevesearch/bleve/v2/mapping"
 
-	"calendar/app"
+	"calendar/app/calendar"
 )
 
 // MappingVersion changes whenever the mapping or the indexed document changes;
@@ -115,7 +115,7 @@ var wordSources = map[string]bool{"title": true, "content": true, "excerpt": tru
 func textFields() []string {
 	seen := map[string]bool{}
 	fields := []string{textPrefix + "title", textPrefix + "content", textPrefix + "excerpt", textPrefix + "name", textPrefix + "slug"}
-	for _, metas := range app.SearchableMeta {
+	for _, metas := range calendar.SearchableMeta {
 		for _, m := range metas {
 			if !seen[m] {
 				seen[m] = true
@@ -135,7 +135,7 @@ func sortKey(t time.Time) string { return sortKeySecond(clampSecond(t.Unix())) }
 
 func idKey(id int64) string { return fmt.Sprintf("%019d", id) }
 
-func newPostDoc(p *app.Post) postDoc {
+func newPostDoc(p *calendar.Post) postDoc {
 	d := postDoc{
 		fieldKind:    kindPost,
 		fieldType:    p.Type,
@@ -147,14 +147,14 @@ func newPostDoc(p *app.Post) postDoc {
 	if p.ImageID != 0 {
 		d[fieldImage] = docID(p.ImageID)
 	}
-	if source := p.Meta[app.MetaSource]; p.Type == app.PostTypeAttachment && source != "" {
+	if source := p.Meta[calendar.MetaSource]; p.Type == calendar.PostTypeAttachment && source != "" {
 		d[fieldSource] = source
 	}
-	if p.Type != app.PostTypeEvent { // venues and organizers are found by title when an event names them
-		d[fieldTitleKey] = app.FoldTitle(p.Title)
+	if p.Type != calendar.PostTypeEvent { // venues and organizers are found by title when an event names them
+		d[fieldTitleKey] = calendar.FoldTitle(p.Title)
 	}
 	geo := p.Geo
-	if p.Type == app.PostTypeEvent {
+	if p.Type == calendar.PostTypeEvent {
 		geo = p.VenueGeo
 	}
 	if p.Password != "" { // where it is is part of what the password protects
@@ -164,7 +164,7 @@ func newPostDoc(p *app.Post) postDoc {
 	if geo != nil {
 		d[fieldGeo] = map[string]any{"lat": geo.Lat, "lon": geo.Lng} // bleve reads a geopoint from map[string]any only
 	}
-	if p.Type == app.PostTypeEvent {
+	if p.Type == calendar.PostTypeEvent {
 		d[startTime.buckets] = bucketsOf(p.Start)
 		d[fieldStartKey] = sortKey(p.Start) + sortKey(p.Date) + idKey(p.ID)
 		d[endTime.buckets] = bucketsOf(p.End)
@@ -185,13 +185,13 @@ func newPostDoc(p *app.Post) postDoc {
 	text := map[string]string{"title": p.Title}
 	if p.Password == "" { // what a password protects is found by no search, by anyone
 		text["content"], text["excerpt"] = p.Content, p.Excerpt
-		for _, m := range app.SearchableMeta[p.Type] {
+		for _, m := range calendar.SearchableMeta[p.Type] {
 			text[m] = p.Meta[m]
 		}
 	}
 	var words []string
 	for _, name := range []string{"title", "content", "excerpt"} {
-		if v := text[name]; v != "" && p.Type == app.PostTypeEvent {
+		if v := text[name]; v != "" && p.Type == calendar.PostTypeEvent {
 			words = append(words, v)
 		}
 	}
@@ -201,7 +201,7 @@ func newPostDoc(p *app.Post) postDoc {
 	for name, v := range text {
 		// An event search matches words; the whole-text terms that substring
 		// searches of venues and organizers need would only weigh on its index.
-		if v != "" && !(p.Type == app.PostTypeEvent && wordSources[name]) {
+		if v != "" && !(p.Type == calendar.PostTypeEvent && wordSources[name]) {
 			d[textPrefix+name] = capText(strings.ToLower(v))
 		}
 	}
@@ -212,10 +212,10 @@ func newPostDoc(p *app.Post) postDoc {
 // capText keeps the first app.MaxIndexedTextBytes of a whole-value text field:
 // a substring search reads every such term of its field.
 func capText(s string) string {
-	if len(s) <= app.MaxIndexedTextBytes {
+	if len(s) <= calendar.MaxIndexedTextBytes {
 		return s
 	}
-	cut := app.MaxIndexedTextBytes
+	cut := calendar.MaxIndexedTextBytes
 	for cut > 0 && !utf8.RuneStart(s[cut]) {
 		cut--
 	}
@@ -235,7 +235,7 @@ const (
 // termDocID keeps term entries apart from post entries, whose IDs are bare numbers.
 func termDocID(id int64) string { return "t" + docID(id) }
 
-func newTermDoc(t *app.Term) postDoc {
+func newTermDoc(t *calendar.Term) postDoc {
 	return postDoc{
 		fieldKind:           kindTerm,
 		fieldType:           t.Taxonomy,
@@ -259,7 +259,7 @@ func mapModified(doc *mapping.DocumentMapping, keyword, sortableKeyword *mapping
 	doc.AddFieldMappingsAt(fieldModifiedKey, sortableKeyword)
 }
 
-func addModified(d postDoc, p *app.Post) {
+func addModified(d postDoc, p *calendar.Post) {
 	d[modifiedTime.buckets] = bucketsOf(p.Modified)
 	d[fieldModifiedKey] = sortKey(p.Modified) + idKey(p.ID)
 }
@@ -294,8 +294,8 @@ func addRelevanceMapping(m *mapping.IndexMappingImpl, doc *mapping.DocumentMappi
 	doc.AddFieldMappingsAt(fieldFoldedTitle, words)
 }
 
-func addRelevanceFields(d postDoc, p *app.Post) {
-	if p.Type == app.PostTypeEvent && p.Title != "" {
+func addRelevanceFields(d postDoc, p *calendar.Post) {
+	if p.Type == calendar.PostTypeEvent && p.Title != "" {
 		d[fieldFoldedTitle] = p.Title
 	}
 }

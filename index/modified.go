@@ -3,11 +3,11 @@ package index
 import (
 	"github.com/blevesearch/bleve/v2/search/query"
 
-	"calendar/app"
+	"calendar/app/calendar"
 )
 
 // modifiedQuery is nil when the query does not filter on modification.
-func modifiedQuery(q app.PostQuery) query.Query {
+func modifiedQuery(q calendar.PostQuery) query.Query {
 	return timeRange(modifiedTime, q.ModifiedAfter, nil)
 }
 

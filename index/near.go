@@ -7,7 +7,7 @@ import (
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/search/query"
 
-	"calendar/app"
+	"calendar/app/calendar"
 )
 
 // maxNearVenues bounds the venues a near-me event search names one by one;
@@ -19,19 +19,19 @@ const maxNearVenues = 1024
 // the distance is computed for the few venues, and the events are found by
 // their venue term, which bleve answers from bitmaps, where a distance clause
 // on the events checks the position of every event in the cells it touches.
-func (i *Index) nearClause(ctx context.Context, q app.PostQuery) (query.Query, error) {
+func (i *Index) nearClause(ctx context.Context, q calendar.PostQuery) (query.Query, error) {
 	if q.Near == nil {
 		return nil, nil
 	}
 	distance := geoDistance(*q.Near)
-	if q.Type != app.PostTypeEvent {
+	if q.Type != calendar.PostTypeEvent {
 		return distance, nil
 	}
 	// An event is where its venue is only when anyone may read the venue
 	// (a protected one has no position in the index at all): the events of
 	// a draft or private venue tell nobody where it is.
-	req := bleve.NewSearchRequestOptions(bleve.NewConjunctionQuery(term(fieldType, app.PostTypeVenue),
-		term(fieldStatus, app.StatusPublish), distance), maxNearVenues, 0, false)
+	req := bleve.NewSearchRequestOptions(bleve.NewConjunctionQuery(term(fieldType, calendar.PostTypeVenue),
+		term(fieldStatus, calendar.StatusPublish), distance), maxNearVenues, 0, false)
 	req.Score = "none"
 	res, err := i.search(ctx, req)
 	if err != nil {
@@ -47,7 +47,7 @@ func (i *Index) nearClause(ctx context.Context, q app.PostQuery) (query.Query, e
 	return anyOf(fieldVenue, venues), nil
 }
 
-func geoDistance(near app.GeoNear) query.Query {
+func geoDistance(near calendar.GeoNear) query.Query {
 	g := bleve.NewGeoDistanceQuery(near.Lng, near.Lat, strconv.FormatFloat(near.Km, 'f', -1, 64)+"km")
 	g.SetField(fieldGeo)
 	return g

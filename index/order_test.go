@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"calendar/app"
+	"calendar/app/calendar"
 )
 
 // TestPostOrdersBreakTiesAsThePluginDoes: events by start, then publication
@@ -26,10 +26,10 @@ func TestPostOrdersBreakTiesAsThePluginDoes(t *testing.T) {
 		}
 		return v
 	}
-	event := func(id int64, start, date string) *app.Post {
-		return &app.Post{ID: id, Type: app.PostTypeEvent, Status: app.StatusPublish, Start: at(start), End: at(start).Add(time.Hour), Date: at(date)}
+	event := func(id int64, start, date string) *calendar.Post {
+		return &calendar.Post{ID: id, Type: calendar.PostTypeEvent, Status: calendar.StatusPublish, Start: at(start), End: at(start).Add(time.Hour), Date: at(date)}
 	}
-	posts := []*app.Post{
+	posts := []*calendar.Post{
 		event(5, "2027-01-01 10:00:00", "2026-01-02 00:00:00"),
 		event(3, "2027-01-01 10:00:00", "2026-01-01 00:00:00"),
 		event(4, "2027-01-01 10:00:00", "2026-01-01 00:00:00"),
@@ -41,14 +41,14 @@ func TestPostOrdersBreakTiesAsThePluginDoes(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
-		order app.PostOrder
+		order calendar.PostOrder
 		want  []int64
 	}{
-		{app.OrderStart, []int64{2, 1, 3, 4, 5, 10}},
-		{app.OrderPublished, []int64{10, 3, 4, 5, 2, 1}},
-		{app.OrderNewest, []int64{1, 2, 5, 4, 3, 10}},
+		{calendar.OrderStart, []int64{2, 1, 3, 4, 5, 10}},
+		{calendar.OrderPublished, []int64{10, 3, 4, 5, 2, 1}},
+		{calendar.OrderNewest, []int64{1, 2, 5, 4, 3, 10}},
 	} {
-		page, err := idx.SearchPosts(ctx, app.PostQuery{Type: app.PostTypeEvent, Order: c.order, Limit: 10})
+		page, err := idx.SearchPosts(ctx, calendar.PostQuery{Type: calendar.PostTypeEvent, Order: c.order, Limit: 10})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -10,11 +10,11 @@ import (
 	"github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
 
-	"calendar/app"
+	"calendar/app/calendar"
 )
 
 // PutPosts indexes the posts in one batch.
-func (i *Index) PutPosts(ctx context.Context, posts []*app.Post) error {
+func (i *Index) PutPosts(ctx context.Context, posts []*calendar.Post) error {
 	b := i.bleve.NewBatch()
 	for _, p := range posts {
 		if err := b.Index(docID(p.ID), newPostDoc(p)); err != nil {
@@ -32,23 +32,23 @@ func (i *Index) DeletePost(ctx context.Context, id int64) error {
 }
 
 // SearchPosts answers a PostQuery: the total, the facets and one page of IDs.
-func (i *Index) SearchPosts(ctx context.Context, q app.PostQuery) (app.PostPage, error) {
+func (i *Index) SearchPosts(ctx context.Context, q calendar.PostQuery) (calendar.PostPage, error) {
 	near, err := i.nearClause(ctx, q)
 	if err != nil {
-		return app.PostPage{}, err
+		return calendar.PostPage{}, err
 	}
 	if startWindowed(q) {
 		return i.searchStartWindows(ctx, q, near)
 	}
 	res, err := i.searchQuery(ctx, q, near)
 	if err != nil {
-		return app.PostPage{}, err
+		return calendar.PostPage{}, err
 	}
 	return pageOf(res, q.Facets)
 }
 
 // searchQuery runs the bleve search of q (near stands for q.Near).
-func (i *Index) searchQuery(ctx context.Context, q app.PostQuery, near query.Query) (*bleve.SearchResult, error) {
+func (i *Index) searchQuery(ctx context.Context, q calendar.PostQuery, near query.Query) (*bleve.SearchResult, error) {
 	req, err := i.request(q, near)
 	if err != nil {
 		return nil, err
@@ -64,12 +64,12 @@ func (i *Index) search(ctx context.Context, req *bleve.SearchRequest) (*bleve.Se
 	return res, nil
 }
 
-func pageOf(res *bleve.SearchResult, facets []string) (app.PostPage, error) {
-	page := app.PostPage{Total: int(res.Total), IDs: make([]int64, 0, len(res.Hits)), Facets: readFacets(res, facets)}
+func pageOf(res *bleve.SearchResult, facets []string) (calendar.PostPage, error) {
+	page := calendar.PostPage{Total: int(res.Total), IDs: make([]int64, 0, len(res.Hits)), Facets: readFacets(res, facets)}
 	for _, h := range res.Hits {
 		id, err := strconv.ParseInt(h.ID, 10, 64)
 		if err != nil {
-			return app.PostPage{}, fmt.Errorf("index holds a non-numeric ID %q", h.ID)
+			return calendar.PostPage{}, fmt.Errorf("index holds a non-numeric ID %q", h.ID)
 		}
 		page.IDs = append(page.IDs, id)
 	}
@@ -80,7 +80,7 @@ func pageOf(res *bleve.SearchResult, facets []string) (app.PostPage, error) {
 // facets. Nothing is scored but a relevance search, so that every clause can
 // be answered from bitmaps (bleve's "unadorned" conjunctions and disjunctions
 // need that, and terms queries rather than one-clause disjunctions).
-func (i *Index) request(q app.PostQuery, near query.Query) (*bleve.SearchRequest, error) {
+func (i *Index) request(q calendar.PostQuery, near query.Query) (*bleve.SearchRequest, error) {
 	root := filter(q, near)
 	if q.Relevance != "" {
 		root = i.rankedQuery(root, q.Relevance)
@@ -90,7 +90,7 @@ func (i *Index) request(q app.PostQuery, near query.Query) (*bleve.SearchRequest
 	switch {
 	case q.Limit == 0:
 		// Only the total: bleve would still read every match's sort key.
-	case q.Order == app.OrderDistance:
+	case q.Order == calendar.OrderDistance:
 		if q.Near == nil {
 			return nil, fmt.Errorf("ordering by distance needs a point")
 		}
@@ -99,11 +99,11 @@ func (i *Index) request(q app.PostQuery, near query.Query) (*bleve.SearchRequest
 			return nil, err
 		}
 		req.SortByCustom(search.SortOrder{nearest, &search.SortField{Field: fieldStartKey}})
-	case q.Order == app.OrderStart:
+	case q.Order == calendar.OrderStart:
 		req.SortBy([]string{fieldStartKey})
-	case q.Order == app.OrderPublished:
+	case q.Order == calendar.OrderPublished:
 		req.SortBy([]string{fieldDateKey})
-	case q.Order == app.OrderModified:
+	case q.Order == calendar.OrderModified:
 		req.SortBy(modifiedOrder)
 	default:
 		req.SortBy([]string{"-" + fieldDateKey})
@@ -116,7 +116,7 @@ func (i *Index) request(q app.PostQuery, near query.Query) (*bleve.SearchRequest
 }
 
 // filter is the query that selects what q selects; near stands for q.Near.
-func filter(q app.PostQuery, near query.Query) query.Query {
+func filter(q calendar.PostQuery, near query.Query) query.Query {
 	var must []query.Query
 	if q.Type != "" {
 		must = append(must, term(fieldType, q.Type)) // post types are never taxonomies: the kind is implied
@@ -196,15 +196,15 @@ func filter(q app.PostQuery, near query.Query) query.Query {
 // own in the statuses an author reads. None when the rule reads everything,
 // or when the statuses asked for are all public anyway (a visitor's list: the
 // status clause already says it).
-func readable(r app.ReadRule, statuses []string) query.Query {
-	if r.All || (len(statuses) > 0 && allIn(statuses, app.PublicStatuses)) {
+func readable(r calendar.ReadRule, statuses []string) query.Query {
+	if r.All || (len(statuses) > 0 && allIn(statuses, calendar.PublicStatuses)) {
 		return nil
 	}
-	public := anyOf(fieldStatus, app.PublicStatuses)
+	public := anyOf(fieldStatus, calendar.PublicStatuses)
 	if r.Author == 0 {
 		return public
 	}
-	own := bleve.NewConjunctionQuery(term(fieldAuthor, docID(r.Author)), anyOf(fieldStatus, app.OwnStatuses))
+	own := bleve.NewConjunctionQuery(term(fieldAuthor, docID(r.Author)), anyOf(fieldStatus, calendar.OwnStatuses))
 	return bleve.NewDisjunctionQuery(public, own)
 }
 
@@ -258,7 +258,7 @@ func term(field, value string) query.Query {
 // fragmentsQuery: all fragments within one searchable field of the type.
 func fragmentsQuery(postType string, fragments []string) query.Query {
 	fields := []string{"title", "content", "excerpt"}
-	fields = append(fields, app.SearchableMeta[postType]...)
+	fields = append(fields, calendar.SearchableMeta[postType]...)
 	var any []query.Query
 	for _, f := range fields {
 		var all []query.Query

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"calendar/app"
+	"calendar/app/calendar"
 )
 
 // TestAReadRuleSelectsWhatItAllows: the index's clause of a read rule
@@ -21,16 +21,16 @@ func TestAReadRuleSelectsWhatItAllows(t *testing.T) {
 	ctx := context.Background()
 	rng := rand.New(rand.NewPCG(3, 15))
 	start := time.Date(2031, 1, 1, 0, 0, 0, 0, time.UTC)
-	var posts []*app.Post
+	var posts []*calendar.Post
 	for id := int64(1); id <= 300; id++ {
-		posts = append(posts, &app.Post{ID: id, Type: app.PostTypeEvent, Title: "e", Author: 1 + rng.Int64N(4),
-			Status: app.PostStatuses[rng.IntN(len(app.PostStatuses))], Start: start, End: start, Date: start})
+		posts = append(posts, &calendar.Post{ID: id, Type: calendar.PostTypeEvent, Title: "e", Author: 1 + rng.Int64N(4),
+			Status: calendar.PostStatuses[rng.IntN(len(calendar.PostStatuses))], Start: start, End: start, Date: start})
 	}
 	if err := idx.PutPosts(ctx, posts); err != nil {
 		t.Fatal(err)
 	}
-	rules := []app.ReadRule{{}, {Author: 2}, {Author: 3}, {All: true}}
-	statusSets := [][]string{nil, {app.StatusPublish}, {app.StatusDraft}, {app.StatusPublish, app.StatusPrivate}, app.PostStatuses, app.OwnStatuses}
+	rules := []calendar.ReadRule{{}, {Author: 2}, {Author: 3}, {All: true}}
+	statusSets := [][]string{nil, {calendar.StatusPublish}, {calendar.StatusDraft}, {calendar.StatusPublish, calendar.StatusPrivate}, calendar.PostStatuses, calendar.OwnStatuses}
 	for _, rule := range rules {
 		for _, statuses := range statusSets {
 			t.Run(fmt.Sprintf("%+v %v", rule, statuses), func(t *testing.T) {
@@ -40,15 +40,15 @@ func TestAReadRuleSelectsWhatItAllows(t *testing.T) {
 						want = append(want, p.ID)
 					}
 				}
-				page, err := idx.SearchPosts(ctx, app.PostQuery{Type: app.PostTypeEvent, Statuses: statuses, Reader: rule,
-					Order: app.OrderPublished, Limit: 1000})
+				page, err := idx.SearchPosts(ctx, calendar.PostQuery{Type: calendar.PostTypeEvent, Statuses: statuses, Reader: rule,
+					Order: calendar.OrderPublished, Limit: 1000})
 				if err != nil {
 					t.Fatal(err)
 				}
 				if !slices.Equal(page.IDs, want) || page.Total != len(want) {
 					t.Fatalf("got %d posts (total %d), want %d", len(page.IDs), page.Total, len(want))
 				}
-				counts, err := idx.CountLinks(ctx, app.LinkTerms, app.PostQuery{Statuses: statuses, Reader: rule})
+				counts, err := idx.CountLinks(ctx, calendar.LinkTerms, calendar.PostQuery{Statuses: statuses, Reader: rule})
 				if err != nil || len(counts) != 0 {
 					t.Fatalf("counts %v, %v", counts, err)
 				}
@@ -65,10 +65,10 @@ func TestNoIndexedWordIsLongerThanTheCap(t *testing.T) {
 	defer idx.Close()
 	ctx := context.Background()
 	giant := strings.Repeat("zéta", 20000)
-	posts := []*app.Post{
-		{ID: 1, Type: app.PostTypeEvent, Status: app.StatusPublish, Title: "Giant " + giant, Content: "body " + giant + " tail"},
-		{ID: 2, Type: app.PostTypeVenue, Status: app.StatusPublish, Title: "Hall", Content: giant, Meta: map[string]string{"address": giant}},
-		{ID: 3, Type: app.PostTypeEvent, Status: app.StatusPublish, Title: "Locked", Password: "pw", Content: "secretword"},
+	posts := []*calendar.Post{
+		{ID: 1, Type: calendar.PostTypeEvent, Status: calendar.StatusPublish, Title: "Giant " + giant, Content: "body " + giant + " tail"},
+		{ID: 2, Type: calendar.PostTypeVenue, Status: calendar.StatusPublish, Title: "Hall", Content: giant, Meta: map[string]string{"address": giant}},
+		{ID: 3, Type: calendar.PostTypeEvent, Status: calendar.StatusPublish, Title: "Locked", Password: "pw", Content: "secretword"},
 	}
 	if err := idx.PutPosts(ctx, posts); err != nil {
 		t.Fatal(err)
@@ -82,8 +82,8 @@ func TestNoIndexedWordIsLongerThanTheCap(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	for field, limit := range map[string]int{fieldWords: app.MaxWordBytes, fieldFoldedTitle: app.MaxWordBytes,
-		textPrefix + "content": app.MaxIndexedTextBytes, textPrefix + "address": app.MaxIndexedTextBytes} {
+	for field, limit := range map[string]int{fieldWords: calendar.MaxWordBytes, fieldFoldedTitle: calendar.MaxWordBytes,
+		textPrefix + "content": calendar.MaxIndexedTextBytes, textPrefix + "address": calendar.MaxIndexedTextBytes} {
 		dict, err := r.FieldDict(field)
 		if err != nil {
 			t.Fatal(err)

@@ -7,7 +7,7 @@ import (
 	"github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
 
-	"calendar/app"
+	"calendar/app/calendar"
 )
 
 // rankedQuery keeps what filter selects (without scoring it: keyword fields
@@ -21,7 +21,7 @@ func (i *Index) rankedQuery(filter query.Query, text string) query.Query {
 		words = append(words, string(tok.Term))
 	}
 	var all []query.Query
-	for _, w := range app.CapSearchWords(words) {
+	for _, w := range calendar.CapSearchWords(words) {
 		var any []query.Query
 		for _, f := range rankedFields {
 			exact := bleve.NewTermQuery(w)

@@ -10,11 +10,11 @@ import (
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/search/query"
 
-	"calendar/app"
+	"calendar/app/calendar"
 )
 
 // PutTerms indexes the terms in one batch.
-func (i *Index) PutTerms(ctx context.Context, terms []*app.Term) error {
+func (i *Index) PutTerms(ctx context.Context, terms []*calendar.Term) error {
 	b := i.bleve.NewBatch()
 	for _, t := range terms {
 		if err := b.Index(termDocID(t.ID), newTermDoc(t)); err != nil {
@@ -38,7 +38,7 @@ var termSortFields = map[string]string{
 
 // SearchTerms translates a TermQuery into one bleve query and returns every
 // matching ID in order.
-func (i *Index) SearchTerms(ctx context.Context, q app.TermQuery) ([]int64, error) {
+func (i *Index) SearchTerms(ctx context.Context, q calendar.TermQuery) ([]int64, error) {
 	must := []query.Query{term(fieldKind, kindTerm), term(fieldType, q.Taxonomy)}
 	if q.Search != "" {
 		pattern := ".*" + regexp.QuoteMeta(strings.ToLower(q.Search)) + ".*"
@@ -83,7 +83,7 @@ func (i *Index) SearchTerms(ctx context.Context, q app.TermQuery) ([]int64, erro
 	if q.Desc {
 		sortField = "-" + sortField
 	}
-	req := bleve.NewSearchRequestOptions(root, app.MaxTerms, 0, false)
+	req := bleve.NewSearchRequestOptions(root, calendar.MaxTerms, 0, false)
 	req.SortBy([]string{sortField, fieldID})
 	req.Score = "none"
 	res, err := i.bleve.SearchInContext(ctx, req)
@@ -122,14 +122,14 @@ func numberIs(field string, v float64) query.Query {
 
 // linkFields are the event fields behind each app.Link (categories and tags
 // share one sequence of IDs, so their counts never collide).
-var linkFields = map[app.Link][]string{app.LinkTerms: {fieldCats, fieldTags}, app.LinkVenue: {fieldVenue}, app.LinkOrganizers: {fieldOrgs}}
+var linkFields = map[calendar.Link][]string{calendar.LinkTerms: {fieldCats, fieldTags}, calendar.LinkVenue: {fieldVenue}, calendar.LinkOrganizers: {fieldOrgs}}
 
 // maxLinkFacet bounds how many distinct linked IDs one count returns.
 const maxLinkFacet = 1 << 20
 
 // CountLinks counts events per linked ID with one facet per field.
-func (i *Index) CountLinks(ctx context.Context, link app.Link, among app.PostQuery) (map[int64]int, error) {
-	among.Type = app.PostTypeEvent
+func (i *Index) CountLinks(ctx context.Context, link calendar.Link, among calendar.PostQuery) (map[int64]int, error) {
+	among.Type = calendar.PostTypeEvent
 	req := bleve.NewSearchRequestOptions(filter(among, nil), 0, 0, false)
 	for _, field := range linkFields[link] {
 		req.AddFacet(field, bleve.NewFacetRequest(field, maxLinkFacet))

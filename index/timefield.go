@@ -12,7 +12,7 @@ import (
 	"github.com/blevesearch/bleve/v2/search/searcher"
 	index "github.com/blevesearch/bleve_index_api"
 
-	"calendar/app"
+	"calendar/app/calendar"
 )
 
 // A time field answers ranges of an instant, to the second, without bleve's
@@ -117,7 +117,7 @@ func (l level) ceil(s int64) int64 {
 }
 
 // secondsRange is the range [lo, hi) of seconds that two bounds allow.
-func secondsRange(after, before *app.Bound) (lo, hi int64) {
+func secondsRange(after, before *calendar.Bound) (lo, hi int64) {
 	lo, hi = minSecond, maxSecond+1
 	if after != nil {
 		lo = after.T.Unix()
@@ -136,7 +136,7 @@ func secondsRange(after, before *app.Bound) (lo, hi int64) {
 
 // timeRange matches the posts whose instant in f is within both bounds (nil
 // when there is none).
-func timeRange(f timeField, after, before *app.Bound) query.Query {
+func timeRange(f timeField, after, before *calendar.Bound) query.Query {
 	if after == nil && before == nil {
 		return nil
 	}

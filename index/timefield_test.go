@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"calendar/app"
+	"calendar/app/calendar"
 )
 
 // TestCoverTilesARangeWithWholeBuckets: the pieces of a range follow each
@@ -101,19 +101,19 @@ func TestTimeRangesSelectWhatTheirBoundsAllow(t *testing.T) {
 		}
 		return time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(rng.Int63n(int64(8 * 365 * 24 * time.Hour)))).Truncate(time.Second)
 	}
-	var posts []*app.Post
+	var posts []*calendar.Post
 	for id := int64(1); id <= 600; id++ {
 		start := instant()
 		end := start.Add(time.Duration(rng.Intn(4)) * time.Duration(rng.Int63n(int64(40*24*time.Hour)))).Truncate(time.Second)
 		end = within(end, first, last)
-		posts = append(posts, &app.Post{ID: id, Type: app.PostTypeEvent, Status: app.StatusPublish, Title: "e",
+		posts = append(posts, &calendar.Post{ID: id, Type: calendar.PostTypeEvent, Status: calendar.StatusPublish, Title: "e",
 			Start: start, End: end, Date: start, Modified: instant()})
 	}
 	if err := idx.PutPosts(ctx, posts); err != nil {
 		t.Fatal(err)
 	}
 
-	bound := func() *app.Bound {
+	bound := func() *calendar.Bound {
 		if rng.Intn(5) == 0 {
 			return nil
 		}
@@ -130,29 +130,29 @@ func TestTimeRangesSelectWhatTheirBoundsAllow(t *testing.T) {
 		default:
 			at = instant()
 		}
-		return &app.Bound{T: at, Inclusive: rng.Intn(2) == 0}
+		return &calendar.Bound{T: at, Inclusive: rng.Intn(2) == 0}
 	}
-	allows := func(at time.Time, after, before *app.Bound) bool {
+	allows := func(at time.Time, after, before *calendar.Bound) bool {
 		return (after == nil || at.After(after.T) || after.Inclusive && at.Equal(after.T)) &&
 			(before == nil || at.Before(before.T) || before.Inclusive && at.Equal(before.T))
 	}
 	for i := 0; i < 600; i++ {
-		q := app.PostQuery{Type: app.PostTypeEvent, Statuses: []string{app.StatusPublish}, Order: app.OrderPublished, Limit: len(posts)}
-		var instantOf func(*app.Post) time.Time
-		var after, before *app.Bound
+		q := calendar.PostQuery{Type: calendar.PostTypeEvent, Statuses: []string{calendar.StatusPublish}, Order: calendar.OrderPublished, Limit: len(posts)}
+		var instantOf func(*calendar.Post) time.Time
+		var after, before *calendar.Bound
 		switch i % 3 {
 		case 0:
 			after, before = bound(), bound()
 			q.StartAfter, q.StartBefore = after, before
-			instantOf = func(p *app.Post) time.Time { return p.Start }
+			instantOf = func(p *calendar.Post) time.Time { return p.Start }
 		case 1:
 			after, before = bound(), bound()
 			q.EndAfter, q.EndBefore = after, before
-			instantOf = func(p *app.Post) time.Time { return p.End }
+			instantOf = func(p *calendar.Post) time.Time { return p.End }
 		default:
 			after = bound()
 			q.ModifiedAfter = after
-			instantOf = func(p *app.Post) time.Time { return p.Modified }
+			instantOf = func(p *calendar.Post) time.Time { return p.Modified }
 		}
 		want := []int64{}
 		for _, p := range posts {

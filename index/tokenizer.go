@@ -7,7 +7,7 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/registry"
 
-	"calendar/app"
+	"calendar/app/calendar"
 )
 
 // wordsTokenizer splits text into runs of letters, digits and hyphens, cut to
@@ -41,8 +41,8 @@ func (wordRuns) Tokenize(input []byte) analysis.TokenStream {
 			start = i
 		case !inWord && start >= 0:
 			term := input[start:i]
-			if len(term) > app.MaxWordBytes { // kept as cut, and searched so (app.CapWord)
-				term = []byte(app.CapWord(string(term)))
+			if len(term) > calendar.MaxWordBytes { // kept as cut, and searched so (app.CapWord)
+				term = []byte(calendar.CapWord(string(term)))
 			}
 			out = append(out, &analysis.Token{Term: term, Start: start, End: i, Position: len(out) + 1, Type: analysis.AlphaNumeric})
 			start = -1

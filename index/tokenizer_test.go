@@ -8,7 +8,7 @@ import (
 
 	regexptokenizer "github.com/blevesearch/bleve/v2/analysis/tokenizer/regexp"
 
-	"calendar/app"
+	"calendar/app/calendar"
 )
 
 // The hand-written tokenizer must find exactly the tokens the regexp it
@@ -40,7 +40,7 @@ func TestWordRunsFindWhatTheRegexpFound(t *testing.T) {
 		}
 		for i := range want {
 			w, g := want[i], got[i]
-			if string(g.Term) != app.CapWord(string(w.Term)) || len(g.Term) > app.MaxWordBytes || g.Start != w.Start || g.End != w.End || g.Position != w.Position {
+			if string(g.Term) != calendar.CapWord(string(w.Term)) || len(g.Term) > calendar.MaxWordBytes || g.Start != w.Start || g.End != w.End || g.Position != w.Position {
 				t.Fatalf("%q token %d: %q [%d,%d) at %d, want %q [%d,%d) at %d", in, i, g.Term, g.Start, g.End, g.Position, w.Term, w.Start, w.End, w.Position)
 			}
 		}

@@ -7,14 +7,14 @@ import (
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/search/query"
 
-	"calendar/app"
+	"calendar/app/calendar"
 )
 
 // VerifyPost checks that the index holds exactly what it should for a stored
 // post: one entry under its ID whose every indexed field equals the value
 // derived from the post. Operators and crash tests use it to compare the index
 // with the store.
-func (i *Index) VerifyPost(ctx context.Context, p *app.Post) error {
+func (i *Index) VerifyPost(ctx context.Context, p *calendar.Post) error {
 	must := []query.Query{bleve.NewDocIDQuery([]string{docID(p.ID)})}
 	for field, value := range newPostDoc(p) {
 		switch v := value.(type) {

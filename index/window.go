@@ -7,7 +7,7 @@ import (
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/search/query"
 
-	"calendar/app"
+	"calendar/app/calendar"
 )
 
 // Sorting matches by start reads the sort key of every match from its doc
@@ -26,16 +26,16 @@ const maxWindows = 6
 const assumedSpan = 3 * 365 * 24 * time.Hour
 
 // startWindowed: lists by start from a known first start, no score to rank by.
-func startWindowed(q app.PostQuery) bool {
-	return q.Order == app.OrderStart && q.Relevance == "" && q.StartAfter != nil && q.Limit > 0
+func startWindowed(q calendar.PostQuery) bool {
+	return q.Order == calendar.OrderStart && q.Relevance == "" && q.StartAfter != nil && q.Limit > 0
 }
 
-func (i *Index) searchStartWindows(ctx context.Context, q app.PostQuery, near query.Query) (app.PostPage, error) {
+func (i *Index) searchStartWindows(ctx context.Context, q calendar.PostQuery, near query.Query) (calendar.PostPage, error) {
 	count := q
 	count.Offset, count.Limit = 0, 0
 	res, err := i.searchQuery(ctx, count, near)
 	if err != nil {
-		return app.PostPage{}, err
+		return calendar.PostPage{}, err
 	}
 	page, err := pageOf(res, q.Facets)
 	if err != nil || q.Offset >= page.Total {
@@ -58,9 +58,9 @@ func (i *Index) searchStartWindows(ctx context.Context, q app.PostQuery, near qu
 			break
 		}
 		window := sorted
-		window.StartBefore = &app.Bound{T: end} // before any StartBefore: end is before last
+		window.StartBefore = &calendar.Bound{T: end} // before any StartBefore: end is before last
 		if res, err = i.searchQuery(ctx, window, near); err != nil {
-			return app.PostPage{}, err
+			return calendar.PostPage{}, err
 		}
 		if int(res.Total) >= need {
 			return withIDs(page, res)
@@ -72,16 +72,16 @@ func (i *Index) searchStartWindows(ctx context.Context, q app.PostQuery, near qu
 		width = time.Duration(float64(width) * grow)
 	}
 	if res, err = i.searchQuery(ctx, sorted, near); err != nil {
-		return app.PostPage{}, err
+		return calendar.PostPage{}, err
 	}
 	return withIDs(page, res)
 }
 
 // lastStart is the latest start the query allows, when it bounds it: an
 // event ends after it starts, so an upper bound on the end bounds the start.
-func lastStart(q app.PostQuery) *time.Time {
+func lastStart(q calendar.PostQuery) *time.Time {
 	var last *time.Time
-	for _, b := range []*app.Bound{q.StartBefore, q.EndBefore} {
+	for _, b := range []*calendar.Bound{q.StartBefore, q.EndBefore} {
 		if b != nil && (last == nil || b.T.Before(*last)) {
 			last = &b.T
 		}
@@ -90,7 +90,7 @@ func lastStart(q app.PostQuery) *time.Time {
 }
 
 // withIDs is page (its total and facets) with the IDs of res's hits.
-func withIDs(page app.PostPage, res *bleve.SearchResult) (app.PostPage, error) {
+func withIDs(page calendar.PostPage, res *bleve.SearchResult) (calendar.PostPage, error) {
 	ids, err := pageOf(res, nil)
 	page.IDs = ids.IDs
 	return page, err

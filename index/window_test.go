@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"calendar/app"
+	"calendar/app/calendar"
 )
 
 // TestListsByStartAreThePagesOfTheWholeOrder: a list by start sorts only a
@@ -26,50 +26,50 @@ func TestListsByStartAreThePagesOfTheWholeOrder(t *testing.T) {
 	ctx := context.Background()
 	rng := rand.New(rand.NewSource(7))
 	base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	var posts []*app.Post
+	var posts []*calendar.Post
 	add := func(start time.Time, status string, category int64) {
 		id := int64(len(posts) + 1)
-		posts = append(posts, &app.Post{ID: id, Type: app.PostTypeEvent, Status: status, Title: "e",
+		posts = append(posts, &calendar.Post{ID: id, Type: calendar.PostTypeEvent, Status: status, Title: "e",
 			Start: start, End: start.Add(time.Duration(rng.Intn(72)) * time.Hour),
 			Date: base.Add(-time.Duration(rng.Intn(3)) * time.Hour), Categories: []int64{category}})
 	}
 	for i := 0; i < 400; i++ { // one crowded instant: ties broken by date, then ID
-		add(base.Add(48*time.Hour), app.StatusPublish, 1+int64(i%2))
+		add(base.Add(48*time.Hour), calendar.StatusPublish, 1+int64(i%2))
 	}
 	for i := 0; i < 1500; i++ { // a year, evenly
-		status := app.StatusPublish
+		status := calendar.StatusPublish
 		if i%7 == 0 {
-			status = app.StatusDraft
+			status = calendar.StatusDraft
 		}
 		add(base.Add(time.Duration(rng.Int63n(int64(365*24*time.Hour)))), status, 1+int64(i%3))
 	}
 	for i := 0; i < 30; i++ { // a thin tail, years later
-		add(base.AddDate(3+i/10, 0, rng.Intn(300)), app.StatusPublish, 3)
+		add(base.AddDate(3+i/10, 0, rng.Intn(300)), calendar.StatusPublish, 3)
 	}
 	if err := idx.PutPosts(ctx, posts); err != nil {
 		t.Fatal(err)
 	}
 
-	bound := func(t time.Time, inclusive bool) *app.Bound { return &app.Bound{T: t, Inclusive: inclusive} }
+	bound := func(t time.Time, inclusive bool) *calendar.Bound { return &calendar.Bound{T: t, Inclusive: inclusive} }
 	queries := []struct {
 		name string
-		q    app.PostQuery
+		q    calendar.PostQuery
 	}{
-		{"from the first start", app.PostQuery{StartAfter: bound(base, true)}},
-		{"from the crowded instant, exclusive", app.PostQuery{StartAfter: bound(base.Add(48*time.Hour), false)}},
-		{"from the crowded instant, inclusive", app.PostQuery{StartAfter: bound(base.Add(48*time.Hour), true)}},
-		{"a window bounded by the end", app.PostQuery{StartAfter: bound(base.AddDate(0, 2, 0), true), EndBefore: bound(base.AddDate(0, 4, 0), true)}},
-		{"a window bounded by the start", app.PostQuery{StartAfter: bound(base.AddDate(0, 6, 0), true), StartBefore: bound(base.AddDate(0, 6, 10), false)}},
-		{"far before every match", app.PostQuery{StartAfter: bound(base.AddDate(-20, 0, 0), true)}},
-		{"only the tail", app.PostQuery{StartAfter: bound(base.AddDate(1, 1, 0), true)}},
-		{"one category, drafts too", app.PostQuery{StartAfter: bound(base, true), Categories: []int64{3},
-			Statuses: []string{app.StatusPublish, app.StatusDraft}, Reader: app.ReadRule{All: true}}},
+		{"from the first start", calendar.PostQuery{StartAfter: bound(base, true)}},
+		{"from the crowded instant, exclusive", calendar.PostQuery{StartAfter: bound(base.Add(48*time.Hour), false)}},
+		{"from the crowded instant, inclusive", calendar.PostQuery{StartAfter: bound(base.Add(48*time.Hour), true)}},
+		{"a window bounded by the end", calendar.PostQuery{StartAfter: bound(base.AddDate(0, 2, 0), true), EndBefore: bound(base.AddDate(0, 4, 0), true)}},
+		{"a window bounded by the start", calendar.PostQuery{StartAfter: bound(base.AddDate(0, 6, 0), true), StartBefore: bound(base.AddDate(0, 6, 10), false)}},
+		{"far before every match", calendar.PostQuery{StartAfter: bound(base.AddDate(-20, 0, 0), true)}},
+		{"only the tail", calendar.PostQuery{StartAfter: bound(base.AddDate(1, 1, 0), true)}},
+		{"one category, drafts too", calendar.PostQuery{StartAfter: bound(base, true), Categories: []int64{3},
+			Statuses: []string{calendar.StatusPublish, calendar.StatusDraft}, Reader: calendar.ReadRule{All: true}}},
 	}
 	for _, c := range queries {
 		q := c.q
-		q.Type, q.Order = app.PostTypeEvent, app.OrderStart
+		q.Type, q.Order = calendar.PostTypeEvent, calendar.OrderStart
 		if q.Statuses == nil {
-			q.Statuses = []string{app.StatusPublish}
+			q.Statuses = []string{calendar.StatusPublish}
 		}
 		want := sortedMatches(posts, q)
 		for _, limit := range []int{1, 10, 50} {
@@ -99,14 +99,14 @@ func TestListsByStartAreThePagesOfTheWholeOrder(t *testing.T) {
 
 // sortedMatches is the list computed the slow way: every post q selects,
 // sorted by start, publication date and ID.
-func sortedMatches(posts []*app.Post, q app.PostQuery) []int64 {
-	after := func(t time.Time, b *app.Bound) bool {
+func sortedMatches(posts []*calendar.Post, q calendar.PostQuery) []int64 {
+	after := func(t time.Time, b *calendar.Bound) bool {
 		return b == nil || t.After(b.T) || (b.Inclusive && t.Equal(b.T))
 	}
-	before := func(t time.Time, b *app.Bound) bool {
+	before := func(t time.Time, b *calendar.Bound) bool {
 		return b == nil || t.Before(b.T) || (b.Inclusive && t.Equal(b.T))
 	}
-	var matches []*app.Post
+	var matches []*calendar.Post
 	for _, p := range posts {
 		if slices.Contains(q.Statuses, p.Status) && after(p.Start, q.StartAfter) && before(p.Start, q.StartBefore) &&
 			after(p.End, q.EndAfter) && before(p.End, q.EndBefore) &&
@@ -114,7 +114,7 @@ func sortedMatches(posts []*app.Post, q app.PostQuery) []int64 {
 			matches = append(matches, p)
 		}
 	}
-	slices.SortFunc(matches, func(a, b *app.Post) int {
+	slices.SortFunc(matches, func(a, b *calendar.Post) int {
 		return cmp.Or(a.Start.Compare(b.Start), a.Date.Compare(b.Date), cmp.Compare(a.ID, b.ID))
 	})
 	ids := []int64{}

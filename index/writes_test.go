@@ -5,7 +5,7 @@ import (
 	"sync"
 	"testing"
 
-	"calendar/app"
+	"calendar/app/calendar"
 )
 
 // TestConcurrentWritesAllLandAndKeepTheirOrder: writes gathered into shared
@@ -18,9 +18,9 @@ func TestConcurrentWritesAllLandAndKeepTheirOrder(t *testing.T) {
 	}
 	defer idx.Close()
 	ctx := context.Background()
-	published := []string{app.StatusPublish}
+	published := []string{calendar.StatusPublish}
 	count := func() int {
-		page, err := idx.SearchPosts(ctx, app.PostQuery{Type: app.PostTypeVenue, Statuses: published})
+		page, err := idx.SearchPosts(ctx, calendar.PostQuery{Type: calendar.PostTypeVenue, Statuses: published})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -35,11 +35,11 @@ func TestConcurrentWritesAllLandAndKeepTheirOrder(t *testing.T) {
 			defer wg.Done()
 			for i := 0; i < each; i++ {
 				id := int64(w*each + i + 1)
-				if err := idx.PutPosts(ctx, []*app.Post{{ID: id, Type: app.PostTypeVenue, Status: app.StatusPublish}}); err != nil {
+				if err := idx.PutPosts(ctx, []*calendar.Post{{ID: id, Type: calendar.PostTypeVenue, Status: calendar.StatusPublish}}); err != nil {
 					t.Error(err)
 					return
 				}
-				page, err := idx.SearchPosts(ctx, app.PostQuery{Type: app.PostTypeVenue, Statuses: published, IDs: []int64{id}})
+				page, err := idx.SearchPosts(ctx, calendar.PostQuery{Type: calendar.PostTypeVenue, Statuses: published, IDs: []int64{id}})
 				if err != nil || page.Total != 1 {
 					t.Errorf("post %d not searchable after its write returned: %v %v", id, page, err)
 				}

@@ -12,22 +12,22 @@ import (
 	"go.etcd.io/bbolt"
 	bolterrors "go.etcd.io/bbolt/errors"
 
-	"calendar/app"
+	"calendar/app/calendar"
 )
 
 // Bolt and Mongo implement app's port.
 var (
-	_ app.Store = (*Bolt)(nil)
-	_ app.Store = (*Mongo)(nil)
+	_ calendar.Store = (*Bolt)(nil)
+	_ calendar.Store = (*Mongo)(nil)
 )
 
 // Bolt is the embedded store: one bbolt file under the data dir. Every write is
 // one transaction, synced to disk before it returns.
 type Bolt struct {
 	db    *bbolt.DB
-	users *boltRepo[app.User, *app.User]
-	posts *boltRepo[app.Post, *app.Post]
-	terms *boltRepo[app.Term, *app.Term]
+	users *boltRepo[calendar.User, *calendar.User]
+	posts *boltRepo[calendar.Post, *calendar.Post]
+	terms *boltRepo[calendar.Term, *calendar.Term]
 	files *boltFiles
 }
 
@@ -54,9 +54,9 @@ func OpenBolt(dir string) (*Bolt, error) {
 	w := &committer{db: db}
 	s := &Bolt{
 		db:    db,
-		users: newBoltRepo[app.User](w, usersCollection),
-		posts: newBoltRepo[app.Post](w, postsCollection),
-		terms: newBoltRepo[app.Term](w, termsCollection),
+		users: newBoltRepo[calendar.User](w, usersCollection),
+		posts: newBoltRepo[calendar.Post](w, postsCollection),
+		terms: newBoltRepo[calendar.Term](w, termsCollection),
 	}
 	err = db.Update(func(tx *bbolt.Tx) error {
 		for _, b := range [][]byte{metaBucket, changesBucket, filesBucket} {
@@ -81,9 +81,9 @@ func OpenBolt(dir string) (*Bolt, error) {
 	return s, nil
 }
 
-func (s *Bolt) Users() app.Repo[*app.User] { return s.users }
-func (s *Bolt) Posts() app.Repo[*app.Post] { return s.posts }
-func (s *Bolt) Terms() app.Repo[*app.Term] { return s.terms }
+func (s *Bolt) Users() calendar.Repo[*calendar.User] { return s.users }
+func (s *Bolt) Posts() calendar.Repo[*calendar.Post] { return s.posts }
+func (s *Bolt) Terms() calendar.Repo[*calendar.Term] { return s.terms }
 
 // Ping checks that the database file is open and readable.
 func (s *Bolt) Ping(ctx context.Context) error {
@@ -116,8 +116,8 @@ func (s *Bolt) BulkLoad(on bool) error {
 }
 
 // Changes reads the change feed from afterSeq on.
-func (s *Bolt) Changes(ctx context.Context, afterSeq int64, limit int) ([]app.Change, error) {
-	var out []app.Change
+func (s *Bolt) Changes(ctx context.Context, afterSeq int64, limit int) ([]calendar.Change, error) {
+	var out []calendar.Change
 	err := s.db.View(func(tx *bbolt.Tx) error {
 		c := tx.Bucket(changesBucket).Cursor()
 		for k, v := c.Seek(itob(afterSeq + 1)); k != nil && len(out) < limit; k, v = c.Next() {
@@ -163,12 +163,12 @@ func recordChange(tx *bbolt.Tx, collection string, id, previousSeq, seq int64, d
 // kind; entries written before kinds were kept have none.
 const kindSeparator = "\x00"
 
-func decodeChange(seq int64, v []byte) (app.Change, error) {
+func decodeChange(seq int64, v []byte) (calendar.Change, error) {
 	if len(v) < 10 {
-		return app.Change{}, fmt.Errorf("change %d is corrupt", seq)
+		return calendar.Change{}, fmt.Errorf("change %d is corrupt", seq)
 	}
 	collection, kind, _ := strings.Cut(string(v[9:]), kindSeparator)
-	return app.Change{Seq: seq, ID: btoi(v[:8]), Deleted: v[8] == 'd', Collection: collection, Kind: kind}, nil
+	return calendar.Change{Seq: seq, ID: btoi(v[:8]), Deleted: v[8] == 'd', Collection: collection, Kind: kind}, nil
 }
 
 // nextSeq takes the next number of the store-wide change sequence.

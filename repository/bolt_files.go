@@ -17,7 +17,7 @@ import (
 
 	"go.etcd.io/bbolt"
 
-	"calendar/app"
+	"calendar/app/calendar"
 )
 
 // boltFiles keeps uploads as plain files under <dir>/uploads, and each name's
@@ -58,7 +58,7 @@ var filesBucket = []byte("files")
 
 const tmpDir = ".tmp"
 
-func (s *Bolt) Files() app.Files { return s.files }
+func (s *Bolt) Files() calendar.Files { return s.files }
 
 // openBoltFiles recovers the uploads as the comment on boltFiles says. The
 // files bucket exists already.
@@ -127,7 +127,7 @@ func (f *boltFiles) removeStrays() error {
 }
 
 // A bucket value holds owner, size and write time (Unix nanoseconds).
-func encodeFileEntry(info app.FileInfo) []byte {
+func encodeFileEntry(info calendar.FileInfo) []byte {
 	v := make([]byte, 24)
 	binary.BigEndian.PutUint64(v, uint64(info.Owner))
 	binary.BigEndian.PutUint64(v[8:], uint64(info.Size))
@@ -135,11 +135,11 @@ func encodeFileEntry(info app.FileInfo) []byte {
 	return v
 }
 
-func decodeFileEntry(v []byte) app.FileInfo {
+func decodeFileEntry(v []byte) calendar.FileInfo {
 	if len(v) != 24 {
-		return app.FileInfo{Size: -1} // never matches a file: dropped on open
+		return calendar.FileInfo{Size: -1} // never matches a file: dropped on open
 	}
-	return app.FileInfo{Owner: btoi(v), Size: btoi(v[8:]), Written: time.Unix(0, btoi(v[16:])).UTC()}
+	return calendar.FileInfo{Owner: btoi(v), Size: btoi(v[8:]), Written: time.Unix(0, btoi(v[16:])).UTC()}
 }
 
 func (f *boltFiles) path(name string) string { return filepath.Join(f.root, filepath.FromSlash(name)) }
@@ -148,11 +148,11 @@ func (f *boltFiles) lock(name string) *sync.RWMutex {
 	return &f.locks[maphash.String(f.seed, name)%uint64(len(f.locks))]
 }
 
-func (f *boltFiles) entry(name string) (info app.FileInfo, err error) {
+func (f *boltFiles) entry(name string) (info calendar.FileInfo, err error) {
 	err = f.db.View(func(tx *bbolt.Tx) error {
 		v := tx.Bucket(filesBucket).Get([]byte(name))
 		if v == nil {
-			return app.ErrNotFound
+			return calendar.ErrNotFound
 		}
 		info = decodeFileEntry(v)
 		info.Name = name
@@ -169,7 +169,7 @@ func (f *boltFiles) PutFile(ctx context.Context, name string, owner int64, data 
 		return err
 	}
 	if _, err := f.entry(name); err == nil { // spares writing a file that cannot win
-		return app.ErrConflict
+		return calendar.ErrConflict
 	}
 	tmp, err := f.writeTemp(data)
 	if err != nil {
@@ -187,11 +187,11 @@ func (f *boltFiles) PutFile(ctx context.Context, name string, owner int64, data 
 		return err
 	}
 	key := []byte(name)
-	value := encodeFileEntry(app.FileInfo{Owner: owner, Size: int64(len(data)), Written: time.Now()})
+	value := encodeFileEntry(calendar.FileInfo{Owner: owner, Size: int64(len(data)), Written: time.Now()})
 	err = f.w.update(func(tx *bbolt.Tx) error {
 		b := tx.Bucket(filesBucket)
 		if b.Get(key) != nil {
-			return app.ErrConflict
+			return calendar.ErrConflict
 		}
 		return b.Put(key, value)
 	})
@@ -268,9 +268,9 @@ func syncDir(dir string) error {
 }
 
 // OpenFile reports a name that could not be stored as not found.
-func (f *boltFiles) OpenFile(ctx context.Context, name string) (app.StoredFile, error) {
+func (f *boltFiles) OpenFile(ctx context.Context, name string) (calendar.StoredFile, error) {
 	if checkFileName(name) != nil {
-		return nil, app.ErrNotFound
+		return nil, calendar.ErrNotFound
 	}
 	m := f.lock(name)
 	m.RLock()
@@ -281,7 +281,7 @@ func (f *boltFiles) OpenFile(ctx context.Context, name string) (app.StoredFile, 
 	}
 	file, err := os.Open(f.path(name))
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, app.ErrNotFound
+		return nil, calendar.ErrNotFound
 	}
 	if err != nil {
 		return nil, err
@@ -289,9 +289,9 @@ func (f *boltFiles) OpenFile(ctx context.Context, name string) (app.StoredFile, 
 	return &diskFile{File: file, info: info}, nil
 }
 
-func (f *boltFiles) StatFile(ctx context.Context, name string) (app.FileInfo, error) {
+func (f *boltFiles) StatFile(ctx context.Context, name string) (calendar.FileInfo, error) {
 	if checkFileName(name) != nil {
-		return app.FileInfo{}, app.ErrNotFound
+		return calendar.FileInfo{}, calendar.ErrNotFound
 	}
 	m := f.lock(name)
 	m.RLock()
@@ -301,10 +301,10 @@ func (f *boltFiles) StatFile(ctx context.Context, name string) (app.FileInfo, er
 
 type diskFile struct {
 	*os.File
-	info app.FileInfo
+	info calendar.FileInfo
 }
 
-func (d *diskFile) Info() app.FileInfo { return d.info }
+func (d *diskFile) Info() calendar.FileInfo { return d.info }
 
 // DeleteFile leaves empty directories to the next open, where no put can be
 // about to rename into one.
@@ -315,7 +315,7 @@ func (f *boltFiles) DeleteFile(ctx context.Context, name string) error {
 	m := f.lock(name)
 	m.Lock()
 	defer m.Unlock()
-	if _, err := f.entry(name); errors.Is(err, app.ErrNotFound) {
+	if _, err := f.entry(name); errors.Is(err, calendar.ErrNotFound) {
 		return nil // and a stray file there is the next open's
 	} else if err != nil {
 		return err
@@ -329,8 +329,8 @@ func (f *boltFiles) DeleteFile(ctx context.Context, name string) error {
 	return nil
 }
 
-func (f *boltFiles) ListFiles(ctx context.Context, before time.Time) ([]app.FileInfo, error) {
-	var out []app.FileInfo
+func (f *boltFiles) ListFiles(ctx context.Context, before time.Time) ([]calendar.FileInfo, error) {
+	var out []calendar.FileInfo
 	err := f.db.View(func(tx *bbolt.Tx) error {
 		return tx.Bucket(filesBucket).ForEach(func(k, v []byte) error {
 			if info := decodeFileEntry(v); info.Written.Before(before) {

@@ -7,14 +7,14 @@ import (
 	"go.etcd.io/bbolt"
 	"go.mongodb.org/mongo-driver/v2/bson"
 
-	"calendar/app"
+	"calendar/app/calendar"
 )
 
 // boltRepo keeps one collection in a bucket (8-byte big-endian ID -> BSON
 // document) and one bucket per unique key (value -> ID).
 type boltRepo[U any, T interface {
 	*U
-	app.Document
+	calendar.Document
 }] struct {
 	db        *bbolt.DB
 	w         *committer
@@ -24,7 +24,7 @@ type boltRepo[U any, T interface {
 
 func newBoltRepo[U any, T interface {
 	*U
-	app.Document
+	calendar.Document
 }](w *committer, name string) *boltRepo[U, T] {
 	return &boltRepo[U, T]{db: w.db, w: w, name: []byte(name), keyFields: uniqueFields[U, T]()}
 }
@@ -66,7 +66,7 @@ func (r *boltRepo[U, T]) createBuckets(tx *bbolt.Tx) error {
 func (r *boltRepo[U, T]) keysFree(tx *bbolt.Tx, keys map[string]string, self int64) error {
 	for f, v := range keys {
 		if owner := tx.Bucket(r.keyBucketName(f)).Get([]byte(v)); owner != nil && btoi(owner) != self {
-			return app.ErrConflict
+			return calendar.ErrConflict
 		}
 	}
 	return nil
@@ -135,7 +135,7 @@ func (r *boltRepo[U, T]) Update(ctx context.Context, doc T) error {
 			return err
 		}
 		if old.DocSeq() != read {
-			return app.ErrStale
+			return calendar.ErrStale
 		}
 		if err := r.keysFree(tx, keys, doc.DocID()); err != nil {
 			return err
@@ -174,13 +174,13 @@ func (r *boltRepo[U, T]) Delete(ctx context.Context, id, seq int64) error {
 			return err
 		}
 		if old.DocSeq() != seq {
-			return app.ErrStale
+			return calendar.ErrStale
 		}
 		if err := r.dropKeys(tx, old); err != nil {
 			return err
 		}
 		collection := string(r.name)
-		if k, ok := any(old).(app.Kinded); ok {
+		if k, ok := any(old).(calendar.Kinded); ok {
 			collection += kindSeparator + k.DocKind()
 		}
 		if err := recordChange(tx, collection, id, old.DocSeq(), nextSeq(tx), true); err != nil {
@@ -193,14 +193,14 @@ func (r *boltRepo[U, T]) Delete(ctx context.Context, id, seq int64) error {
 func (r *boltRepo[U, T]) get(tx *bbolt.Tx, id int64) (T, error) {
 	data := tx.Bucket(r.name).Get(itob(id))
 	if data == nil {
-		return nil, app.ErrNotFound
+		return nil, calendar.ErrNotFound
 	}
 	return decode[U, T](data)
 }
 
 func decode[U any, T interface {
 	*U
-	app.Document
+	calendar.Document
 }](data []byte) (T, error) {
 	doc := T(new(U))
 	if err := bson.Unmarshal(data, doc); err != nil {
@@ -222,7 +222,7 @@ func (r *boltRepo[U, T]) GetMany(ctx context.Context, ids []int64) ([]T, error) 
 	err := r.db.View(func(tx *bbolt.Tx) error {
 		for _, id := range ids {
 			doc, err := r.get(tx, id)
-			if err == app.ErrNotFound {
+			if err == calendar.ErrNotFound {
 				continue
 			}
 			if err != nil {
@@ -239,11 +239,11 @@ func (r *boltRepo[U, T]) FindByKey(ctx context.Context, field, value string) (do
 	err = r.db.View(func(tx *bbolt.Tx) error {
 		keys := tx.Bucket(r.keyBucketName(field))
 		if keys == nil {
-			return app.ErrNotFound
+			return calendar.ErrNotFound
 		}
 		id := keys.Get([]byte(value))
 		if id == nil {
-			return app.ErrNotFound
+			return calendar.ErrNotFound
 		}
 		doc, err = r.get(tx, btoi(id))
 		return err

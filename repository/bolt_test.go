@@ -10,12 +10,12 @@ import (
 	"testing"
 	"time"
 
-	"calendar/app"
+	"calendar/app/calendar"
 )
 
 func TestBoltContract(t *testing.T) {
-	dirs := map[app.Store]string{}
-	open := func(t *testing.T, dir string) app.Store {
+	dirs := map[calendar.Store]string{}
+	open := func(t *testing.T, dir string) calendar.Store {
 		s, err := OpenBolt(dir)
 		if err != nil {
 			t.Fatal(err)
@@ -25,8 +25,8 @@ func TestBoltContract(t *testing.T) {
 		return s
 	}
 	runContract(t, storeUnderTest{
-		open: func(t *testing.T) app.Store { return open(t, t.TempDir()) },
-		reopen: func(t *testing.T, s app.Store) app.Store {
+		open: func(t *testing.T) calendar.Store { return open(t, t.TempDir()) },
+		reopen: func(t *testing.T, s calendar.Store) calendar.Store {
 			if err := s.Close(context.Background()); err != nil {
 				t.Fatal(err)
 			}
@@ -81,10 +81,10 @@ func writeFile(t *testing.T, path string, data []byte) {
 func assertGone(t *testing.T, s *Bolt, name string) {
 	t.Helper()
 	ctx := context.Background()
-	if _, err := s.Files().OpenFile(ctx, name); !errors.Is(err, app.ErrNotFound) {
+	if _, err := s.Files().OpenFile(ctx, name); !errors.Is(err, calendar.ErrNotFound) {
 		t.Fatalf("OpenFile(%q) err = %v, want ErrNotFound", name, err)
 	}
-	if _, err := s.Files().StatFile(ctx, name); !errors.Is(err, app.ErrNotFound) {
+	if _, err := s.Files().StatFile(ctx, name); !errors.Is(err, calendar.ErrNotFound) {
 		t.Fatalf("StatFile(%q) err = %v, want ErrNotFound", name, err)
 	}
 	listed, err := s.Files().ListFiles(ctx, time.Now().Add(time.Hour))

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"calendar/app"
+	"calendar/app/calendar"
 )
 
 // runFilesContract is the contract of Store.Files, part of runContract.
@@ -62,7 +62,7 @@ func runFilesContract(t *testing.T, sut storeUnderTest) {
 		if err := files.PutFile(ctx, "2026/11/a.jpg", 1, first); err != nil {
 			t.Fatal(err)
 		}
-		if err := files.PutFile(ctx, "2026/11/a.jpg", 2, randomBytes(400)); !errors.Is(err, app.ErrConflict) {
+		if err := files.PutFile(ctx, "2026/11/a.jpg", 2, randomBytes(400)); !errors.Is(err, calendar.ErrConflict) {
 			t.Fatalf("second put err = %v, want ErrConflict", err)
 		}
 		if f := mustOpen(t, files, "2026/11/a.jpg", first); f.Info().Owner != 1 || f.Info().Size != 300 {
@@ -89,7 +89,7 @@ func runFilesContract(t *testing.T, sut storeUnderTest) {
 					t.Fatalf("puts %d and %d both won", winner, i)
 				case err == nil:
 					winner = i
-				case !errors.Is(err, app.ErrConflict):
+				case !errors.Is(err, calendar.ErrConflict):
 					t.Fatalf("put %d: %v", i, err)
 				}
 			}
@@ -112,10 +112,10 @@ func runFilesContract(t *testing.T, sut storeUnderTest) {
 				t.Fatal(err)
 			}
 		}
-		if _, err := files.OpenFile(ctx, "2026/11/gone.jpg"); !errors.Is(err, app.ErrNotFound) {
+		if _, err := files.OpenFile(ctx, "2026/11/gone.jpg"); !errors.Is(err, calendar.ErrNotFound) {
 			t.Fatalf("open after delete err = %v, want ErrNotFound", err)
 		}
-		if _, err := files.StatFile(ctx, "2026/11/gone.jpg"); !errors.Is(err, app.ErrNotFound) {
+		if _, err := files.StatFile(ctx, "2026/11/gone.jpg"); !errors.Is(err, calendar.ErrNotFound) {
 			t.Fatalf("stat after delete err = %v, want ErrNotFound", err)
 		}
 		if err := files.DeleteFile(ctx, "never/was.jpg"); err != nil {
@@ -130,7 +130,7 @@ func runFilesContract(t *testing.T, sut storeUnderTest) {
 
 	t.Run("ListFiles lists what was written before the instant, in name order", func(t *testing.T) {
 		files := sut.open(t).Files()
-		early := []app.FileInfo{{Name: "2026/10/z.jpg", Owner: 3, Size: 3}, {Name: "2026/11/b-1.jpg", Owner: 2, Size: 2},
+		early := []calendar.FileInfo{{Name: "2026/10/z.jpg", Owner: 3, Size: 3}, {Name: "2026/11/b-1.jpg", Owner: 2, Size: 2},
 			{Name: "2026/11/b.jpg", Owner: 1, Size: 1}}
 		for _, i := range []int{2, 0, 1} {
 			if err := files.PutFile(ctx, early[i].Name, early[i].Owner, randomBytes(int(early[i].Size))); err != nil {
@@ -165,13 +165,13 @@ func runFilesContract(t *testing.T, sut storeUnderTest) {
 		files := sut.open(t).Files()
 		for _, name := range []string{"", "/etc/passwd", "../x", "a/../../x", "a/..", "a//b", "a/", "./a", ".tmp/x",
 			".hidden", `a\b`, `..\x`, "a\x00b", "a\nb", "a\x7fb", "a\xffb"} {
-			if err := files.PutFile(ctx, name, 1, []byte("x")); err == nil || errors.Is(err, app.ErrConflict) {
+			if err := files.PutFile(ctx, name, 1, []byte("x")); err == nil || errors.Is(err, calendar.ErrConflict) {
 				t.Errorf("PutFile(%q) err = %v, want a refusal", name, err)
 			}
-			if _, err := files.OpenFile(ctx, name); !errors.Is(err, app.ErrNotFound) {
+			if _, err := files.OpenFile(ctx, name); !errors.Is(err, calendar.ErrNotFound) {
 				t.Errorf("OpenFile(%q) err = %v, want ErrNotFound", name, err)
 			}
-			if _, err := files.StatFile(ctx, name); !errors.Is(err, app.ErrNotFound) {
+			if _, err := files.StatFile(ctx, name); !errors.Is(err, calendar.ErrNotFound) {
 				t.Errorf("StatFile(%q) err = %v, want ErrNotFound", name, err)
 			}
 			if err := files.DeleteFile(ctx, name); err == nil {
@@ -216,7 +216,7 @@ func runFilesContract(t *testing.T, sut storeUnderTest) {
 
 // mustOpen opens name, checks its content and size, and rewinds it; it is
 // closed when the test ends.
-func mustOpen(t *testing.T, files app.Files, name string, want []byte) app.StoredFile {
+func mustOpen(t *testing.T, files calendar.Files, name string, want []byte) calendar.StoredFile {
 	t.Helper()
 	f, err := files.OpenFile(context.Background(), name)
 	if err != nil {
@@ -233,7 +233,7 @@ func mustOpen(t *testing.T, files app.Files, name string, want []byte) app.Store
 	return f
 }
 
-func mustList(t *testing.T, files app.Files, before time.Time) []app.FileInfo {
+func mustList(t *testing.T, files calendar.Files, before time.Time) []calendar.FileInfo {
 	t.Helper()
 	got, err := files.ListFiles(context.Background(), before)
 	if err != nil {
@@ -242,7 +242,7 @@ func mustList(t *testing.T, files app.Files, before time.Time) []app.FileInfo {
 	return got
 }
 
-func names(infos []app.FileInfo) []string {
+func names(infos []calendar.FileInfo) []string {
 	out := make([]string, len(infos))
 	for i, f := range infos {
 		out[i] = f.Name
@@ -250,7 +250,7 @@ func names(infos []app.FileInfo) []string {
 	return out
 }
 
-func sameInfo(a, b app.FileInfo) bool {
+func sameInfo(a, b calendar.FileInfo) bool {
 	return a.Name == b.Name && a.Owner == b.Owner && a.Size == b.Size && a.Written.Equal(b.Written)
 }
 

@@ -9,27 +9,27 @@ import (
 	"testing"
 	"time"
 
-	"calendar/app"
+	"calendar/app/calendar"
 )
 
 // storeUnderTest opens a store; reopen closes it and opens the same data again.
 type storeUnderTest struct {
-	open func(t *testing.T) app.Store
+	open func(t *testing.T) calendar.Store
 	// reopen is nil for backends whose data lives outside the test process.
-	reopen func(t *testing.T, s app.Store) app.Store
+	reopen func(t *testing.T, s calendar.Store) calendar.Store
 }
 
 // runContract is the storage contract: every backend must pass it unchanged.
 func runContract(t *testing.T, sut storeUnderTest) {
 	ctx := context.Background()
-	venue := func(slug string) *app.Post {
-		return &app.Post{Type: app.PostTypeVenue, Slug: slug, Status: "publish", Title: "Venue " + slug,
+	venue := func(slug string) *calendar.Post {
+		return &calendar.Post{Type: calendar.PostTypeVenue, Slug: slug, Status: "publish", Title: "Venue " + slug,
 			Date: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
 	}
 
 	t.Run("IDs are allocated 1, 2, 3 per collection and never reused", func(t *testing.T) {
 		s := sut.open(t)
-		var third *app.Post
+		var third *calendar.Post
 		for want := int64(1); want <= 3; want++ {
 			p := venue(fmt.Sprintf("v%d", want))
 			if err := s.Posts().Insert(ctx, p); err != nil {
@@ -50,7 +50,7 @@ func runContract(t *testing.T, sut storeUnderTest) {
 		if p.ID != 4 {
 			t.Fatalf("ID after deleting 3 = %d, want 4", p.ID)
 		}
-		term := &app.Term{Taxonomy: "category", Name: "Jazz", Slug: "jazz"}
+		term := &calendar.Term{Taxonomy: "category", Name: "Jazz", Slug: "jazz"}
 		if err := s.Terms().Insert(ctx, term); err != nil {
 			t.Fatal(err)
 		}
@@ -64,7 +64,7 @@ func runContract(t *testing.T, sut storeUnderTest) {
 		a, b := venue("a"), venue("b")
 		mustInsert(t, s.Posts(), a)
 		mustInsert(t, s.Posts(), b)
-		u := &app.User{Login: "x", Role: app.RoleEditor, PasswordHash: "h"}
+		u := &calendar.User{Login: "x", Role: calendar.RoleEditor, PasswordHash: "h"}
 		mustInsert(t, s.Users(), u)
 		a.Title = "changed"
 		if err := s.Posts().Update(ctx, a); err != nil {
@@ -78,15 +78,15 @@ func runContract(t *testing.T, sut storeUnderTest) {
 	t.Run("unique keys are enforced on insert and update", func(t *testing.T) {
 		s := sut.open(t)
 		mustInsert(t, s.Posts(), venue("same"))
-		if err := s.Posts().Insert(ctx, venue("same")); !errors.Is(err, app.ErrConflict) {
+		if err := s.Posts().Insert(ctx, venue("same")); !errors.Is(err, calendar.ErrConflict) {
 			t.Fatalf("duplicate slug insert: err = %v, want ErrConflict", err)
 		}
-		event := &app.Post{Type: app.PostTypeEvent, Slug: "same", Status: "publish"}
+		event := &calendar.Post{Type: calendar.PostTypeEvent, Slug: "same", Status: "publish"}
 		mustInsert(t, s.Posts(), event) // the slug is unique per type only
 		other := venue("other")
 		mustInsert(t, s.Posts(), other)
 		other.Slug = "same"
-		if err := s.Posts().Update(ctx, other); !errors.Is(err, app.ErrConflict) {
+		if err := s.Posts().Update(ctx, other); !errors.Is(err, calendar.ErrConflict) {
 			t.Fatalf("update onto a taken slug: err = %v, want ErrConflict", err)
 		}
 		other.Slug = "renamed"
@@ -94,9 +94,9 @@ func runContract(t *testing.T, sut storeUnderTest) {
 			t.Fatal(err)
 		}
 		mustInsert(t, s.Posts(), venue("other")) // the old slug is free again
-		u1 := &app.User{Login: "Ann", Role: app.RoleAuthor, PasswordHash: "h1"}
+		u1 := &calendar.User{Login: "Ann", Role: calendar.RoleAuthor, PasswordHash: "h1"}
 		mustInsert(t, s.Users(), u1)
-		if err := s.Users().Insert(ctx, &app.User{Login: "ann", Role: app.RoleAuthor, PasswordHash: "h2"}); !errors.Is(err, app.ErrConflict) {
+		if err := s.Users().Insert(ctx, &calendar.User{Login: "ann", Role: calendar.RoleAuthor, PasswordHash: "h2"}); !errors.Is(err, calendar.ErrConflict) {
 			t.Fatalf("login differing only in case: err = %v, want ErrConflict", err)
 		}
 	})
@@ -113,14 +113,14 @@ func runContract(t *testing.T, sut storeUnderTest) {
 		if err != nil || got.Slug != "b" || got.Title != "Venue b" || !got.Date.Equal(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)) {
 			t.Fatalf("Get = %+v, %v", got, err)
 		}
-		if _, err := s.Posts().Get(ctx, 999); !errors.Is(err, app.ErrNotFound) {
+		if _, err := s.Posts().Get(ctx, 999); !errors.Is(err, calendar.ErrNotFound) {
 			t.Fatalf("Get(999) err = %v, want ErrNotFound", err)
 		}
 		byKey, err := s.Posts().FindByKey(ctx, "type_slug", "venue/c")
 		if err != nil || byKey.ID != ids[2] {
 			t.Fatalf("FindByKey = %+v, %v", byKey, err)
 		}
-		if _, err := s.Posts().FindByKey(ctx, "type_slug", "event/c"); !errors.Is(err, app.ErrNotFound) {
+		if _, err := s.Posts().FindByKey(ctx, "type_slug", "event/c"); !errors.Is(err, calendar.ErrNotFound) {
 			t.Fatalf("FindByKey(other type) err = %v, want ErrNotFound", err)
 		}
 		many, err := s.Posts().GetMany(ctx, []int64{ids[3], 999, ids[0], ids[2]})
@@ -150,14 +150,14 @@ func runContract(t *testing.T, sut storeUnderTest) {
 		if err := s.Posts().Delete(ctx, p.ID, p.Seq); err != nil {
 			t.Fatal(err)
 		}
-		if err := s.Posts().Delete(ctx, p.ID, p.Seq); !errors.Is(err, app.ErrNotFound) {
+		if err := s.Posts().Delete(ctx, p.ID, p.Seq); !errors.Is(err, calendar.ErrNotFound) {
 			t.Fatalf("second delete err = %v, want ErrNotFound", err)
 		}
-		if _, err := s.Posts().FindByKey(ctx, "type_slug", "venue/gone"); !errors.Is(err, app.ErrNotFound) {
+		if _, err := s.Posts().FindByKey(ctx, "type_slug", "venue/gone"); !errors.Is(err, calendar.ErrNotFound) {
 			t.Fatalf("key of deleted doc still found: %v", err)
 		}
 		mustInsert(t, s.Posts(), venue("gone"))
-		if err := s.Posts().Update(ctx, &app.Post{ID: 12345, Type: "venue", Slug: "zz"}); !errors.Is(err, app.ErrNotFound) {
+		if err := s.Posts().Update(ctx, &calendar.Post{ID: 12345, Type: "venue", Slug: "zz"}); !errors.Is(err, calendar.ErrNotFound) {
 			t.Fatalf("update of missing doc err = %v, want ErrNotFound", err)
 		}
 	})
@@ -167,7 +167,7 @@ func runContract(t *testing.T, sut storeUnderTest) {
 		a, b, c := venue("a"), venue("b"), venue("c")
 		mustInsert(t, s.Posts(), a)
 		mustInsert(t, s.Posts(), b)
-		term := &app.Term{Taxonomy: "post_tag", Name: "T", Slug: "t"}
+		term := &calendar.Term{Taxonomy: "post_tag", Name: "T", Slug: "t"}
 		mustInsert(t, s.Terms(), term)
 		a.Title = "a again"
 		if err := s.Posts().Update(ctx, a); err != nil {
@@ -211,7 +211,7 @@ func runContract(t *testing.T, sut storeUnderTest) {
 		s := sut.open(t)
 		p := venue("born")
 		mustInsert(t, s.Posts(), p)
-		term := &app.Term{Taxonomy: "post_tag", Name: "T", Slug: "t"}
+		term := &calendar.Term{Taxonomy: "post_tag", Name: "T", Slug: "t"}
 		mustInsert(t, s.Terms(), term)
 		if p.CreatedSeq != p.Seq || term.CreatedSeq != term.Seq || p.CreatedSeq == 0 {
 			t.Fatalf("on insert: post created %d seq %d, term created %d seq %d", p.CreatedSeq, p.Seq, term.CreatedSeq, term.Seq)
@@ -233,7 +233,7 @@ func runContract(t *testing.T, sut storeUnderTest) {
 		if err != nil || gotTerm.CreatedSeq != term.CreatedSeq {
 			t.Fatalf("stored term creation sequence = %+v, %v", gotTerm, err)
 		}
-		event := &app.Post{Type: app.PostTypeEvent, Slug: "e", Status: "publish"}
+		event := &calendar.Post{Type: calendar.PostTypeEvent, Slug: "e", Status: "publish"}
 		mustInsert(t, s.Posts(), event)
 		for _, del := range []func() error{
 			func() error { return s.Posts().Delete(ctx, event.ID, event.Seq) },
@@ -269,13 +269,13 @@ func runContract(t *testing.T, sut storeUnderTest) {
 		}
 		read := second.Seq
 		second.Title = "second"
-		if err := s.Posts().Update(ctx, second); !errors.Is(err, app.ErrStale) {
+		if err := s.Posts().Update(ctx, second); !errors.Is(err, calendar.ErrStale) {
 			t.Fatalf("update from an older revision: err = %v, want ErrStale", err)
 		}
 		if second.Seq != read {
 			t.Fatalf("a refused update left the document at revision %d, want the one read (%d)", second.Seq, read)
 		}
-		if err := s.Posts().Delete(ctx, p.ID, read); !errors.Is(err, app.ErrStale) {
+		if err := s.Posts().Delete(ctx, p.ID, read); !errors.Is(err, calendar.ErrStale) {
 			t.Fatalf("delete from an older revision: err = %v, want ErrStale", err)
 		}
 		stored, err := s.Posts().Get(ctx, p.ID)
@@ -285,14 +285,14 @@ func runContract(t *testing.T, sut storeUnderTest) {
 		if feed, _ := s.Changes(ctx, 0, 100); len(feed) != 1 || feed[0].Deleted || feed[0].Seq != first.Seq {
 			t.Fatalf("the feed after refused writes = %+v, want only the first write", feed)
 		}
-		term := &app.Term{Taxonomy: "post_tag", Name: "T", Slug: "t"}
+		term := &calendar.Term{Taxonomy: "post_tag", Name: "T", Slug: "t"}
 		mustInsert(t, s.Terms(), term)
 		stale := *term
 		term.Name = "renamed"
 		if err := s.Terms().Update(ctx, term); err != nil {
 			t.Fatal(err)
 		}
-		if err := s.Terms().Update(ctx, &stale); !errors.Is(err, app.ErrStale) {
+		if err := s.Terms().Update(ctx, &stale); !errors.Is(err, calendar.ErrStale) {
 			t.Fatalf("term update from an older revision: err = %v, want ErrStale", err)
 		}
 		if err := s.Posts().Delete(ctx, p.ID, first.Seq); err != nil {
@@ -330,7 +330,7 @@ func runContract(t *testing.T, sut storeUnderTest) {
 				switch {
 				case err == nil:
 					won++
-				case errors.Is(err, app.ErrStale):
+				case errors.Is(err, calendar.ErrStale):
 					stale++
 				default:
 					t.Error(err)
@@ -355,7 +355,7 @@ func runContract(t *testing.T, sut storeUnderTest) {
 					}
 					n, _ := strconv.Atoi(cur.Meta["n"])
 					cur.Meta["n"] = strconv.Itoa(n + 1)
-					if err = s.Posts().Update(ctx, cur); !errors.Is(err, app.ErrStale) {
+					if err = s.Posts().Update(ctx, cur); !errors.Is(err, calendar.ErrStale) {
 						if err != nil {
 							t.Error(err)
 						}
@@ -423,7 +423,7 @@ func runContract(t *testing.T, sut storeUnderTest) {
 	}
 }
 
-func mustInsert[T app.Document](t *testing.T, r app.Repo[T], doc T) {
+func mustInsert[T calendar.Document](t *testing.T, r calendar.Repo[T], doc T) {
 	t.Helper()
 	if err := r.Insert(context.Background(), doc); err != nil {
 		t.Fatal(err)

@@ -15,7 +15,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/x/mongo/driver/connstring"
 	"go.mongodb.org/mongo-driver/v2/x/mongo/driver/topology"
 
-	"calendar/app"
+	"calendar/app/calendar"
 )
 
 // Mongo is the MongoDB store. IDs and change sequence numbers come from atomic
@@ -25,9 +25,9 @@ type Mongo struct {
 	db         *mongo.Database
 	counters   *mongo.Collection
 	tombstones *mongo.Collection
-	users      *mongoRepo[app.User, *app.User]
-	posts      *mongoRepo[app.Post, *app.Post]
-	terms      *mongoRepo[app.Term, *app.Term]
+	users      *mongoRepo[calendar.User, *calendar.User]
+	posts      *mongoRepo[calendar.Post, *calendar.Post]
+	terms      *mongoRepo[calendar.Term, *calendar.Term]
 	files      *mongoFiles
 }
 
@@ -51,9 +51,9 @@ func OpenMongo(ctx context.Context, uri, dbName string) (*Mongo, error) {
 		_ = client.Disconnect(ctx)
 		return nil, fmt.Errorf("creating indexes: %w", err)
 	}
-	s.users = newMongoRepo[app.User](s, usersCollection)
-	s.posts = newMongoRepo[app.Post](s, postsCollection)
-	s.terms = newMongoRepo[app.Term](s, termsCollection)
+	s.users = newMongoRepo[calendar.User](s, usersCollection)
+	s.posts = newMongoRepo[calendar.Post](s, postsCollection)
+	s.terms = newMongoRepo[calendar.Term](s, termsCollection)
 	for _, r := range []interface{ ensureIndexes(context.Context) error }{s.users, s.posts, s.terms} {
 		if err := r.ensureIndexes(ctx); err != nil {
 			_ = client.Disconnect(ctx)
@@ -88,9 +88,9 @@ func clientOptions(uri string) (*options.ClientOptions, error) {
 	return opts, nil
 }
 
-func (s *Mongo) Users() app.Repo[*app.User] { return s.users }
-func (s *Mongo) Posts() app.Repo[*app.Post] { return s.posts }
-func (s *Mongo) Terms() app.Repo[*app.Term] { return s.terms }
+func (s *Mongo) Users() calendar.Repo[*calendar.User] { return s.users }
+func (s *Mongo) Posts() calendar.Repo[*calendar.Post] { return s.posts }
+func (s *Mongo) Terms() calendar.Repo[*calendar.Term] { return s.terms }
 
 func (s *Mongo) Ping(ctx context.Context) error { return storeError(s.client.Ping(ctx, nil)) }
 
@@ -107,11 +107,11 @@ type tombstone struct {
 
 // Changes merges the documents and tombstones written after afterSeq, in
 // sequence order; every query uses a seq index.
-func (s *Mongo) Changes(ctx context.Context, afterSeq int64, limit int) ([]app.Change, error) {
+func (s *Mongo) Changes(ctx context.Context, afterSeq int64, limit int) ([]calendar.Change, error) {
 	after := bson.D{{Key: "seq", Value: bson.D{{Key: "$gt", Value: afterSeq}}}}
 	opts := options.Find().SetSort(bson.D{{Key: "seq", Value: 1}}).SetLimit(int64(limit)).
 		SetProjection(bson.D{{Key: "seq", Value: 1}})
-	var out []app.Change
+	var out []calendar.Change
 	for _, name := range []string{usersCollection, postsCollection, termsCollection} {
 		cur, err := s.db.Collection(name).Find(ctx, after, opts)
 		if err != nil {
@@ -125,7 +125,7 @@ func (s *Mongo) Changes(ctx context.Context, afterSeq int64, limit int) ([]app.C
 			return nil, storeError(err)
 		}
 		for _, d := range docs {
-			out = append(out, app.Change{Collection: name, ID: d.ID, Seq: d.Seq})
+			out = append(out, calendar.Change{Collection: name, ID: d.ID, Seq: d.Seq})
 		}
 	}
 	cur, err := s.tombstones.Find(ctx, after, options.Find().SetSort(bson.D{{Key: "seq", Value: 1}}).SetLimit(int64(limit)))
@@ -137,7 +137,7 @@ func (s *Mongo) Changes(ctx context.Context, afterSeq int64, limit int) ([]app.C
 		return nil, storeError(err)
 	}
 	for _, t := range dead {
-		out = append(out, app.Change{Collection: t.Collection, ID: t.ID, Seq: t.Seq, Deleted: true, Kind: t.Kind})
+		out = append(out, calendar.Change{Collection: t.Collection, ID: t.ID, Seq: t.Seq, Deleted: true, Kind: t.Kind})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Seq < out[j].Seq })
 	if len(out) > limit {
@@ -182,15 +182,15 @@ func storeError(err error) error {
 	case err == nil:
 		return nil
 	case errors.Is(err, mongo.ErrNoDocuments):
-		return app.ErrNotFound
+		return calendar.ErrNotFound
 	case mongo.IsDuplicateKeyError(err), isFerretDBUniqueViolation(err):
-		return app.ErrConflict
+		return calendar.ErrConflict
 	case mongo.IsNetworkError(err), mongo.IsTimeout(err), errors.Is(err, mongo.ErrClientDisconnected), isInterruption(err):
-		return fmt.Errorf("%w: %v", app.ErrUnavailable, err)
+		return fmt.Errorf("%w: %v", calendar.ErrUnavailable, err)
 	}
 	var serverSelection topology.ServerSelectionError
 	if errors.As(err, &serverSelection) {
-		return fmt.Errorf("%w: %v", app.ErrUnavailable, err)
+		return fmt.Errorf("%w: %v", calendar.ErrUnavailable, err)
 	}
 	return err
 }

@@ -11,7 +11,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
-	"calendar/app"
+	"calendar/app/calendar"
 )
 
 // mongoFiles keeps uploads in the GridFS bucket "uploads", each owner in its
@@ -29,7 +29,7 @@ type mongoFiles struct {
 
 const uploadsBucket = "uploads"
 
-func (s *Mongo) Files() app.Files { return s.files }
+func (s *Mongo) Files() calendar.Files { return s.files }
 
 func openMongoFiles(ctx context.Context, db *mongo.Database) (*mongoFiles, error) {
 	f := &mongoFiles{db: db, files: db.Collection(uploadsBucket + ".files"),
@@ -59,7 +59,7 @@ func (f *mongoFiles) PutFile(ctx context.Context, name string, owner int64, data
 	// Spares uploading chunks that cannot win; the index decides.
 	switch err := f.files.FindOne(ctx, bson.D{{Key: "filename", Value: name}}).Err(); {
 	case err == nil:
-		return app.ErrConflict
+		return calendar.ErrConflict
 	case !errors.Is(err, mongo.ErrNoDocuments):
 		return storeError(err)
 	}
@@ -78,7 +78,7 @@ func (f *mongoFiles) upload(ctx context.Context, name string, owner int64, data 
 		return storeError(err)
 	}
 	// On other errors the chunks stay: the files document may have landed.
-	if err := storeError(up.Close()); !errors.Is(err, app.ErrConflict) {
+	if err := storeError(up.Close()); !errors.Is(err, calendar.ErrConflict) {
 		return err
 	}
 	// Taken, unless what holds the name is this very upload (an insert the
@@ -90,17 +90,17 @@ func (f *mongoFiles) upload(ctx context.Context, name string, owner int64, data 
 	if _, err := f.chunks.DeleteMany(ctx, bson.D{{Key: "files_id", Value: id}}); err != nil {
 		return storeError(err)
 	}
-	return app.ErrConflict
+	return calendar.ErrConflict
 }
 
 // OpenFile reads the whole file: a download stream cannot seek.
-func (f *mongoFiles) OpenFile(ctx context.Context, name string) (app.StoredFile, error) {
+func (f *mongoFiles) OpenFile(ctx context.Context, name string) (calendar.StoredFile, error) {
 	if checkFileName(name) != nil {
-		return nil, app.ErrNotFound
+		return nil, calendar.ErrNotFound
 	}
 	ds, err := f.reads.OpenDownloadStreamByName(ctx, name)
 	if errors.Is(err, mongo.ErrFileNotFound) {
-		return nil, app.ErrNotFound
+		return nil, calendar.ErrNotFound
 	}
 	if err != nil {
 		return nil, storeError(err)
@@ -109,7 +109,7 @@ func (f *mongoFiles) OpenFile(ctx context.Context, name string) (app.StoredFile,
 	file := ds.GetFile()
 	data := make([]byte, file.Length)
 	if _, err := io.ReadFull(ds, data); errors.Is(err, mongo.ErrMissingChunk) {
-		return nil, app.ErrNotFound // deleted while read
+		return nil, calendar.ErrNotFound // deleted while read
 	} else if err != nil {
 		return nil, storeError(err)
 	}
@@ -119,7 +119,7 @@ func (f *mongoFiles) OpenFile(ctx context.Context, name string) (app.StoredFile,
 			return nil, err
 		}
 	}
-	info := app.FileInfo{Name: file.Name, Owner: meta.Owner, Size: file.Length, Written: file.UploadDate}
+	info := calendar.FileInfo{Name: file.Name, Owner: meta.Owner, Size: file.Length, Written: file.UploadDate}
 	return &memFile{Reader: bytes.NewReader(data), info: info}, nil
 }
 
@@ -129,11 +129,11 @@ type fileMeta struct {
 
 type memFile struct {
 	*bytes.Reader
-	info app.FileInfo
+	info calendar.FileInfo
 }
 
-func (m *memFile) Info() app.FileInfo { return m.info }
-func (m *memFile) Close() error       { return nil }
+func (m *memFile) Info() calendar.FileInfo { return m.info }
+func (m *memFile) Close() error            { return nil }
 
 func (f *mongoFiles) DeleteFile(ctx context.Context, name string) error {
 	if err := checkFileName(name); err != nil {
@@ -156,20 +156,20 @@ func (f *mongoFiles) DeleteFile(ctx context.Context, name string) error {
 	return nil
 }
 
-func (f *mongoFiles) StatFile(ctx context.Context, name string) (app.FileInfo, error) {
+func (f *mongoFiles) StatFile(ctx context.Context, name string) (calendar.FileInfo, error) {
 	if checkFileName(name) != nil {
-		return app.FileInfo{}, app.ErrNotFound
+		return calendar.FileInfo{}, calendar.ErrNotFound
 	}
 	var doc fileDoc
 	if err := f.files.FindOne(ctx, bson.D{{Key: "filename", Value: name}}).Decode(&doc); err != nil {
-		return app.FileInfo{}, storeError(err)
+		return calendar.FileInfo{}, storeError(err)
 	}
 	return doc.info(), nil
 }
 
 // ListFiles compares whole milliseconds, what uploadDate keeps: a file is
 // listed when its stored write time is before the instant.
-func (f *mongoFiles) ListFiles(ctx context.Context, before time.Time) ([]app.FileInfo, error) {
+func (f *mongoFiles) ListFiles(ctx context.Context, before time.Time) ([]calendar.FileInfo, error) {
 	if ms := before.Truncate(time.Millisecond); !ms.Equal(before) {
 		before = ms.Add(time.Millisecond)
 	}
@@ -182,7 +182,7 @@ func (f *mongoFiles) ListFiles(ctx context.Context, before time.Time) ([]app.Fil
 	if err := cur.All(ctx, &docs); err != nil {
 		return nil, storeError(err)
 	}
-	out := make([]app.FileInfo, len(docs))
+	out := make([]calendar.FileInfo, len(docs))
 	for i, d := range docs {
 		out[i] = d.info()
 	}
@@ -197,6 +197,6 @@ type fileDoc struct {
 	Metadata   fileMeta  `bson:"metadata"`
 }
 
-func (d fileDoc) info() app.FileInfo {
-	return app.FileInfo{Name: d.Name, Owner: d.Metadata.Owner, Size: d.Length, Written: d.UploadDate}
+func (d fileDoc) info() calendar.FileInfo {
+	return calendar.FileInfo{Name: d.Name, Owner: d.Metadata.Owner, Size: d.Length, Written: d.UploadDate}
 }

@@ -7,7 +7,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
-	"calendar/app"
+	"calendar/app/calendar"
 )
 
 // keysField holds a document's unique keys as a sub-document, each with a unique
@@ -16,7 +16,7 @@ const keysField = "_keys"
 
 type mongoRepo[U any, T interface {
 	*U
-	app.Document
+	calendar.Document
 }] struct {
 	store     *Mongo
 	coll      *mongo.Collection
@@ -26,7 +26,7 @@ type mongoRepo[U any, T interface {
 
 func newMongoRepo[U any, T interface {
 	*U
-	app.Document
+	calendar.Document
 }](s *Mongo, name string) *mongoRepo[U, T] {
 	fields := map[string]bool{}
 	for _, f := range uniqueFields[U, T]() {
@@ -155,9 +155,9 @@ func (r *mongoRepo[U, T]) whyUnmatched(ctx context.Context, id int64) error {
 	case err != nil:
 		return storeError(err)
 	case n == 0:
-		return app.ErrNotFound
+		return calendar.ErrNotFound
 	}
-	return app.ErrStale
+	return calendar.ErrStale
 }
 
 // Delete leaves a tombstone first, then removes the document if it is still
@@ -172,14 +172,14 @@ func (r *mongoRepo[U, T]) Delete(ctx context.Context, id, read int64) error {
 		return err
 	}
 	if old.DocSeq() != read {
-		return app.ErrStale
+		return calendar.ErrStale
 	}
 	seq, err := r.store.next(ctx, "seq")
 	if err != nil {
 		return err
 	}
 	t := tombstone{Key: r.name + "/" + itoa(id), Collection: r.name, ID: id, Seq: seq}
-	if k, ok := any(old).(app.Kinded); ok {
+	if k, ok := any(old).(calendar.Kinded); ok {
 		t.Kind = k.DocKind()
 	}
 	_, err = r.store.tombstones.ReplaceOne(ctx, bson.D{{Key: "_id", Value: t.Key}}, t, options.Replace().SetUpsert(true))
@@ -211,7 +211,7 @@ func (r *mongoRepo[U, T]) Get(ctx context.Context, id int64) (T, error) {
 
 func (r *mongoRepo[U, T]) FindByKey(ctx context.Context, field, value string) (T, error) {
 	if !r.keyFields[field] {
-		return nil, app.ErrNotFound
+		return nil, calendar.ErrNotFound
 	}
 	return r.findOne(ctx, bson.D{{Key: keysField + "." + field, Value: value}})
 }

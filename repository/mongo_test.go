@@ -14,7 +14,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
-	"calendar/app"
+	"calendar/app/calendar"
 	"calendar/repository/ferretdbtest"
 )
 
@@ -23,7 +23,7 @@ var dbCounter atomic.Int64
 // mongoSUT opens a fresh database on the server at uri for each subtest.
 func mongoSUT(uri string) storeUnderTest {
 	return storeUnderTest{
-		open: func(t *testing.T) app.Store {
+		open: func(t *testing.T) calendar.Store {
 			ctx := context.Background()
 			s, err := OpenMongo(ctx, uri, fmt.Sprintf("contract_%d_%d", os.Getpid(), dbCounter.Add(1)))
 			if err != nil {
@@ -35,7 +35,7 @@ func mongoSUT(uri string) storeUnderTest {
 			})
 			return s
 		},
-		reopen: func(t *testing.T, s app.Store) app.Store {
+		reopen: func(t *testing.T, s calendar.Store) calendar.Store {
 			ctx := context.Background()
 			name := s.(*Mongo).db.Name()
 			if err := s.Close(ctx); err != nil {
@@ -120,7 +120,7 @@ func TestAServerGoingAwayIsUnavailableNotAFault(t *testing.T) {
 		{mongo.CommandError{Code: 2, Name: "BadValue", Message: "bad"}, false},
 		{mongo.CommandError{Code: 1, Name: "InternalError", Message: "something else"}, false},
 	} {
-		if got := errors.Is(storeError(c.err), app.ErrUnavailable); got != c.unavailable {
+		if got := errors.Is(storeError(c.err), calendar.ErrUnavailable); got != c.unavailable {
 			t.Errorf("%v: unavailable = %v, want %v", c.err, got, c.unavailable)
 		}
 	}
@@ -135,7 +135,7 @@ func TestMongoFilesUniqueIndexDecides(t *testing.T) {
 	if err := s.files.PutFile(ctx, "2026/11/a.jpg", 1, first); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.files.upload(ctx, "2026/11/a.jpg", 2, randomBytes(700<<10)); !errors.Is(err, app.ErrConflict) {
+	if err := s.files.upload(ctx, "2026/11/a.jpg", 2, randomBytes(700<<10)); !errors.Is(err, calendar.ErrConflict) {
 		t.Fatalf("upload of a taken name err = %v, want ErrConflict", err)
 	}
 	if n, err := s.files.chunks.CountDocuments(ctx, bson.D{}); err != nil || n != 3 {

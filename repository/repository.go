@@ -13,7 +13,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"calendar/app"
+	"calendar/app/calendar"
 )
 
 // Collection names, one per app.Store repo.
@@ -26,7 +26,7 @@ const (
 // uniqueFields returns the names of the unique keys documents of type T declare.
 func uniqueFields[U any, T interface {
 	*U
-	app.Document
+	calendar.Document
 }]() []string {
 	var zero U
 	var fields []string

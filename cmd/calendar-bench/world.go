@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"calendar/app"
+	"calendar/app/calendar"
 	"calendar/repository"
 )
 
@@ -75,8 +76,8 @@ func newWorld(ctx context.Context, store *repository.Bolt, n int, recurring floa
 			return nil, err
 		}
 		var terms, posts int64
-		w, err := generate(n, recurring, func(t *app.Term) error { terms++; t.ID = terms; return nil },
-			func(p *app.Post) error { posts++; p.ID = posts; return nil }, func(*app.Post) error { return nil })
+		w, err := generate(n, recurring, func(t *calendar.Term) error { terms++; t.ID = terms; return nil },
+			func(p *calendar.Post) error { posts++; p.ID = posts; return nil }, func(*calendar.Post) error { return nil })
 		if err == nil {
 			fmt.Printf("reusing the %d events (%d series) seeded by an earlier run\n", n, w.seriesCount)
 		}
@@ -87,9 +88,9 @@ func newWorld(ctx context.Context, store *repository.Bolt, n int, recurring floa
 	}
 	defer store.BulkLoad(false)
 	start := time.Now()
-	w, err := generate(n, recurring, func(t *app.Term) error { return store.Terms().Insert(ctx, t) },
-		func(p *app.Post) error { return store.Posts().Insert(ctx, p) },
-		func(p *app.Post) error { return store.Posts().Update(ctx, p) })
+	w, err := generate(n, recurring, func(t *calendar.Term) error { return store.Terms().Insert(ctx, t) },
+		func(p *calendar.Post) error { return store.Posts().Insert(ctx, p) },
+		func(p *calendar.Post) error { return store.Posts().Update(ctx, p) })
 	if err != nil {
 		return nil, err
 	}
@@ -117,7 +118,7 @@ func checkRecurring(ctx context.Context, store *repository.Bolt, n int, recurrin
 	if series == 0 {
 		ok, err = plainEvent(base + int64(n))
 	} else {
-		var first *app.Post
+		var first *calendar.Post
 		if first, err = store.Posts().Get(ctx, base+int64(plain)+1); err == nil && len(first.Recurrence) > 0 {
 			ok, err = plainEvent(base + int64(plain))
 		}
@@ -136,39 +137,39 @@ const venueCount, organizerCount = 200, 50
 // generate makes the world, handing every term and post to the insert
 // functions, which give them their IDs, and a series to updatePost once its
 // occurrences are made (as the service records how far they go).
-func generate(n int, recurring float64, insertTerm func(*app.Term) error, insertPost, updatePost func(*app.Post) error) (*world, error) {
+func generate(n int, recurring float64, insertTerm func(*calendar.Term) error, insertPost, updatePost func(*calendar.Post) error) (*world, error) {
 	w := &world{rng: rand.New(rand.NewSource(1))}
 	start := time.Now()
 	for i := 0; i < 30; i++ {
-		t := &app.Term{Taxonomy: app.TaxonomyCategory, Name: fmt.Sprintf("Category %d", i), Slug: fmt.Sprintf("category-%d", i)}
+		t := &calendar.Term{Taxonomy: calendar.TaxonomyCategory, Name: fmt.Sprintf("Category %d", i), Slug: fmt.Sprintf("category-%d", i)}
 		if err := insertTerm(t); err != nil {
 			return nil, err
 		}
 		w.categories, w.categorySlugs = append(w.categories, t.ID), append(w.categorySlugs, t.Slug)
 	}
 	for i := 0; i < 100; i++ {
-		t := &app.Term{Taxonomy: app.TaxonomyTag, Name: fmt.Sprintf("Tag %d", i), Slug: fmt.Sprintf("tag-%d", i)}
+		t := &calendar.Term{Taxonomy: calendar.TaxonomyTag, Name: fmt.Sprintf("Tag %d", i), Slug: fmt.Sprintf("tag-%d", i)}
 		if err := insertTerm(t); err != nil {
 			return nil, err
 		}
 		w.tags = append(w.tags, t.ID)
 	}
 	now := time.Now().UTC().Truncate(time.Second)
-	post := func(typ string, i int, title string) *app.Post {
-		return &app.Post{Type: typ, Slug: fmt.Sprintf("%s-%d", typ, i), Status: app.StatusPublish, Author: 1, Title: title, Date: now, Modified: now}
+	post := func(typ string, i int, title string) *calendar.Post {
+		return &calendar.Post{Type: typ, Slug: fmt.Sprintf("%s-%d", typ, i), Status: calendar.StatusPublish, Author: 1, Title: title, Date: now, Modified: now}
 	}
-	var venueGeo []*app.Geo
+	var venueGeo []*calendar.Geo
 	for i := 0; i < venueCount; i++ {
 		c := cities[i%len(cities)]
-		p := post(app.PostTypeVenue, i, "Venue "+w.word()+" "+w.word())
-		p.Geo = &app.Geo{Lat: c[0] + w.rng.Float64()*0.4 - 0.2, Lng: c[1] + w.rng.Float64()*0.4 - 0.2, Source: app.GeoExact}
+		p := post(calendar.PostTypeVenue, i, "Venue "+w.word()+" "+w.word())
+		p.Geo = &calendar.Geo{Lat: c[0] + w.rng.Float64()*0.4 - 0.2, Lng: c[1] + w.rng.Float64()*0.4 - 0.2, Source: calendar.GeoExact}
 		if err := insertPost(p); err != nil {
 			return nil, err
 		}
 		w.venues, venueGeo = append(w.venues, p.ID), append(venueGeo, p.Geo)
 	}
 	for i := 0; i < organizerCount; i++ {
-		p := post(app.PostTypeOrganizer, i, "Organizer "+w.word())
+		p := post(calendar.PostTypeOrganizer, i, "Organizer "+w.word())
 		if err := insertPost(p); err != nil {
 			return nil, err
 		}
@@ -185,8 +186,8 @@ func generate(n int, recurring float64, insertTerm func(*app.Term) error, insert
 	}
 	// event is a plain event or a series, its start within the three years
 	// less span (a series' occurrences all fall within them).
-	event := func(i int, span time.Duration) *app.Post {
-		p := post(app.PostTypeEvent, i, capitalize(w.word()+" "+w.word()+" "+w.word()))
+	event := func(i int, span time.Duration) *calendar.Post {
+		p := post(calendar.PostTypeEvent, i, capitalize(w.word()+" "+w.word()+" "+w.word()))
 		p.Content = w.sentence(20)
 		p.Start = first.Add(time.Duration(w.rng.Int63n(int64(3*365*24*time.Hour - span)))).Truncate(15 * time.Minute)
 		p.End = p.Start.Add(time.Duration(1+w.rng.Intn(4)) * time.Hour)
@@ -198,15 +199,15 @@ func generate(n int, recurring float64, insertTerm func(*app.Term) error, insert
 		p.Tags = []int64{w.tags[w.rng.Intn(len(w.tags))], w.tags[w.rng.Intn(len(w.tags))]}
 		p.Featured = w.rng.Intn(10) == 0
 		if w.rng.Intn(10) == 0 {
-			p.Status = app.StatusDraft
+			p.Status = calendar.StatusDraft
 		}
 		return p
 	}
-	insertEvent := func(p *app.Post) error {
+	insertEvent := func(p *calendar.Post) error {
 		if err := insertPost(p); err != nil {
 			return err
 		}
-		if p.Status == app.StatusPublish {
+		if p.Status == calendar.StatusPublish {
 			w.events = append(w.events, p.ID)
 		}
 		progress()
@@ -233,7 +234,7 @@ func generate(n int, recurring float64, insertTerm func(*app.Term) error, insert
 		if err := updatePost(series); err != nil {
 			return nil, err
 		}
-		if series.Status == app.StatusPublish && series.Start.Add((seriesOccurrences-1)*week).After(time.Now()) {
+		if series.Status == calendar.StatusPublish && series.Start.Add((seriesOccurrences-1)*week).After(time.Now()) {
 			w.series = append(w.series, series.ID)
 		}
 	}
@@ -244,7 +245,7 @@ func generate(n int, recurring float64, insertTerm func(*app.Term) error, insert
 // (app.Events.occurrenceAt and insertOccurrence, for a series in UTC): a
 // copy of the series moved to t, without its rules, Parent the series,
 // Occurrence its start, slug <series slug>-<yyyy-mm-dd>.
-func occurrence(series *app.Post, t time.Time) *app.Post {
+func occurrence(series *calendar.Post, t time.Time) *calendar.Post {
 	o := *series
 	o.ID, o.Seq, o.CreatedSeq = 0, 0, 0
 	o.Slug = series.Slug + "-" + t.UTC().Format("2006-01-02")

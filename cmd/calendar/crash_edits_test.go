@@ -9,7 +9,7 @@ import (
 	"sync"
 	"testing"
 
-	"calendar/app"
+	"calendar/app/calendar"
 	"calendar/repository"
 )
 
@@ -41,7 +41,8 @@ func TestConcurrentEditsSurviveSIGKILL(t *testing.T) {
 	for _, id := range ids {
 		for _, field := range fields {
 			key := fmt.Sprint(id, "/", field)
-			slots[key] = &slot{}
+			mine := &slot{} // the map is written here only: writers keep their own slot
+			slots[key] = mine
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
@@ -56,7 +57,7 @@ func TestConcurrentEditsSurviveSIGKILL(t *testing.T) {
 						value = fmt.Sprintf("https://example.org/%d", i)
 					}
 					mu.Lock()
-					slots[key].sending = value
+					mine.sending = value
 					mu.Unlock()
 					body, _ := json.Marshal(map[string]string{field: value})
 					status, _, err := c.post(fmt.Sprint("/vendor/events/v1/events/", id), string(body))
@@ -65,7 +66,7 @@ func TestConcurrentEditsSurviveSIGKILL(t *testing.T) {
 					}
 					if status == http.StatusOK {
 						mu.Lock()
-						slots[key].acked = value
+						mine.acked = value
 						acked++
 						mu.Unlock()
 					}
@@ -104,7 +105,7 @@ func TestConcurrentEditsSurviveSIGKILL(t *testing.T) {
 	t.Logf("%d acknowledged edits; verify: %s", acked, strings.TrimSpace(out.String()))
 }
 
-func storedField(p *app.Post, field string) string {
+func storedField(p *calendar.Post, field string) string {
 	switch field {
 	case "title":
 		return p.Title

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"calendar/app"
+	"calendar/app/calendar"
 	"calendar/index"
 	"calendar/repository"
 )
@@ -192,7 +192,7 @@ func verifyIndexMatchesStore(t *testing.T, dir string) {
 		t.Fatal(err)
 	}
 	defer idx.Close()
-	if _, err := verifyIndex(ctx, store, idx, func(_ *app.Post, problem error) { t.Error(problem) }); err != nil {
+	if _, err := verifyIndex(ctx, store, idx, func(_ *calendar.Post, problem error) { t.Error(problem) }); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -213,7 +213,7 @@ func TestStartUpCatchesUpWithChangesTheIndexMissed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	behind := &app.Post{Type: app.PostTypeVenue, Slug: "behind", Status: app.StatusPublish, Title: "behind", Author: 1,
+	behind := &calendar.Post{Type: calendar.PostTypeVenue, Slug: "behind", Status: calendar.StatusPublish, Title: "behind", Author: 1,
 		Date: time.Now().UTC().Truncate(time.Second), Modified: time.Now().UTC().Truncate(time.Second)}
 	if err := store.Posts().Insert(ctx, behind); err != nil {
 		t.Fatal(err)

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"calendar/app"
+	"calendar/app/calendar"
 	"calendar/cmd/internal/conns"
 	"calendar/cmd/internal/gc"
 	"calendar/controllers"
@@ -182,7 +183,7 @@ func logConnPressure(logger *slog.Logger, cfg Config) func(conns.Pressure) {
 
 // openStoreAndIndex opens the configured store, then the index beside it;
 // on an error nothing is left open.
-func openStoreAndIndex(ctx context.Context, cfg Config) (app.Store, string, *index.Index, error) {
+func openStoreAndIndex(ctx context.Context, cfg Config) (calendar.Store, string, *index.Index, error) {
 	store, backend, err := openStore(ctx, cfg)
 	if err != nil {
 		return nil, "", nil, err
@@ -195,7 +196,7 @@ func openStoreAndIndex(ctx context.Context, cfg Config) (app.Store, string, *ind
 	return store, backend, idx, nil
 }
 
-func openStore(ctx context.Context, cfg Config) (app.Store, string, error) {
+func openStore(ctx context.Context, cfg Config) (calendar.Store, string, error) {
 	if cfg.MongoURI == "" {
 		s, err := repository.OpenBolt(cfg.DataDir)
 		if err != nil {

@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"calendar/app"
+	"calendar/app/calendar"
 	"calendar/repository"
 )
 
@@ -128,7 +128,7 @@ func checkNoUnfinishedUpload(t *testing.T, dir string) {
 		}
 		for _, p := range posts {
 			after = p.ID
-			if p.Status == app.StatusUploading {
+			if p.Status == calendar.StatusUploading {
 				t.Errorf("record %d is still marked as uploading", p.ID)
 			}
 			if p.Media != nil {

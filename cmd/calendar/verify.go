@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"calendar/app"
+	"calendar/app/calendar"
 	"calendar/index"
 )
 
@@ -31,7 +32,7 @@ func verify(ctx context.Context, args []string, getenv func(string) string, out 
 		return fmt.Errorf("there was no index under %s: start the service or run reindex", cfg.DataDir)
 	}
 	before := 0
-	if _, err := verifyIndex(ctx, store, idx, func(p *app.Post, _ error) {
+	if _, err := verifyIndex(ctx, store, idx, func(p *calendar.Post, _ error) {
 		if p != nil { // not the count of posts, which follows from them
 			before++
 		}
@@ -42,7 +43,7 @@ func verify(ctx context.Context, args []string, getenv func(string) string, out 
 		return fmt.Errorf("applying the changes the index had not: %w", err)
 	}
 	differ, differPosts := 0, 0
-	checked, err := verifyIndex(ctx, store, idx, func(p *app.Post, problem error) {
+	checked, err := verifyIndex(ctx, store, idx, func(p *calendar.Post, problem error) {
 		differ++
 		if p != nil {
 			differPosts++
@@ -64,7 +65,7 @@ func verify(ctx context.Context, args []string, getenv func(string) string, out 
 
 // verifyIndex checks every stored post against its index entry, telling
 // differ about each that differs, then the count of posts the index holds.
-func verifyIndex(ctx context.Context, store app.Store, idx *index.Index, differ func(p *app.Post, problem error)) (int, error) {
+func verifyIndex(ctx context.Context, store calendar.Store, idx *index.Index, differ func(p *calendar.Post, problem error)) (int, error) {
 	var after int64
 	n := 0
 	for {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"calendar/app"
+	"calendar/app/calendar"
 	"calendar/index"
 	"calendar/repository"
 )
@@ -34,7 +35,7 @@ func TestVerifyTellsWhereTheIndexDiffersFromTheStore(t *testing.T) {
 	if _, err := a.Venues.Create(ctx, app.Caller{User: admin}, app.LinkedInput{PostFields: app.PostFields{Title: &name}}); err != nil {
 		t.Fatal(err)
 	}
-	behind := &app.Post{Type: app.PostTypeVenue, Slug: "behind", Title: "Behind the index's back", Status: app.StatusPublish, Date: time.Now()}
+	behind := &calendar.Post{Type: calendar.PostTypeVenue, Slug: "behind", Title: "Behind the index's back", Status: calendar.StatusPublish, Date: time.Now()}
 	check := func() (string, error) {
 		if err := idx.Close(); err != nil {
 			t.Fatal(err)
@@ -67,7 +68,7 @@ func TestVerifyTellsWhereTheIndexDiffersFromTheStore(t *testing.T) {
 	// An index that disagrees with a store it has caught up with, about a
 	// change older than any catch-up re-reads, is a fault.
 	for i := range 300 {
-		later := &app.Post{Type: app.PostTypeVenue, Slug: fmt.Sprint("later-", i), Title: "Later", Status: app.StatusPublish, Date: time.Now()}
+		later := &calendar.Post{Type: calendar.PostTypeVenue, Slug: fmt.Sprint("later-", i), Title: "Later", Status: calendar.StatusPublish, Date: time.Now()}
 		if err := store.Posts().Insert(ctx, later); err != nil {
 			t.Fatal(err)
 		}
@@ -77,7 +78,7 @@ func TestVerifyTellsWhereTheIndexDiffersFromTheStore(t *testing.T) {
 	}
 	wrong := *behind
 	wrong.Title = "Not what the store says"
-	if err := idx.PutPosts(ctx, []*app.Post{&wrong}); err != nil {
+	if err := idx.PutPosts(ctx, []*calendar.Post{&wrong}); err != nil {
 		t.Fatal(err)
 	}
 	out, err := check()

@@ -1,4 +1,4 @@
-package app
+package calendar
 
 import (
 	"errors"
@@ -101,7 +101,7 @@ func ErrForbidden(actor *User) *Error {
 }
 
 // forbiddenAs is ErrForbidden under the code and message of one endpoint.
-func forbiddenAs(actor *User, code, message string) *Error {
+func ForbiddenAs(actor *User, code, message string) *Error {
 	e := ErrForbidden(actor)
 	e.Code, e.Message = code, message
 	return e

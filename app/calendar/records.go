@@ -1,4 +1,10 @@
-package app
+// Package calendar is the service's vocabulary: the stored records (posts,
+// terms, users), roles and capabilities, statuses, who may read a post
+// (ReadRule), the one error type, the queries the index answers, the bounds
+// on input, and the ports the storage (Store) and the search index (Index)
+// implement. It holds no use case: app does, and repository and index depend
+// on this package alone.
+package calendar
 
 import (
 	"strings"
@@ -106,8 +112,8 @@ type MediaSize struct {
 	FileSize int64  `bson:"filesize"`
 }
 
-// names are every file of the image, the full one first.
-func (m *MediaFile) names() []string {
+// Names are every file of the image, the full one first.
+func (m *MediaFile) Names() []string {
 	out := []string{m.File}
 	for _, s := range m.Sizes {
 		out = append(out, s.File)
@@ -192,3 +198,55 @@ func FoldTitle(title string) string {
 	}
 	return b.String()
 }
+
+// MetaAlt and MetaSource are an attachment's alternative text and the URL it
+// was sideloaded from.
+const (
+	MetaAlt    = "alt_text"
+	MetaSource = "source"
+)
+
+// Lease is a job's hold on a series. Holder "" marks a job that stopped
+// before it finished: its occurrences are to be reconciled.
+type Lease struct {
+	Holder string    `bson:"holder"`
+	Until  time.Time `bson:"until"`
+}
+
+// MIMEOf is the type of one of the files, false when it is not one of them.
+func (m *MediaFile) MIMEOf(name string) (string, bool) {
+	if m == nil {
+		return "", false
+	}
+	if m.File == name {
+		return m.MIME, true
+	}
+	for _, s := range m.Sizes {
+		if s.File == name {
+			return s.MIME, true
+		}
+	}
+	return "", false
+}
+
+// MediaOf is an attachment's files; nil for a nil post.
+func (p *Post) MediaOf() *MediaFile {
+	if p == nil {
+		return nil
+	}
+	return p.Media
+}
+
+// Revision is the post's revision (its sequence); 0 for a nil post.
+func (p *Post) Revision() int64 {
+	if p == nil {
+		return 0
+	}
+	return p.Seq
+}
+
+// The two taxonomies, by the names clients of the plugin know them.
+const (
+	TaxonomyCategory = "tribe_events_cat"
+	TaxonomyTag      = "post_tag"
+)

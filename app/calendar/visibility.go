@@ -1,4 +1,4 @@
-package app
+package calendar
 
 import "slices"
 
@@ -28,10 +28,10 @@ var (
 
 // readEverything is the rule of the service's own queries (unlinking a
 // removed venue from every event, for one).
-var readEverything = ReadRule{All: true}
+var ReadEverything = ReadRule{All: true}
 
 // readRuleOf is the rule of a caller; nil is anonymous.
-func readRuleOf(actor *User) ReadRule {
+func ReadRuleOf(actor *User) ReadRule {
 	switch {
 	case actor.Can(CapEditOthersPosts) && actor.Can(CapReadPrivatePosts):
 		return ReadRule{All: true}
@@ -48,4 +48,4 @@ func (r ReadRule) Allows(status string, author int64) bool {
 }
 
 // canRead is the rule applied to one post.
-func canRead(actor *User, p *Post) bool { return readRuleOf(actor).Allows(p.Status, p.Author) }
+func CanRead(actor *User, p *Post) bool { return ReadRuleOf(actor).Allows(p.Status, p.Author) }

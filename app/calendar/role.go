@@ -1,4 +1,4 @@
-package app
+package calendar
 
 // Role is one of the five WordPress roles a user holds.
 type Role string
@@ -63,7 +63,7 @@ func (r Role) Has(c Capability) bool {
 	return false
 }
 
-func roleNames() []string {
+func RoleNames() []string {
 	names := make([]string, len(Roles))
 	for i, r := range Roles {
 		names[i] = string(r)

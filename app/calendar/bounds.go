@@ -1,0 +1,105 @@
+package calendar
+
+import (
+	"sort"
+	"unicode/utf8"
+)
+
+// The bounds on what one request may hold or ask for, so that no account can
+// make the service store, index, search or answer without limit. The README
+// states each of them; a value beyond one is a 400 naming the parameter.
+const (
+	// MaxTitleBytes bounds an event's title and a venue's or an organizer's name.
+	MaxTitleBytes = 1000
+	// MaxDescriptionBytes bounds a description (WordPress' TEXT column: 64 KiB).
+	MaxDescriptionBytes = 65535
+	// MaxExcerptBytes bounds an excerpt and a term's description.
+	MaxExcerptBytes = 8192
+	// MaxFieldBytes bounds a venue's or an organizer's text fields (address,
+	// city, phone...).
+	MaxFieldBytes = 500
+	// MaxURLBytes bounds image and website URLs.
+	MaxURLBytes = 2048
+	// MaxPasswordBytes is WordPress' post_password column.
+	MaxPasswordBytes = 255
+	// MaxEmailBytes is the longest address RFC 5321 lets through.
+	MaxEmailBytes = 254
+	// MaxShortBytes bounds slugs as sent, zone names and dates.
+	MaxShortBytes = 200
+	// MaxCostBytes bounds an event's cost, all its values together.
+	MaxCostBytes = 1000
+
+	// MaxOrganizers bounds the organizers of one event, MaxEventTerms its
+	// categories and its tags (each).
+	MaxOrganizers = 50
+	MaxEventTerms = 100
+	// MaxCreatedPerWrite bounds the venues, organizers and terms one event
+	// write creates from fields or names.
+	MaxCreatedPerWrite = 25
+
+	// MaxSearchLength bounds a search text.
+	MaxSearchLength = 200
+	// MaxSearchWords: a search of more words looks for its longest ones
+	// (WordPress takes a search of ten words or more as one phrase).
+	MaxSearchWords = 9
+	// MaxWordBytes is the longest word the index keeps: longer ones are kept
+	// and searched cut to this length, so one giant word cannot make every
+	// search scan it.
+	MaxWordBytes = 64
+	// MaxIndexedTextBytes is how much of a venue's or an organizer's text
+	// field their substring search looks into.
+	MaxIndexedTextBytes = 4096
+)
+
+// CapWord cuts a word to MaxWordBytes, on a character boundary: what the index
+// keeps of a word, and so what a search looks for.
+func CapWord(w string) string {
+	if len(w) <= MaxWordBytes {
+		return w
+	}
+	cut := MaxWordBytes
+	for cut > 0 && !utf8.RuneStart(w[cut]) {
+		cut--
+	}
+	return w[:cut]
+}
+
+// CapSearchWords is what a search looks for: each word once, cut to
+// MaxWordBytes, single letters left out when longer words remain (WordPress
+// skips them: they match nearly everything, at the cost of a search through
+// every word the index holds), and at most MaxSearchWords of them, the
+// longest, in their order.
+func CapSearchWords(words []string) []string {
+	seen := map[string]bool{}
+	var all, kept []string
+	for _, w := range words {
+		w = CapWord(w)
+		if w == "" || seen[w] {
+			continue
+		}
+		seen[w] = true
+		all = append(all, w)
+		if utf8.RuneCountInString(w) > 1 {
+			kept = append(kept, w)
+		}
+	}
+	if len(kept) == 0 && len(all) > 0 {
+		kept = all[:1]
+	}
+	if len(kept) <= MaxSearchWords {
+		return kept
+	}
+	longest := append([]string(nil), kept...)
+	sort.SliceStable(longest, func(i, j int) bool { return len(longest[i]) > len(longest[j]) })
+	chosen := map[string]bool{}
+	for _, w := range longest[:MaxSearchWords] {
+		chosen[w] = true
+	}
+	out := kept[:0:0]
+	for _, w := range kept {
+		if chosen[w] {
+			out = append(out, w)
+		}
+	}
+	return out
+}

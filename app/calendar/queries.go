@@ -1,0 +1,152 @@
+package calendar
+
+import "time"
+
+// Link names what an event links to: its terms, its venue or its organizers.
+type Link int
+
+const (
+	LinkTerms Link = iota
+	LinkVenue
+	LinkOrganizers
+)
+
+// MaxTerms bounds one taxonomy's term list as the index returns it.
+const MaxTerms = 10000
+
+// TermQuery selects terms of one taxonomy. Empty fields do not filter.
+type TermQuery struct {
+	Taxonomy string
+	// Search matches names or slugs that contain it, without regard to case.
+	Search string
+	// Name matches names equal to it without regard to case.
+	Name    string
+	Include []int64
+	Exclude []int64
+	Parent  *int64
+	// Parents, when not nil, keeps the children of these terms.
+	Parents []int64
+	Slug    string
+	// OrderBy is id, name, slug, parent or description (name when empty).
+	OrderBy string
+	Desc    bool
+}
+
+// PostQuery selects posts of one type. Empty fields do not filter.
+type PostQuery struct {
+	Type     string
+	Statuses []string
+	// Reader keeps what the caller may read (the zero value: published
+	// posts only), as part of the query, so totals and pages hold only that.
+	Reader ReadRule
+	// Fragments must all occur, case-insensitively, within one of the type's
+	// searchable fields (title, content, excerpt, meta).
+	Fragments []string
+	// TitleKey matches titles equal to it after FoldTitle.
+	TitleKey string
+	// Words must each occur, case-insensitively, in the title, the content or
+	// the excerpt (an event search).
+	Words []string
+	// Relevance, when set, replaces Words: every word of it must occur as a
+	// word, a word's prefix or with one typo (five letters or more), accents
+	// folded; the best matches come first (title hits above the others) and
+	// Order breaks ties.
+	Relevance string
+	// IDs restricts to these posts (nil: no restriction, empty: none);
+	// ExcludeIDs leaves these out.
+	IDs        []int64
+	ExcludeIDs []int64
+	// Event filters: bounds on the start and end instants, linked posts and
+	// terms (OR within each list), the featured flag, listing visibility.
+	StartAfter, StartBefore, EndAfter, EndBefore *Bound
+	Venues, Organizers, Categories, Tags         []int64
+	// Authors keeps the posts of these authors; Images those whose image is
+	// one of these attachments; Source the attachment sideloaded from it.
+	Authors  []int64
+	Images   []int64
+	Source   string
+	Featured *bool
+	Parent   *int64
+	// SeriesOnly keeps events that recur (have rules).
+	SeriesOnly bool
+	// Near keeps posts within a great-circle radius of a point (venues by their
+	// position, events by their venue's); HasGeo keeps those with (or without)
+	// a position.
+	Near       *GeoNear
+	HasGeo     *bool
+	ListedOnly bool
+	Order      PostOrder
+	Offset     int
+	Limit      int // 0: count only
+	// Facets asks for the counts of every value of these facets (Facet*)
+	// among all the matching posts.
+	Facets []string
+
+	// ModifiedAfter keeps posts last modified after it.
+	ModifiedAfter *Bound
+}
+
+// Bound is one side of a time range.
+type Bound struct {
+	T         time.Time
+	Inclusive bool
+}
+
+// PostOrder is the order a post list comes in.
+type PostOrder int
+
+const (
+	// OrderNewest: publication date descending, then ID descending (venues, organizers).
+	OrderNewest PostOrder = iota
+	// OrderStart: event start ascending, then publication date, then ID.
+	OrderStart
+	// OrderPublished: publication date ascending, then ID.
+	OrderPublished
+	// OrderDistance: nearest to Near first, then event start, publication date, ID.
+	OrderDistance
+	// OrderModified: modification ascending, then ID, for paging forward.
+	OrderModified
+)
+
+// GeoNear is a point and a radius in kilometres.
+type GeoNear struct {
+	Lat, Lng, Km float64
+}
+
+// PostPage is one page of a PostQuery: IDs newest first (then highest ID), and
+// how many posts match in all.
+type PostPage struct {
+	IDs   []int64
+	Total int
+	// Facets: per facet asked for, its values and their counts.
+	Facets map[string][]FacetCount
+}
+
+// SearchableMeta lists, per post type, the meta fields a search looks into.
+var SearchableMeta = map[string][]string{
+	PostTypeVenue:     {"address", "city", "province", "state", "stateprovince", "zip", "phone"},
+	PostTypeOrganizer: {"phone", "email", "website"},
+}
+
+// The facets of an event list, in the order an answer lists them.
+const (
+	FacetCategories = "categories"
+	FacetTags       = "tags"
+	FacetVenue      = "venue"
+	FacetOrganizer  = "organizer"
+	FacetFeatured   = "featured"
+)
+
+// FacetNames are the facets an event list may ask for.
+var FacetNames = []string{FacetCategories, FacetTags, FacetVenue, FacetOrganizer, FacetFeatured}
+
+// MaxFacetValues bounds the values of one facet: more categories, tags, venues
+// or organizers than a site has in use.
+const MaxFacetValues = 1000
+
+// FacetCount is one value of a facet as the index holds it (an ID or
+// true/false) and how many matching posts have it.
+type FacetCount struct {
+	Value string
+	Count int
+}
