@@ -32,11 +32,11 @@ func (s *Events) loadEvent(ctx context.Context, actor *calendar.User, ref PostRe
 	p, err := s.store.Posts().Get(ctx, ref.ID)
 	switch {
 	case errors.Is(err, calendar.ErrNotFound):
-		return nil, calendar.NewError(calendar.KindNotFound, "rest-event-not-found", fmt.Sprintf("Event with ID %d does not exist.", ref.ID))
+		return nil, itemErrors.eventMissing(ref.ID)
 	case err != nil:
 		return nil, err
 	case p.Type != calendar.PostTypeEvent:
-		return nil, calendar.NewError(calendar.KindInvalid, "rest-invalid-event-id", "The specified ID is not a valid event.")
+		return nil, itemErrors.eventWrongType()
 	}
 	return p, nil
 }
@@ -51,9 +51,9 @@ func (s *Events) Get(ctx context.Context, caller Caller, ref PostRef, password s
 	}
 	switch {
 	case p.Status == calendar.StatusTrash && !actor.Can(calendar.CapEditOthersPosts):
-		return nil, calendar.NewError(calendar.KindForbidden, "event-no-longer-available", "This event is no longer available")
+		return nil, itemErrors.eventTrashed()
 	case !calendar.CanRead(actor, p):
-		return nil, calendar.NewError(calendar.KindForbidden, "event-not-accessible", "The requested event is not accessible")
+		return nil, itemErrors.postUnreadable(calendar.PostTypeEvent)
 	}
 	if ok, err := s.unlocked(caller, p, password); err != nil {
 		return nil, err

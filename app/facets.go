@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"slices"
 	"sort"
 	"strconv"
 
@@ -25,27 +24,6 @@ type FacetValue struct {
 	Name  string `json:"name,omitempty"`
 	Value *bool  `json:"value,omitempty"`
 	Count int    `json:"count"`
-}
-
-// readSearchOrder applies orderby=relevance (the search ranks the list) and
-// facets=. Relevance without a search has nothing to rank by: a 400 tells the
-// client so, where falling back to the default order would hide the mistake.
-func readSearchOrder(f EventFilter, q *calendar.PostQuery, bad *calendar.InvalidParams) {
-	if f.OrderBy == "relevance" {
-		if f.Search != nil {
-			q.Relevance, q.Words = *f.Search, nil
-		} else {
-			bad.Add("orderby", "orderby=relevance needs search.", nil)
-		}
-	}
-	if f.Facets != nil {
-		q.Facets = []string{}
-		for _, name := range calendar.FacetNames {
-			if slices.Contains(*f.Facets, name) {
-				q.Facets = append(q.Facets, name)
-			}
-		}
-	}
 }
 
 // facets renders the index's counts, with one store read for the terms

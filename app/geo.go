@@ -15,36 +15,6 @@ type nearMe struct {
 	unit string
 }
 
-// readNear checks a "near me" point (geoloc_lat, geoloc_lng, geoloc_radius,
-// geoloc_unit); nil when no point is given.
-func readNear(in NearInput, bad *calendar.InvalidParams) *nearMe {
-	unit, radius := in.Unit, 25.0
-	if unit == "" {
-		unit = "mi"
-	}
-	if in.Radius != nil {
-		radius = *in.Radius
-	}
-	switch {
-	case (in.Lat == nil) != (in.Lng == nil):
-		bad.Add("geoloc_lat", "geoloc_lat and geoloc_lng go together.", nil)
-	case in.Lat != nil && (*in.Lat < -90 || *in.Lat > 90):
-		bad.Add("geoloc_lat", "geoloc_lat must be from -90 to 90.", nil)
-	case in.Lng != nil && (*in.Lng < -180 || *in.Lng > 180):
-		bad.Add("geoloc_lng", "geoloc_lng must be from -180 to 180.", nil)
-	}
-	if radius <= 0 || radius > 20000 {
-		bad.Add("geoloc_radius", "geoloc_radius must be more than 0 and at most 20000.", nil)
-	}
-	if _, known := kmPer[unit]; !known {
-		bad.Add("geoloc_unit", "geoloc_unit is not one of mi, km.", nil)
-	}
-	if in.Lat == nil || in.Lng == nil {
-		return nil
-	}
-	return &nearMe{GeoNear: calendar.GeoNear{Lat: *in.Lat, Lng: *in.Lng, Km: radius * kmPer[unit]}, unit: unit}
-}
-
 // publicPosition is where a venue's events are found by "near me": its
 // position when anyone may read it whole (published, without a password),
 // none otherwise. An event's position is its venue's, shown to callers who
@@ -76,12 +46,4 @@ func haversineKm(lat1, lng1, lat2, lng2 float64) float64 {
 	dLat, dLng := (lat2-lat1)*rad, (lng2-lng1)*rad
 	a := math.Sin(dLat/2)*math.Sin(dLat/2) + math.Cos(lat1*rad)*math.Cos(lat2*rad)*math.Sin(dLng/2)*math.Sin(dLng/2)
 	return 2 * earthRadiusKm * math.Asin(math.Min(1, math.Sqrt(a)))
-}
-
-// readOrder reads orderby: the default order, or distance (which needs a point).
-func readOrder(orderBy string, near *nearMe, bad *calendar.InvalidParams) bool {
-	if orderBy == "distance" && near == nil {
-		bad.Add("orderby", "orderby=distance needs geoloc_lat and geoloc_lng.", nil)
-	}
-	return orderBy == "distance"
 }

@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"fmt"
 	"regexp"
 	"sort"
 	"strings"
@@ -46,40 +45,8 @@ func (s *LinkedPosts[V]) MetaFields() []string { return s.kind.meta }
 func (s *LinkedPosts[V]) List(ctx context.Context, caller Caller, f LinkedFilter) (*Page[V], error) {
 	actor := caller.User
 	page, perPage := s.paging(f.Page)
-	q := calendar.PostQuery{Type: s.kind.postType, Offset: (page - 1) * perPage, Limit: perPage}
-	if f.Search != nil {
-		if strings.TrimSpace(*f.Search) == "" {
-			return nil, calendar.ErrInvalidParam("search", "search must not be empty.")
-		}
-		if len(*f.Search) > calendar.MaxSearchLength {
-			return nil, calendar.ErrInvalidParam("search", fmt.Sprintf("search must not be longer than %d bytes.", calendar.MaxSearchLength))
-		}
-		q.Fragments = SearchFragments(*f.Search)
-	}
-	var err error
-	if q.Statuses, err = listStatuses(actor, f.Statuses); err != nil {
-		return nil, err
-	}
-	q.Reader = calendar.ReadRuleOf(actor)
-	if err := s.eventFilters(ctx, actor, f, &q); err != nil {
-		return nil, err
-	}
-	var near *nearMe
-	var bad calendar.InvalidParams
-	if s.kind.postType == calendar.PostTypeVenue {
-		if near = readNear(f.Near, &bad); near != nil {
-			q.Near = &near.GeoNear
-		}
-		order := ""
-		if f.ByDistance {
-			order = "distance"
-		}
-		if readOrder(order, near, &bad) {
-			q.Order = calendar.OrderDistance
-		}
-	}
-	readModifiedAfter(f.ModifiedAfter, s.now(), &q, &bad)
-	if err := bad.Err(); err != nil {
+	q, near, err := s.listQuery(ctx, actor, f, page, perPage)
+	if err != nil {
 		return nil, err
 	}
 	found, err := s.index.SearchPosts(ctx, q)
@@ -114,57 +81,6 @@ func (s *LinkedPosts[V]) link() calendar.Link {
 	return calendar.LinkOrganizers
 }
 
-// eventFilters applies event, has_events and only_with_upcoming: each narrows
-// the IDs the list may return, through the links of the events the caller may
-// read, in the index. An event the caller may not read is a missing one.
-func (s *LinkedPosts[V]) eventFilters(ctx context.Context, actor *calendar.User, f LinkedFilter, q *calendar.PostQuery) error {
-	restrict := func(ids []int64) {
-		if q.IDs == nil {
-			q.IDs = ids
-		} else {
-			q.IDs = inOrderOf(q.IDs, ids)
-		}
-	}
-	if f.Event != nil {
-		e, err := s.loadReadable(ctx, actor, calendar.PostTypeEvent, *f.Event)
-		if err != nil {
-			return calendar.ErrInvalidParam("event", "event must be the ID of an event.")
-		}
-		ids := e.Organizers
-		if s.kind.postType == calendar.PostTypeVenue {
-			ids = []int64{}
-			if e.Venue != 0 {
-				ids = []int64{e.Venue}
-			}
-		}
-		restrict(append([]int64{}, ids...))
-	}
-	if f.HasEvents != nil {
-		// Events that count: published, scheduled or private, as the caller
-		// may read them (the plugin counts drafts and pending ones out, and
-		// trashed ones in: a trashed event is no longer there).
-		counts, err := s.index.CountLinks(ctx, s.link(), calendar.PostQuery{Type: calendar.PostTypeEvent, Statuses: []string{calendar.StatusPublish, calendar.StatusFuture, calendar.StatusPrivate}, Reader: q.Reader})
-		if err != nil {
-			return err
-		}
-		if *f.HasEvents {
-			restrict(keys(counts))
-		} else {
-			q.ExcludeIDs = append(q.ExcludeIDs, keys(counts)...)
-		}
-	}
-	if f.OnlyWithUpcoming {
-		// The plugin's quirk, kept: the events' statuses are the list's.
-		upcoming := calendar.PostQuery{Type: calendar.PostTypeEvent, Statuses: q.Statuses, Reader: q.Reader, StartAfter: &calendar.Bound{T: s.now(), Inclusive: true}}
-		counts, err := s.index.CountLinks(ctx, s.link(), upcoming)
-		if err != nil {
-			return err
-		}
-		restrict(keys(counts))
-	}
-	return nil
-}
-
 func keys(m map[int64]int) []int64 {
 	out := make([]int64, 0, len(m))
 	for k := range m {
@@ -192,7 +108,7 @@ func (s *LinkedPosts[V]) Get(ctx context.Context, caller Caller, ref PostRef, pa
 		return zero, err
 	}
 	if !calendar.CanRead(caller.User, p) {
-		return zero, errNotAccessible(s.kind.postType)
+		return zero, itemErrors.postUnreadable(s.kind.postType)
 	}
 	ok, err := s.unlocked(caller, p, password)
 	if err != nil {

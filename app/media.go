@@ -143,7 +143,7 @@ func (m *Media) Get(ctx context.Context, caller Caller, id int64) (AttachmentVie
 func (m *Media) loadAttachment(ctx context.Context, id int64) (*calendar.Post, error) {
 	p, err := m.store.Posts().Get(ctx, id)
 	if errors.Is(err, calendar.ErrNotFound) || (err == nil && (p.Type != calendar.PostTypeAttachment || p.Status != calendar.StatusInherit)) {
-		return nil, calendar.NewError(calendar.KindNotFound, "rest_post_invalid_id", "Invalid post ID.")
+		return nil, itemErrors.attachmentAbsent()
 	}
 	return p, err
 }
@@ -151,13 +151,9 @@ func (m *Media) loadAttachment(ctx context.Context, id int64) (*calendar.Post, e
 // List is one page of the library, newest first.
 func (m *Media) List(ctx context.Context, caller Caller, f MediaFilter) (*Page[AttachmentView], error) {
 	page, perPage := m.paging(f.Page)
-	q := calendar.PostQuery{Type: calendar.PostTypeAttachment, Statuses: []string{calendar.StatusInherit}, Reader: calendar.ReadRuleOf(caller.User),
-		Authors: f.Authors, Offset: (page - 1) * perPage, Limit: perPage}
-	if f.Search != nil && strings.TrimSpace(*f.Search) != "" {
-		if len(*f.Search) > calendar.MaxSearchLength {
-			return nil, calendar.ErrInvalidParam("search", "search must not be longer than "+itoa(calendar.MaxSearchLength)+" bytes.")
-		}
-		q.Fragments = SearchFragments(*f.Search)
+	q, err := m.listQuery(caller, f, page, perPage)
+	if err != nil {
+		return nil, err
 	}
 	found, err := m.index.SearchPosts(ctx, q)
 	if err != nil {

@@ -2,9 +2,6 @@ package app
 
 import (
 	"time"
-
-	"calendar/app/calendar"
-	"calendar/app/strtotime"
 )
 
 // LastModified is when the venue last changed, for Last-Modified headers.
@@ -50,21 +47,6 @@ func (v TermView) Revision() int64 { return v.revision }
 
 // Revision is the attachment's revision.
 func (v AttachmentView) Revision() int64 { return v.revision }
-
-// readModifiedAfter sets the modified_after filter and its order on q when
-// it was sent.
-func readModifiedAfter(raw *string, now time.Time, q *calendar.PostQuery, bad *calendar.InvalidParams) {
-	if raw == nil {
-		return
-	}
-	t, err := strtotime.Parse(*raw, now, time.UTC)
-	if err != nil {
-		bad.Add("modified_after", "modified_after is not a date.", nil)
-		return
-	}
-	q.ModifiedAfter = &calendar.Bound{T: t.UTC()}
-	q.Order = calendar.OrderModified
-}
 
 // laterOf is the later of two instants.
 func laterOf(a, b time.Time) time.Time {

@@ -116,8 +116,3 @@ func (s *postService) shown(caller Caller, p *calendar.Post, given string) bool 
 	ok, _ := s.unlocked(caller, p, given)
 	return ok
 }
-
-// errNotAccessible is the plugin's 403 for a post the caller may not read.
-func errNotAccessible(kind string) *calendar.Error {
-	return calendar.NewError(calendar.KindForbidden, kind+"-not-accessible", "The requested "+kind+" is not accessible")
-}

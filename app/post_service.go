@@ -76,12 +76,12 @@ func (s *postService) load(ctx context.Context, actor *calendar.User, postType s
 		param = "slug"
 		p, err = s.store.Posts().FindByKey(ctx, "type_slug", postType+"/"+ref.Slug)
 	case ref.ID == 0: // IDs start at 1: the plugin's tests answer /0 with a 404
-		return nil, calendar.NewError(calendar.KindNotFound, postType+"-not-found", "The requested post ID does not exist or is not a "+postType+".")
+		return nil, itemErrors.postZero(postType)
 	default:
 		p, err = s.store.Posts().Get(ctx, ref.ID)
 	}
 	if errors.Is(err, calendar.ErrNotFound) || (err == nil && p.Type != postType) || (err == nil && ref.bySlug() && !calendar.CanRead(actor, p) && !ownedBy(p, actor)) {
-		return nil, calendar.ErrInvalidParam(param, "Invalid parameter.")
+		return nil, itemErrors.byRefNotFound(param)
 	}
 	return p, err
 }

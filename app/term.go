@@ -87,11 +87,11 @@ func (s *Terms) Get(ctx context.Context, caller Caller, id int64) (*TermView, er
 
 func (s *Terms) load(ctx context.Context, id int64) (*calendar.Term, error) {
 	if id == 0 { // IDs start at 1: WordPress answers /0 with a 404
-		return nil, calendar.NewError(calendar.KindNotFound, "rest_term_invalid", "Term does not exist.")
+		return nil, itemErrors.termZero()
 	}
 	t, err := s.store.Terms().Get(ctx, id)
 	if errors.Is(err, calendar.ErrNotFound) || (err == nil && t.Taxonomy != s.kind.taxonomy) {
-		return nil, calendar.ErrInvalidParam("id", "Invalid parameter.")
+		return nil, itemErrors.byRefNotFound("id")
 	}
 	return t, err
 }

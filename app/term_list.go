@@ -13,72 +13,9 @@ import (
 // List answers a term list: the index finds and orders, the store loads the page.
 func (s *Terms) List(ctx context.Context, caller Caller, f TermFilter) (*Page[TermView], error) {
 	page, perPage := s.posts.paging(f.Page)
-	q := calendar.TermQuery{Taxonomy: s.kind.taxonomy}
-	var bad calendar.InvalidParams
-	nonEmpty := func(name string, v *string) string {
-		if v == nil {
-			return ""
-		}
-		if strings.TrimSpace(*v) == "" {
-			bad.Add(name, name+" must not be empty.", nil)
-		}
-		return *v
-	}
-	q.Search, q.Slug = nonEmpty("search", f.Search), nonEmpty("slug", f.Slug)
-	if len(q.Search) > calendar.MaxSearchLength {
-		bad.Add("search", "search is too long.", nil)
-	}
-	order, orderBy := strings.ToLower(nonEmpty("order", f.Order)), nonEmpty("orderby", f.OrderBy)
-	if order != "" && order != "asc" && order != "desc" {
-		bad.Add("order", "order must be asc or desc.", nil)
-	}
-	q.Desc = order == "desc"
-	for _, l := range []struct {
-		name string
-		refs *[]string
-		dst  *[]int64
-	}{{"include", f.Include, &q.Include}, {"exclude", f.Exclude, &q.Exclude}} {
-		if l.refs != nil {
-			ids, err := s.resolveRefs(ctx, caller.User, *l.refs)
-			if err != nil {
-				bad.Add(l.name, err.Error(), nil)
-			}
-			*l.dst = ids
-		}
-	}
-	if f.Parent != nil {
-		if *f.Parent != 0 && !s.exists(ctx, *f.Parent) {
-			bad.Add("parent", "parent must be an existing category, or 0.", nil)
-		}
-		q.Parent = f.Parent
-	}
-	var event *calendar.Post
-	if f.Event != nil { // one the caller may not read is a missing one
-		e, err := s.posts.loadReadable(ctx, caller.User, calendar.PostTypeEvent, *f.Event)
-		if err != nil {
-			bad.Add(f.EventParam, f.EventParam+" must be the ID of an event.", nil)
-		}
-		event = e
-	}
-	if err := bad.Err(); err != nil {
+	q, orderBy, err := s.listQuery(ctx, caller, f)
+	if err != nil {
 		return nil, err
-	}
-	if event != nil {
-		carried := event.Categories
-		if s.kind.taxonomy == calendar.TaxonomyTag {
-			carried = event.Tags
-		}
-		if q.Include == nil {
-			q.Include = append([]int64{}, carried...)
-		} else {
-			q.Include = inOrderOf(q.Include, carried)
-		}
-	}
-	switch orderBy {
-	case "id", "name", "slug", "parent", "description":
-		q.OrderBy = orderBy
-	case "none", "term_group":
-		q.OrderBy = "id"
 	}
 	ids, err := s.index.SearchTerms(ctx, q)
 	if err == nil {

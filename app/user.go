@@ -171,7 +171,7 @@ func (s *Users) Delete(ctx context.Context, caller Caller, id int64) (*DeletedUs
 	}
 	u, err := s.repo.Get(ctx, id)
 	if errors.Is(err, calendar.ErrNotFound) {
-		return nil, calendar.NewError(calendar.KindNotFound, "rest_user_invalid_id", "Invalid user ID.")
+		return nil, itemErrors.userMissing()
 	}
 	if err != nil {
 		return nil, err
