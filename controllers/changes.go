@@ -45,3 +45,15 @@ func (api *API) mountChanges() {
 func changesURL(base string, since int64, perPage int) string {
 	return base + "?since=" + strconv.FormatInt(since, 10) + "&per_page=" + strconv.Itoa(perPage)
 }
+
+// changesArgs are the parameters of GET /changes.
+var changesArgs = []Arg{
+	{Name: "since", Type: TypeInteger, Default: 0, Description: "The last_seq of the previous page; 0 to start from the beginning."},
+	{Name: "per_page", Type: TypeInteger, Default: 100, Description: "Changes per page, 1 to 1000."},
+}
+
+// readChanges reads the parameters of the change feed.
+func readChanges(v Values) app.ChangesRequest {
+	since, _ := v.Int("since")
+	return app.ChangesRequest{Since: since, PerPage: intParam(v, "per_page")}
+}

@@ -1,11 +1,17 @@
 package controllers
 
 import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
 	"net/http"
+	"strings"
 
 	"github.com/go-fuego/fuego"
 
 	"calendar/app"
+	"calendar/app/calendar"
 )
 
 // EventList documents the event list wrapper.
@@ -16,10 +22,19 @@ type EventList struct {
 	Facets map[string][]app.FacetValue `json:"facets,omitempty"`
 }
 
+// eventService is what the event routes ask of the domain (app.Events).
+type eventService interface {
+	List(ctx context.Context, caller app.Caller, f app.EventFilter) (*app.Page[app.EventView], error)
+	Create(ctx context.Context, caller app.Caller, in app.EventInput) (*app.EventView, error)
+	Get(ctx context.Context, caller app.Caller, ref app.PostRef, password string) (*app.EventView, error)
+	Update(ctx context.Context, caller app.Caller, ref app.PostRef, in app.EventInput) (*app.EventView, error)
+	Delete(ctx context.Context, caller app.Caller, ref app.PostRef, force bool) (any, error)
+}
+
 // mountEvents registers the event routes: list and create, then read, update
 // and delete by ID and by slug.
 func (api *API) mountEvents() {
-	events := api.app.Events
+	var events eventService = api.app.Events
 	venueMeta, organizerMeta := api.app.Venues.MetaFields(), api.app.Organizers.MetaFields()
 	readInput := func(r *Request) (app.EventInput, error) { return readEventInput(r.Values, venueMeta, organizerMeta) }
 	handle(api, EventsNamespace, []string{http.MethodGet}, "/events", eventListArgs, func(r *Request) (any, error) {
@@ -74,4 +89,295 @@ func (api *API) mountEvents() {
 			return events.Update(r.Context(), r.Caller, postRef(r), in)
 		}, fuego.OptionSummary("Update the fields sent"))
 	}
+}
+
+var dateDescriptions = map[string]string{
+	"start_date":    "Events that start on or after this date (the whole day unless strict_dates).",
+	"end_date":      "Events that end on or before this date (the whole day unless strict_dates).",
+	"starts_before": "Events that start before this date (the whole day unless strict_dates).",
+	"starts_after":  "Events that start after this date (after the whole day unless strict_dates).",
+	"ends_before":   "Events that end before this date (the whole day unless strict_dates).",
+	"ends_after":    "Events that end after this date (after the whole day unless strict_dates).",
+}
+
+// eventListArgs are the parameters of GET /events (and of the feed, but
+// page), in the order the plugin's links write them.
+var eventListArgs = func() []Arg {
+	date := func(name string) Arg {
+		return Arg{Name: name, Type: TypeString, Description: dateDescriptions[name] + " A date PHP's strtotime accepts, or a Unix timestamp."}
+	}
+	args := append(append([]Arg{}, pageArgs...), date("start_date"), date("end_date"),
+		Arg{Name: "search", Type: TypeString, Description: "Words that must all occur in the title, description or excerpt (at most 9 are looked for)."},
+		Arg{Name: "categories", Type: TypeArray, Items: TypeString, Description: "Event category IDs or slugs (any of them)."},
+		Arg{Name: "tags", Type: TypeArray, Items: TypeString, Description: "Tag IDs or slugs (any of them)."},
+		Arg{Name: "venue", Type: TypeArray, Items: TypeInteger, Description: "Venue IDs (any of them)."},
+		Arg{Name: "organizer", Type: TypeArray, Items: TypeInteger, Description: "Organizer IDs (any of them)."},
+		Arg{Name: "featured", Type: TypeBoolean, Description: "Only featured events (true) or only the others (false)."},
+		Arg{Name: "status", Type: TypeArray, Items: TypeString, Description: "Statuses to list; only publish for visitors who may not edit. Only the posts the caller may read are listed."},
+		Arg{Name: "post_parent", Type: TypeInteger, Description: "Only the children of this event."},
+		Arg{Name: "include", Type: TypeArray, Items: TypeInteger, Description: "Only these events; date filters are ignored."},
+		date("starts_before"), date("starts_after"), date("ends_before"), date("ends_after"),
+		Arg{Name: "strict_dates", Type: TypeString, Default: "false", Description: "true: compare the dates as sent; otherwise whole days."},
+		Arg{Name: "ticketed", Type: TypeBoolean, Description: "Ticketing is not enabled: true is a 400, false no filter."},
+		Arg{Name: "password", Type: TypeString, Description: "Shows the details of events protected by this password."},
+		Arg{Name: "geoloc", Type: TypeBoolean, Description: "true: only events whose venue has coordinates; false: only the others."})
+	args = append(args, nearArgs...)
+	return append(args,
+		Arg{Name: "orderby", Type: TypeString, Default: "start_date",
+			Description: "start_date (then publication date, then ID), distance from the point, nearest first, or relevance to search (best first, then start_date); relevance matches words, their prefixes, one typo in words of five letters or more, accents folded. Any other value keeps the default order, as the plugin, which has no orderby, ignores it."},
+		Arg{Name: "facets", Type: TypeArray, Items: TypeString, Enum: calendar.FacetNames,
+			Description: "Count the matching events per value of these fields, under facets."},
+		modifiedAfterArg)
+}()
+
+// eventWriteArgs are the parameters of an event create (title and dates
+// required) or update.
+func eventWriteArgs(create bool) []Arg {
+	return []Arg{
+		{Name: "author", Type: TypeInteger, Description: "ID of the author; only editors may name someone else."},
+		{Name: "date", Type: TypeString, Description: "Publication date, in the event's zone."},
+		{Name: "date_utc", Type: TypeString, Description: "Publication date in UTC."},
+		{Name: "title", Type: TypeString, Required: create, Description: "The title, as plain text."},
+		{Name: "description", Type: TypeString, Description: "The description, HTML."},
+		{Name: "slug", Type: TypeString, Description: "The slug; made unique."},
+		{Name: "excerpt", Type: TypeString, Description: "A short description, HTML."},
+		{Name: "status", Type: TypeString, Enum: calendar.PostStatuses, Description: "publish by default for those who may publish; contributors' posts wait as pending (or draft)."},
+		{Name: "password", Type: TypeString, Description: "Protects the event's details; empty to remove."},
+		{Name: "timezone", Type: TypeString, Description: "IANA zone name, UTC, or UTC+N / UTC-N; the site's zone by default."},
+		{Name: "all_day", Type: TypeBoolean, Description: "All day: from 00:00:00 on the start's day to 23:59:59 on the end's."},
+		{Name: "start_date", Type: TypeString, Required: create, Description: "A date PHP's strtotime accepts (2018-01-01 16:00, tomorrow 9am, next wednesday 4pm, +1 week), or a Unix timestamp."},
+		{Name: "end_date", Type: TypeString, Required: create, Description: "As start_date; not before it."},
+		{Name: "image", Type: TypeMixed, Description: "The featured image: the ID of an image of the media library (POST {api}/media), or an absolute http(s) URL (one of the library's files is that image; another is kept as given, or fetched into the library when the service sideloads); empty to remove."},
+		{Name: "cost", Type: TypeMixed, Description: "A cost, a number, or a list of them (20$, [\"0$\", \"30$\"])."},
+		{Name: "recurrence", Type: TypeMixed, Description: "Makes the event a series: a list of RFC 5545 content lines (or one string of them, a line each) (RRULE:FREQ=WEEKLY;BYDAY=TU;COUNT=10, RDATE..., EXDATE...), local times in the event's timezone, start_date as DTSTART. Every further occurrence becomes an event of its own (post_parent: this one) up to two years ahead; an empty list ends the series."},
+		{Name: "post_parent", Type: TypeInteger, Description: "The series (an event with recurrence) this event is an occurrence of, edited on its own; 0 takes it out of its series."},
+		{Name: "website", Type: TypeString, Description: "URL with a scheme; the event's own page when absent."},
+		{Name: "show_map", Type: TypeBoolean, Description: "Show the venue's map."},
+		{Name: "show_map_link", Type: TypeBoolean, Description: "Show a link to the venue's map."},
+		{Name: "hide_from_listings", Type: TypeBoolean, Description: "Leave the event out of every list (it stays readable by ID)."},
+		{Name: "sticky", Type: TypeBoolean, Description: "Sticky; for those who may publish or edit others' events."},
+		{Name: "featured", Type: TypeBoolean, Description: "Featured."},
+		{Name: "categories", Type: TypeArray, Items: TypeString, Description: "IDs, slugs or names; unknown names are created for those who may manage categories."},
+		{Name: "tags", Type: TypeArray, Items: TypeString, Description: "IDs, slugs or names, as categories."},
+		{Name: "venue", Type: TypeMixed, Description: "A venue ID, an object of venue fields (or {id}), or a list of one of them; empty to unlink."},
+		{Name: "organizer", Type: TypeMixed, Description: "Organizer IDs or objects of organizer fields (or {id}), in order."},
+	}
+}
+
+// readEventFilter reads the parameters of the event list and the feed.
+func readEventFilter(v Values) (app.EventFilter, error) {
+	var bad calendar.InvalidParams
+	f := app.EventFilter{
+		Page: readPage(v, &bad), Search: stringParam(v, "search"), Categories: stringsParam(v, "categories"),
+		Tags: stringsParam(v, "tags"), Venues: intsParam(v, "venue"), Organizers: intsParam(v, "organizer"),
+		Featured: boolParam(v, "featured"), HasGeo: boolParam(v, "geoloc"), Statuses: stringsParam(v, "status"),
+		Parent: intParam(v, "post_parent"), Include: intsParam(v, "include"), Near: readNear(v),
+		Facets: stringsParam(v, "facets"), ModifiedAfter: stringParam(v, "modified_after"), Dates: app.Dates{},
+	}
+	// The plugin registers no orderby: a value of WordPress' (title, date...)
+	// is ignored as it ignores it; only this service's own orders apply.
+	if orderBy, _ := v.String("orderby"); orderBy == "distance" || orderBy == "relevance" {
+		f.OrderBy = orderBy
+	}
+	f.Password, _ = v.String("password")
+	for _, name := range app.DateParams() {
+		if raw, ok := v.String(name); ok {
+			f.Dates[name] = raw
+		}
+	}
+	if ticketed, _ := v.Bool("ticketed"); ticketed {
+		bad.Add("ticketed", "ticketing is not enabled", nil)
+	}
+	nonEmpty(v, "strict_dates", &bad)
+	nonEmpty(v, "password", &bad)
+	strict, _ := v.String("strict_dates")
+	f.StrictDates, _ = filterBool.read(strict)
+	return f, bad.Err()
+}
+
+// recurrenceLines reads content lines sent as a list, or as one text of a
+// line each (never split at commas, which BYDAY and RDATE use).
+func recurrenceLines(raw any) ([]string, bool) {
+	if text, ok := raw.(string); ok {
+		return strings.FieldsFunc(text, func(r rune) bool { return r == '\n' || r == '\r' }), true
+	}
+	items, ok := ToList(raw)
+	lines := make([]string, 0, len(items))
+	for _, item := range items {
+		line, isText := item.(string)
+		if !isText {
+			return nil, false
+		}
+		lines = append(lines, line)
+	}
+	return lines, ok
+}
+
+// readEventInput reads an event write; a venue or organizer sent as an object
+// is read with the venue's or organizer's own create parameters.
+func readEventInput(v Values, venueMeta, organizerMeta []string) (app.EventInput, error) {
+	in := app.EventInput{PostFields: readPostFields(v, "title"), Slug: stringParam(v, "slug"),
+		Website: stringParam(v, "website"), Timezone: stringParam(v, "timezone"), AllDay: boolParam(v, "all_day"),
+		StartDate: stringParam(v, "start_date"), EndDate: stringParam(v, "end_date"),
+		Categories: stringsParam(v, "categories"), Tags: stringsParam(v, "tags"), Flags: map[string]bool{},
+		Parent: intParam(v, "post_parent")}
+	for _, f := range app.EventFlags {
+		if b, ok := v.Bool(f); ok {
+			in.Flags[f] = b
+		}
+	}
+	var bad calendar.InvalidParams
+	if v.Has("recurrence") {
+		lines, ok := recurrenceLines(v["recurrence"])
+		if !ok {
+			bad.Add("recurrence", "recurrence must be a list of RRULE, RDATE and EXDATE lines.", nil)
+		}
+		in.Recurrence = &lines
+	}
+	if v.Has("cost") {
+		cost, ok := costValues(v["cost"])
+		if !ok {
+			bad.Add("cost", "cost must be a string, a number or a list of them.", nil)
+		}
+		in.Cost = &cost
+	}
+	if v.Has("venue") {
+		ref, err := readVenueRef(v["venue"], venueMeta)
+		if err != nil {
+			return in, linkError("venue", err, &bad)
+		}
+		in.Venue = ref
+	}
+	if v.Has("organizer") {
+		refs, err := readOrganizerRefs(v["organizer"], organizerMeta)
+		if err != nil {
+			return in, linkError("organizer", err, &bad)
+		}
+		in.Organizers = &refs
+	}
+	return in, bad.Err()
+}
+
+// linkError: the fields of a new venue or organizer answer as their own
+// create would; a shape the service does not take is the parameter's fault.
+func linkError(param string, err error, bad *calendar.InvalidParams) error {
+	var e *calendar.Error
+	if errors.As(err, &e) {
+		return e
+	}
+	bad.Add(param, err.Error(), nil)
+	return bad.Err()
+}
+
+// costValues reads a cost sent as a string, a number or a list of them.
+func costValues(raw any) ([]string, bool) {
+	switch x := raw.(type) {
+	case string:
+		if strings.TrimSpace(x) == "" {
+			return []string{}, true
+		}
+		return []string{strings.TrimSpace(x)}, true
+	case json.Number:
+		return []string{x.String()}, true
+	case []any:
+		out := []string{}
+		for _, item := range x {
+			one, ok := costValues(item)
+			if !ok || len(x) > MaxListLength {
+				return nil, false
+			}
+			out = append(out, one...)
+		}
+		return out, true
+	case map[string]any: // cost[0]=..&cost[1]=.. in a form
+		list, ok := ToList(x)
+		if !ok {
+			return nil, false
+		}
+		return costValues(list)
+	}
+	return nil, false
+}
+
+var errLinkShape = errors.New("must be an ID, an object of fields, or a list of one of them")
+
+// readVenueRef reads a venue as an ID, an object (fields or {id}), or a list
+// of one of them; empty means no venue.
+func readVenueRef(raw any, meta []string) (*app.LinkRef, error) {
+	if list, ok := raw.([]any); ok {
+		switch len(list) {
+		case 0:
+			return &app.LinkRef{}, nil
+		case 1:
+			return readVenueRef(list[0], meta)
+		}
+		return nil, errors.New("an event has one venue")
+	}
+	if s, ok := raw.(string); ok && (strings.TrimSpace(s) == "" || s == "0") {
+		return &app.LinkRef{}, nil
+	}
+	ref, err := readLinkRef(raw, calendar.PostTypeVenue, meta)
+	return &ref, err
+}
+
+// readOrganizerRefs reads organizers as an ID, "5,6", an object, or a list of
+// IDs and objects, in order.
+func readOrganizerRefs(raw any, meta []string) ([]app.LinkRef, error) {
+	var items []any
+	switch x := raw.(type) {
+	case []any:
+		items = x
+	case map[string]any:
+		if list, ok := ToList(x); ok && len(x) > 0 {
+			items = list
+		} else {
+			items = []any{x}
+		}
+	default:
+		list, ok := ToList(raw)
+		if !ok {
+			return nil, errLinkShape
+		}
+		items = list
+	}
+	if len(items) > calendar.MaxOrganizers {
+		return nil, fmt.Errorf("an event has at most %d organizers", calendar.MaxOrganizers)
+	}
+	refs := []app.LinkRef{}
+	for _, item := range items {
+		ref, err := readLinkRef(item, calendar.PostTypeOrganizer, meta)
+		if err != nil {
+			return nil, err
+		}
+		refs = append(refs, ref)
+	}
+	return refs, nil
+}
+
+// readLinkRef reads one venue or organizer: an ID, {"id": N}, or an object
+// of the fields of a new one, checked as its own create checks them.
+func readLinkRef(raw any, postType string, meta []string) (app.LinkRef, error) {
+	if m, ok := raw.(map[string]any); ok {
+		if idRaw, has := m["id"]; has && idRaw != nil {
+			id, ok := ToInt(idRaw)
+			if !ok || id <= 0 {
+				return app.LinkRef{}, errors.New("id must be a positive integer")
+			}
+			return app.LinkRef{ID: id, FromObject: true}, nil
+		}
+		fields := Values{}
+		for k, v := range m {
+			fields[k] = v
+		}
+		if err := CheckArgs(fields, linkedWriteArgs(postType, meta, true)); err != nil {
+			return app.LinkRef{}, err
+		}
+		in := readLinkedInput(fields, postType, meta)
+		return app.LinkRef{New: &in}, nil
+	}
+	id, ok := ToInt(raw)
+	if !ok || id <= 0 {
+		return app.LinkRef{}, errLinkShape
+	}
+	return app.LinkRef{ID: id}, nil
 }

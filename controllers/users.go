@@ -32,3 +32,12 @@ func (api *API) mountUsers() {
 		return api.app.Users.Delete(r.Context(), r.Caller, id)
 	}, fuego.OptionSummary("Delete a user"), fuego.OptionDescription("Administrators only; not oneself."))
 }
+
+// userCreateArgs are the parameters of POST /vendor/admin/v1/users.
+var userCreateArgs = []Arg{
+	{Name: "login", Type: TypeString, Required: true, Description: "The login name: 1 to 60 letters, digits, spaces or _ . @ -"},
+	{Name: "role", Type: TypeString, Required: true, Description: "The user's role.",
+		Enum: []string{"administrator", "editor", "author", "contributor", "subscriber"}},
+}
+
+var userIDArgs = []Arg{{Name: "id", Type: TypeInteger, Required: true, Description: "Unique identifier of the user."}}
