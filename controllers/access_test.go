@@ -8,7 +8,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"calendar/controllers"
 )
@@ -42,8 +41,9 @@ func logLines(t *testing.T, logs *lockedBuffer) []map[string]any {
 // has gone out: a client can read the answer before it is there.
 func linesOf(t *testing.T, logs *lockedBuffer, id string) []map[string]any {
 	t.Helper()
-	for deadline := time.Now().Add(2 * time.Second); ; time.Sleep(5 * time.Millisecond) {
-		var out []map[string]any
+	var out []map[string]any
+	waitUntil(t, func() bool {
+		out = out[:0]
 		logged := false
 		for _, entry := range logLines(t, logs) {
 			if entry["request_id"] == id {
@@ -51,15 +51,15 @@ func linesOf(t *testing.T, logs *lockedBuffer, id string) []map[string]any {
 				logged = logged || entry["msg"] == "request"
 			}
 		}
-		if logged || time.Now().After(deadline) {
-			return out
-		}
-	}
+		return logged
+	})
+	return out
 }
 
 var generatedID = regexp.MustCompile(`^[0-9a-f]{32}$`)
 
 func TestEveryRequestGetsAnIDEchoedAndInItsAccessLogLine(t *testing.T) {
+	t.Parallel()
 	s, logs := startServiceJSONLogs(t)
 	long := strings.Repeat("a", 128)
 	cases := []struct {
@@ -111,6 +111,7 @@ func TestEveryRequestGetsAnIDEchoedAndInItsAccessLogLine(t *testing.T) {
 }
 
 func TestAccessLinesNameTheRoutePatternAndTheStatus(t *testing.T) {
+	t.Parallel()
 	s, logs := startServiceJSONLogs(t)
 	cases := []struct {
 		method, path, route string
@@ -142,6 +143,7 @@ func TestAccessLinesNameTheRoutePatternAndTheStatus(t *testing.T) {
 }
 
 func TestErrorLinesCarryTheRequestID(t *testing.T) {
+	t.Parallel()
 	s, logs := startServiceJSONLogs(t)
 	created := s.do("POST", "/vendor/events/v1/venues", asAdmin(), jsonBody(map[string]string{"venue": "Hall"}))
 	created.expectStatus(t, http.StatusCreated)

@@ -14,6 +14,7 @@ import (
 // What clients written for the plugin read, beyond its own tests.
 
 func TestParametersThePluginNeverRegisteredAreIgnored(t *testing.T) {
+	t.Parallel()
 	s := startService(t)
 	day := time.Now().UTC().AddDate(0, 0, 3)
 	for i, title := range []string{"Zebra", "Apple", "Mango"} { // start order differs from title order
@@ -48,6 +49,7 @@ func venueOrder(t *testing.T, s *service, orderBy string) string {
 }
 
 func TestIDZeroIsNotFoundOnEveryResource(t *testing.T) {
+	t.Parallel()
 	s := startService(t)
 	for _, kind := range []string{"events", "venues", "organizers", "categories", "tags"} {
 		t.Run(kind, func(t *testing.T) {
@@ -61,6 +63,7 @@ func TestIDZeroIsNotFoundOnEveryResource(t *testing.T) {
 // clients that look headers up case-sensitively, as PHP arrays and several
 // JavaScript fetch wrappers do, need the plugin's spelling on the wire.
 func TestTotalsHeadersAreSpelledAsThePluginSpellsThem(t *testing.T) {
+	t.Parallel()
 	s := startService(t)
 	s.create("venue", asAdmin(), "venue", "Hall")
 	for _, path := range []string{eventsPath, "/vendor/events/v1/venues", "/vendor/events/v1/organizers", "/vendor/events/v1/categories", "/vendor/events/v1/tags"} {
@@ -99,6 +102,7 @@ func rawHeaders(t *testing.T, s *service, path string) string {
 }
 
 func TestACategoryAndItsChildrenOverHTTP(t *testing.T) {
+	t.Parallel()
 	s := startService(t)
 	music := s.term("categories", "name", "Music")
 	jazz := s.term("categories", "name", "Jazz", "parent", idOf(music))
@@ -116,6 +120,7 @@ func TestACategoryAndItsChildrenOverHTTP(t *testing.T) {
 // The README promises that the URLs the service writes keep the language
 // segment a request came in with: the public pages too, not only the API's.
 func TestItemURLsKeepTheLanguageSegment(t *testing.T) {
+	t.Parallel()
 	s := startService(t)
 	venue := s.create("venue", asAdmin(), "venue", "Hall")
 	organizer := s.create("organizer", asAdmin(), "organizer", "Ann")
@@ -151,6 +156,7 @@ func TestItemURLsKeepTheLanguageSegment(t *testing.T) {
 }
 
 func TestAVenueSentAgainCarriesTheSentFieldsOverHTTP(t *testing.T) {
+	t.Parallel()
 	s := startService(t)
 	first := s.create("venue", asAdmin(), "venue", "Hall", "address", "1 Road")
 	again := s.do("POST", "/vendor/events/v1/venues", asAdmin(), form("venue", "hall", "address", "2 Avenue", "phone", "555"))

@@ -17,6 +17,7 @@ import (
 var strongTag = regexp.MustCompile(`^"([0-9a-f]{32}|[0-9]+-[0-9a-f]{16})"$`)
 
 func TestAReadAnswersNotModifiedWhenTheClientHasItsETag(t *testing.T) {
+	t.Parallel()
 	s := startService(t)
 	venue := s.create("venue", asAdmin(), "venue", "Hall", "city", "Lyon")
 	for _, path := range []string{
@@ -57,6 +58,7 @@ func TestAReadAnswersNotModifiedWhenTheClientHasItsETag(t *testing.T) {
 }
 
 func TestTheETagChangesWhenTheItemChanges(t *testing.T) {
+	t.Parallel()
 	s := startService(t)
 	venue := s.create("venue", asAdmin(), "venue", "Hall", "city", "Lyon")
 	item, list := "/vendor/events/v1/venues/"+idOf(venue), "/vendor/events/v1/venues"
@@ -74,6 +76,7 @@ func TestTheETagChangesWhenTheItemChanges(t *testing.T) {
 }
 
 func TestIfModifiedSinceComparesWithTheItemsModificationTime(t *testing.T) {
+	t.Parallel()
 	s := startService(t)
 	venue := s.create("venue", asAdmin(), "venue", "Hall")
 	event := s.event(map[string]any{"title": "Gala", "start_date": "2030-05-01 20:00", "end_date": "2030-05-01 22:00", "venue": venue["id"]})
@@ -119,6 +122,7 @@ func TestIfModifiedSinceComparesWithTheItemsModificationTime(t *testing.T) {
 }
 
 func TestAnonymousReadsMayBeCachedSignedInOnesMayNot(t *testing.T) {
+	t.Parallel()
 	s := startServiceWith(t, func(c *controllers.Config) { c.CacheMaxAge = 5 * time.Minute })
 	venue := s.create("venue", asAdmin(), "venue", "Hall")
 	item := "/vendor/events/v1/venues/" + idOf(venue)
@@ -166,6 +170,7 @@ func TestAnonymousReadsMayBeCachedSignedInOnesMayNot(t *testing.T) {
 // the current one writes, an older one is a 412 that changes nothing; * and
 // a weakened tag name the item too.
 func TestConditionalWritesGoThroughOnlyOverTheVersionTheClientRead(t *testing.T) {
+	t.Parallel()
 	s := startService(t)
 	venue := s.create("venue", asAdmin(), "venue", "Hall")
 	organizer := s.create("organizer", asAdmin(), "organizer", "Ann")
@@ -220,6 +225,7 @@ func TestConditionalWritesGoThroughOnlyOverTheVersionTheClientRead(t *testing.T)
 // TestIfUnmodifiedSinceRefusesAWriteOfAnItemChangedAfterIt: without
 // If-Match, the date of the client's copy decides.
 func TestIfUnmodifiedSinceRefusesAWriteOfAnItemChangedAfterIt(t *testing.T) {
+	t.Parallel()
 	s := startService(t)
 	event := s.event(at("Gala", "2030-05-01 20:00", "2030-05-01 22:00"))
 	path := eventsPath + "/" + idOf(event)

@@ -9,6 +9,7 @@ import (
 )
 
 func TestFieldsKeepsOnlyTheNamedKeysInOrder(t *testing.T) {
+	t.Parallel()
 	s := startService(t)
 	venue := s.create("venue", asAdmin(), "venue", "Hall", "city", "Lyon")
 	event := s.event(map[string]any{"title": "Gala", "start_date": "2030-05-01 20:00", "end_date": "2030-05-01 22:00", "venue": venue["id"]})
@@ -71,6 +72,7 @@ func TestFieldsKeepsOnlyTheNamedKeysInOrder(t *testing.T) {
 }
 
 func TestEnvelopeWrapsStatusHeadersAndBody(t *testing.T) {
+	t.Parallel()
 	s := startService(t)
 	venue := s.create("venue", asAdmin(), "venue", "Hall")
 	type envelope struct {
@@ -123,6 +125,7 @@ func TestEnvelopeWrapsStatusHeadersAndBody(t *testing.T) {
 }
 
 func TestMethodOverrideTurnsAPostIntoAnotherMethod(t *testing.T) {
+	t.Parallel()
 	s := startService(t)
 	cases := []struct {
 		name string
@@ -167,6 +170,7 @@ func TestMethodOverrideTurnsAPostIntoAnotherMethod(t *testing.T) {
 }
 
 func TestHeadAnswersEveryReadLikeGetWithoutABody(t *testing.T) {
+	t.Parallel()
 	s := startService(t)
 	venue := s.create("venue", asAdmin(), "venue", "Hall")
 	organizer := s.create("organizer", asAdmin(), "organizer", "Ann")

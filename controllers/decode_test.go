@@ -9,6 +9,7 @@ import (
 )
 
 func TestDecodeValuesPrecedence(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name        string
 		method, url string
@@ -50,6 +51,7 @@ func TestDecodeValuesPrecedence(t *testing.T) {
 }
 
 func TestPHPFormKeys(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		query string
 		want  map[string]any
@@ -78,6 +80,7 @@ func TestPHPFormKeys(t *testing.T) {
 }
 
 func TestAPanicIsA500InTheErrorShape(t *testing.T) {
+	t.Parallel()
 	api := &API{cfg: Config{Logger: discardLogger()}}
 	w := httptest.NewRecorder()
 	r := httptest.NewRequest("GET", "/x", nil)

@@ -11,6 +11,7 @@ import (
 // Map iteration order is random in Go: these repeat a request so that an
 // answer depending on it would show.
 func TestAnswersDoNotDependOnIterationOrder(t *testing.T) {
+	t.Parallel()
 	s := startService(t)
 	for i := 0; i < 20; i++ {
 		v := s.create("venue", asAdmin(), "venue", fmt.Sprintf("Dated %d", i), "date", "2020-01-01 10:00:00", "date_utc", "2021-06-01 08:00:00")
@@ -29,6 +30,7 @@ func TestAnswersDoNotDependOnIterationOrder(t *testing.T) {
 }
 
 func TestScheduledPostsOfOthersAreForEditorsOnly(t *testing.T) {
+	t.Parallel()
 	r := startWithRoles(t)
 	v := r.create("venue", asAdmin(), "venue", "Scheduled", "status", "future")
 	path := "/vendor/events/v1/venues/" + idOf(v)

@@ -29,6 +29,7 @@ func routesOf(t *testing.T, s *service, namespace string) map[string]map[string]
 var wpParam = regexp.MustCompile(`\(\?P<([a-z_]+)>[^)]*\)`)
 
 func TestTheNamespaceRootListsEveryRouteWithMethodsAndArgs(t *testing.T) {
+	t.Parallel()
 	s := startService(t)
 	want := map[string][]string{
 		"/vendor/events/v1":                  {"GET"},
@@ -100,6 +101,7 @@ func TestTheNamespaceRootListsEveryRouteWithMethodsAndArgs(t *testing.T) {
 }
 
 func TestTheDocIsOpenAPI3WithEveryRoute(t *testing.T) {
+	t.Parallel()
 	s := startService(t)
 	res := s.do("GET", "/vendor/events/v1/doc")
 	res.expectStatus(t, http.StatusOK)
@@ -184,6 +186,7 @@ func TestTheDocIsOpenAPI3WithEveryRoute(t *testing.T) {
 }
 
 func TestALanguageSegmentIsKeptInTheURLsTheServiceWrites(t *testing.T) {
+	t.Parallel()
 	s := startService(t)
 	doc := s.do("GET", "/fr/vendor/events/v1/doc")
 	doc.expectStatus(t, http.StatusOK)
@@ -253,6 +256,7 @@ func docType(op map[string]any, name string) any {
 // TestTheDocTellsTheTruth: who may call each operation, what each parameter
 // is, what each answer's content and schema are, as the service does them.
 func TestTheDocTellsTheTruth(t *testing.T) {
+	t.Parallel()
 	s := startService(t)
 	doc := s.do("GET", "/vendor/events/v1/doc").object(t)
 	components := doc["components"].(map[string]any)

@@ -9,6 +9,7 @@ import (
 )
 
 func TestEventPermissionsPerRole(t *testing.T) {
+	t.Parallel()
 	r := startWithRoles(t)
 	future := func(title string) map[string]any { return at(title, "2031-01-01 10:00:00", "2031-01-01 11:00:00") }
 	t.Run("create", func(t *testing.T) {
@@ -63,6 +64,7 @@ func TestEventPermissionsPerRole(t *testing.T) {
 }
 
 func TestSingleEventReads(t *testing.T) {
+	t.Parallel()
 	r := startWithRoles(t)
 	draft := r.event(at("Draft", "2031-01-01 10:00:00", "2031-01-01 11:00:00"), r.creds[calendar.RoleContributor])
 	secret := r.event(map[string]any{"title": "Secret", "start_date": "2031-01-02 10:00:00", "end_date": "2031-01-02 11:00:00", "password": "sesame", "description": "hidden"})
@@ -106,6 +108,7 @@ func TestSingleEventReads(t *testing.T) {
 }
 
 func TestEventUpdatesChangeOnlyWhatTheySend(t *testing.T) {
+	t.Parallel()
 	s := startService(t)
 	full := map[string]any{
 		"title": "Full", "start_date": "2031-02-01 10:00:00", "end_date": "2031-02-01 12:00:00", "timezone": "Europe/Rome",
@@ -134,6 +137,7 @@ func TestEventUpdatesChangeOnlyWhatTheySend(t *testing.T) {
 }
 
 func TestEventDeletion(t *testing.T) {
+	t.Parallel()
 	s := startService(t)
 	e := s.event(at("Doomed", "2030-06-01 10:00:00", "2030-06-01 11:00:00"))
 	path := eventsPath + "/" + idOf(e)

@@ -9,6 +9,7 @@ import (
 // The rules of facets are tested in app (facets_test.go); here, the wrapper
 // keys and the shape an answer gives them, and the names refused.
 func TestEventFacetsOverHTTP(t *testing.T) {
+	t.Parallel()
 	s := startService(t)
 	hall := s.create("venue", asAdmin(), "venue", "Hall")
 	s.event(map[string]any{"title": "jazz night", "start_date": "2030-07-01 10:00", "end_date": "2030-07-01 11:00",

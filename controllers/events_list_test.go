@@ -24,6 +24,7 @@ func titles(t *testing.T, res *response) string {
 // The rules of the list (dates, filters, statuses, masks) are tested in app
 // (event_list_test.go); here, what the HTTP layer itself refuses and reads.
 func TestEventListParameters(t *testing.T) {
+	t.Parallel()
 	s := startService(t)
 	now := time.Now().UTC()
 	s.event(at("tomorrow", now.AddDate(0, 0, 1).Format(app.DateFormat), now.AddDate(0, 0, 1).Add(time.Hour).Format(app.DateFormat)))
@@ -52,6 +53,7 @@ func TestEventListParameters(t *testing.T) {
 }
 
 func TestEventListPagination(t *testing.T) {
+	t.Parallel()
 	s := startService(t)
 	for d := 1; d <= 7; d++ {
 		s.event(at("e"+string(rune('0'+d)), time.Date(2030, 4, d, 9, 0, 0, 0, time.UTC).Format(app.DateFormat), time.Date(2030, 4, d, 10, 0, 0, 0, time.UTC).Format(app.DateFormat)))

@@ -13,6 +13,7 @@ import (
 // rendering of one caller (with the password, in French) must not reach
 // another.
 func TestShownEventsShowWhatTheyEmbedAsItIsNow(t *testing.T) {
+	t.Parallel()
 	s := startService(t)
 	hall := s.create("venue", asAdmin(), "venue", "Hall")
 	ann := s.create("organizer", asAdmin(), "organizer", "Ann")
@@ -86,6 +87,7 @@ func TestShownEventsShowWhatTheyEmbedAsItIsNow(t *testing.T) {
 // event is rendered, not with the answer; it must still come out as the rest
 // does, keys sorted as a map's, nothing HTML-escaped.
 func TestJSONLDIsWrittenLikeTheRestOfTheAnswer(t *testing.T) {
+	t.Parallel()
 	s := startService(t)
 	hall := s.create("venue", asAdmin(), "venue", "Rock & Roll <Hall>", "city", "Lyon")
 	e := s.event(map[string]any{"title": "Fish & Chips <live>", "start_date": "2030-01-01 10:00", "end_date": "2030-01-01 11:00",

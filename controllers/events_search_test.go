@@ -21,6 +21,7 @@ func onDay(title string, day int, extra map[string]any) map[string]any {
 // The rules of the search are tested in app (search_test.go); here, that its
 // links page on in its order.
 func TestRelevanceLinksKeepTheOrder(t *testing.T) {
+	t.Parallel()
 	s := startService(t)
 	s.event(onDay("Picnic", 1, map[string]any{"description": "Concert"}))
 	s.event(onDay("Concert of the year", 2, nil))

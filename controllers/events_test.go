@@ -28,6 +28,7 @@ func at(title, start, end string) map[string]any {
 }
 
 func TestTheEventObjectKeyByKey(t *testing.T) {
+	t.Parallel()
 	s := startService(t)
 	venue := s.create("venue", asAdmin(), "venue", "Hall", "city", "Lyon")
 	fields := at("Gala", "2030-05-01 20:00:00", "2030-05-01 23:00:00")
@@ -84,6 +85,7 @@ func TestTheEventObjectKeyByKey(t *testing.T) {
 }
 
 func TestEventWriteFieldsAreValidated(t *testing.T) {
+	t.Parallel()
 	r := startWithRoles(t)
 	organizer := r.create("organizer", asAdmin(), "organizer", "Org")
 	ok := func(extra map[string]any) map[string]any {
@@ -165,6 +167,7 @@ func TestEventWriteFieldsAreValidated(t *testing.T) {
 }
 
 func TestEventDatesInZones(t *testing.T) {
+	t.Parallel()
 	s := startService(t)
 	cases := []struct {
 		zone, start              string

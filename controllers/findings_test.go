@@ -21,6 +21,7 @@ import (
 // and pin what the service does instead.
 
 func TestAProtectedVenueOrOrganizerIsMaskedInsideEvents(t *testing.T) {
+	t.Parallel()
 	r := startWithRoles(t)
 	venue := r.create("venue", asAdmin(), "venue", "Vault", "password", "sesame", "address", "7 Hidden lane", "city", "Lyon",
 		"description", "The secret room")
@@ -66,6 +67,7 @@ func TestAProtectedVenueOrOrganizerIsMaskedInsideEvents(t *testing.T) {
 }
 
 func TestAPostTheCallerMayNotReadCannotBeLinked(t *testing.T) {
+	t.Parallel()
 	r := startWithRoles(t)
 	private := r.create("venue", asAdmin(), "venue", "Private hall", "status", "private", "address", "9 Private road")
 	draft := r.create("organizer", r.creds[calendar.RoleEditor], "organizer", "Draft org", "status", "draft", "email", "d@example.org")
@@ -112,6 +114,7 @@ func TestAPostTheCallerMayNotReadCannotBeLinked(t *testing.T) {
 }
 
 func TestAnonymousWritesAreRefusedBeforeAnythingIsRead(t *testing.T) {
+	t.Parallel()
 	s := startService(t)
 	e := s.event(at("Target", "2027-06-01 20:00", "2027-06-01 22:00"))
 	v := s.create("venue", asAdmin(), "venue", "Target")
@@ -132,6 +135,7 @@ func TestAnonymousWritesAreRefusedBeforeAnythingIsRead(t *testing.T) {
 }
 
 func TestContributorsCannotPublishScheduleOrMakePrivate(t *testing.T) {
+	t.Parallel()
 	r := startWithRoles(t)
 	own := r.event(at("Own draft", "2027-06-01 20:00", "2027-06-01 22:00"), r.creds[calendar.RoleContributor])
 	for _, c := range []struct {
@@ -177,6 +181,7 @@ func TestContributorsCannotPublishScheduleOrMakePrivate(t *testing.T) {
 }
 
 func TestTextFieldsAreBounded(t *testing.T) {
+	t.Parallel()
 	s := startService(t)
 	for name, fields := range map[string]map[string]any{
 		"title":       {"title": strings.Repeat("x", calendar.MaxTitleBytes+1)},
@@ -214,6 +219,7 @@ func TestTextFieldsAreBounded(t *testing.T) {
 }
 
 func TestOneWriteCreatesABoundedNumberOfLinkedPosts(t *testing.T) {
+	t.Parallel()
 	s := startService(t)
 	organizers := make([]any, calendar.MaxCreatedPerWrite+1)
 	for i := range organizers {
@@ -232,6 +238,7 @@ func TestOneWriteCreatesABoundedNumberOfLinkedPosts(t *testing.T) {
 }
 
 func TestSearchDoesNotLookIntoProtectedFields(t *testing.T) {
+	t.Parallel()
 	r := startWithRoles(t)
 	fields := at("Members night", "2027-06-01 20:00", "2027-06-01 22:00")
 	fields["password"], fields["description"] = "sesame", "the codeword is zanzibar"
@@ -251,6 +258,7 @@ func TestSearchDoesNotLookIntoProtectedFields(t *testing.T) {
 }
 
 func TestHostileSearchesAreBounded(t *testing.T) {
+	t.Parallel()
 	s := startService(t)
 	f := at("Word", "2027-06-01 20:00", "2027-06-01 22:00")
 	f["description"] = "supercalifragilistic" + strings.Repeat("x", 60000)
@@ -270,12 +278,14 @@ func TestHostileSearchesAreBounded(t *testing.T) {
 }
 
 func TestAnIndexSearchOverItsBudgetIsAnErrorAnswer(t *testing.T) {
+	t.Parallel()
 	s := startServiceSettings(t, func(set *app.Settings) { set.SearchBudget = time.Nanosecond; set.ResultCacheSize = -1 }, noConfig)
 	s.do("GET", eventsPath+"?search=anything").expectError(t, http.StatusServiceUnavailable, "search_timeout")
 	s.do("GET", "/vendor/events/v1/venues").expectError(t, http.StatusServiceUnavailable, "search_timeout")
 }
 
 func TestTheFeedIsBoundedInBytes(t *testing.T) {
+	t.Parallel()
 	s := startServiceSettings(t, func(set *app.Settings) { set.FeedMaxBytes = 20000 }, noConfig)
 	for i := 0; i < 6; i++ {
 		f := at(fmt.Sprint("Long ", i), fmt.Sprintf("2027-06-%02d 20:00", i+1), fmt.Sprintf("2027-06-%02d 22:00", i+1))
@@ -290,6 +300,7 @@ func TestTheFeedIsBoundedInBytes(t *testing.T) {
 }
 
 func TestConcurrentCreatesOfOneTitleAllSucceed(t *testing.T) {
+	t.Parallel()
 	s := startService(t)
 	const n = 24
 	for _, c := range []struct {
@@ -337,6 +348,7 @@ func TestConcurrentCreatesOfOneTitleAllSucceed(t *testing.T) {
 // A body shorter than its Content-Length, sent over a connection that the
 // client then half-closes.
 func TestATruncatedBodyIsA400(t *testing.T) {
+	t.Parallel()
 	s := startService(t)
 	conn, err := net.Dial("tcp", strings.TrimPrefix(s.URL, "http://"))
 	if err != nil {
@@ -357,6 +369,7 @@ func TestATruncatedBodyIsA400(t *testing.T) {
 }
 
 func TestDatesOutsideYears1To9999AndImpossibleOffsetsAreRefused(t *testing.T) {
+	t.Parallel()
 	s := startService(t)
 	for _, d := range []string{"9999-12-31 +1 day", "9999-12-31 23:00 -02:00", "0000-06-01", "253402300800", "-62135596801",
 		"2027-06-01T10:00:00+99:99", "2027-06-01 10:00 +15:00", "2027-06-01T10:00:00-14:30"} {
@@ -372,6 +385,7 @@ func TestDatesOutsideYears1To9999AndImpossibleOffsetsAreRefused(t *testing.T) {
 }
 
 func TestThePathNamesTheItemWhateverTheQueryOrBodySay(t *testing.T) {
+	t.Parallel()
 	s := startService(t)
 	a, _ := s.createUser("victim-a", calendar.RoleSubscriber)
 	b, _ := s.createUser("victim-b", calendar.RoleSubscriber)

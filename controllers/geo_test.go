@@ -9,6 +9,7 @@ import (
 // The rules of "near me" are tested in app (geo_test.go); here, that its
 // parameters are read, refused in their shape, and answered with distances.
 func TestNearMeOverHTTP(t *testing.T) {
+	t.Parallel()
 	s := startService(t)
 	v := s.create("venue", asAdmin(), "venue", "close", "geo_lat", "45.80", "geo_lng", "4.8357")
 	s.event(map[string]any{"title": "near", "start_date": "2030-01-01 10:00", "end_date": "2030-01-01 11:00", "venue": v["id"]})

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"calendar/app"
 	"calendar/app/calendar"
@@ -271,9 +272,45 @@ func bigBody(n int) string { return string(bytes.Repeat([]byte("a"), n)) }
 
 func formatFloat(f float64) string { return strconv.FormatFloat(f, 'f', 0, 64) }
 
-// onBothStores runs a test against the service on each store.
+// onBothStores runs a test against the service on each store: for what the
+// store does under the service beyond its contract (repository's tests run
+// that on both): writes that race, a series' lease, files served from GridFS.
 func onBothStores(t *testing.T, settings func(*app.Settings), test func(t *testing.T, s *service)) {
 	for _, on := range bothStores {
 		t.Run(on.name, func(t *testing.T) { test(t, startServiceOn(t, on, settings, noConfig)) })
+	}
+}
+
+// onTheEmbeddedStore runs a test of what the service does over HTTP on the
+// embedded store alone.
+func onTheEmbeddedStore(t *testing.T, settings func(*app.Settings), test func(t *testing.T, s *service)) {
+	t.Run(embedded.name, func(t *testing.T) { test(t, startServiceOn(t, embedded, settings, noConfig)) })
+}
+
+// waitUntil polls cond until it holds. It waits as long as the test binary
+// allows (go test's -timeout), never a fixed number of seconds: a busy
+// machine makes a test slower, not red; a condition that never comes still
+// fails.
+func waitUntil(t *testing.T, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Minute)
+	if d, ok := t.Deadline(); ok {
+		deadline = d.Add(-20 * time.Second)
+	}
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatal("the condition never held")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// long marks a test left out of the edit-test loop (go test -short): the
+// walks over every route, caller and value, the races, the crashes and the
+// waits for timeouts. The whole suite (go test -race ./...) runs them.
+func long(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("long: left out of -short; the whole suite runs it")
 	}
 }

@@ -16,6 +16,7 @@ import (
 // before it.
 
 func TestNearMeTellsNothingOfWhereAHiddenVenueIs(t *testing.T) {
+	t.Parallel()
 	r := startWithRoles(t)
 	places := map[string][2]string{"open": {"48.8566", "2.3522"}, "draft": {"45.7640", "4.8357"}, "locked": {"43.2965", "5.3698"}}
 	soon := time.Now().AddDate(0, 1, 0).Format("2006-01-02")
@@ -62,6 +63,7 @@ func TestNearMeTellsNothingOfWhereAHiddenVenueIs(t *testing.T) {
 }
 
 func TestFacetsNameNoVenueOrOrganizerTheCallerMayNotRead(t *testing.T) {
+	t.Parallel()
 	r := startWithRoles(t)
 	hall := r.create("venue", asAdmin(), "venue", "Hidden hall", "status", "draft")
 	boss := r.create("organizer", asAdmin(), "organizer", "Private boss", "status", "private")
@@ -88,6 +90,7 @@ func TestFacetsNameNoVenueOrOrganizerTheCallerMayNotRead(t *testing.T) {
 }
 
 func TestATermADraftNamedIsHiddenUntilAnEventCarryingItMayBeRead(t *testing.T) {
+	t.Parallel()
 	r := startWithRoles(t)
 	soon := time.Now().AddDate(0, 1, 0).Format("2006-01-02")
 	draft := r.event(map[string]any{"title": "Launch", "status": "draft", "start_date": soon + " 20:00", "end_date": soon + " 22:00",
@@ -118,6 +121,7 @@ func TestATermADraftNamedIsHiddenUntilAnEventCarryingItMayBeRead(t *testing.T) {
 }
 
 func TestASlugOfAnEventTheCallerMayNotReadIsAnsweredAsAMissingOne(t *testing.T) {
+	t.Parallel()
 	r := startWithRoles(t)
 	draft := r.event(at("Secret merger party", "2031-01-01 10:00:00", "2031-01-01 11:00:00"), r.creds[calendar.RoleContributor])
 	for _, path := range []string{eventsPath + "/by-slug/" + draft["slug"].(string), eventsPath + "/by-slug/no-such-party"} {
@@ -134,6 +138,7 @@ func TestASlugOfAnEventTheCallerMayNotReadIsAnsweredAsAMissingOne(t *testing.T) 
 }
 
 func TestTheFeedExcludesOccurrencesTheCallerMayNotRead(t *testing.T) {
+	t.Parallel()
 	r := startWithRoles(t)
 	first := time.Now().UTC().AddDate(0, 0, 2).Truncate(24 * time.Hour).Add(18 * time.Hour)
 	series := r.event(recurring("Choir", "UTC", first, first.Add(time.Hour), "RRULE:FREQ=WEEKLY;COUNT=4"))
@@ -166,6 +171,7 @@ func TestTheFeedExcludesOccurrencesTheCallerMayNotRead(t *testing.T) {
 // plugin writes performer "Organization" on every event (a placeholder
 // search engines want), so it tells nothing; the organizer itself goes.
 func TestTheJSONLDOfAnEventTellsNothingOfAnOrganizerTheCallerMayNotRead(t *testing.T) {
+	t.Parallel()
 	r := startWithRoles(t)
 	boss := r.create("organizer", asAdmin(), "organizer", "Private boss", "status", "private", "email", "boss@example.org")
 	soon := time.Now().AddDate(0, 1, 0).Format("2006-01-02")

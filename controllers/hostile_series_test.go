@@ -17,6 +17,7 @@ import (
 // fails on the code before bounded expansion.
 
 func TestARuleThatCanNeverMatchIsRefusedAtOnce(t *testing.T) {
+	t.Parallel()
 	r := startWithRoles(t)
 	start := time.Now().UTC().AddDate(0, 0, 1).Truncate(24 * time.Hour).Add(10 * time.Hour)
 	for _, rule := range []string{
@@ -33,6 +34,8 @@ func TestARuleThatCanNeverMatchIsRefusedAtOnce(t *testing.T) {
 }
 
 func TestASeriesStartingYearsAgoMakesABoundedNumberOfOccurrencesOnce(t *testing.T) {
+	t.Parallel()
+	long(t)
 	s := startService(t)
 	start := time.Date(2000, 1, 1, 9, 0, 0, 0, time.UTC)
 	series := s.event(recurring("Daily since 2000", "UTC", start, start.Add(time.Hour), "RRULE:FREQ=DAILY"))
@@ -57,6 +60,7 @@ func TestASeriesStartingYearsAgoMakesABoundedNumberOfOccurrencesOnce(t *testing.
 }
 
 func TestRDatesAreHeldToTheOnceAMinuteRuleToo(t *testing.T) {
+	t.Parallel()
 	s := startService(t)
 	start := time.Now().UTC().AddDate(0, 0, 1).Truncate(24 * time.Hour).Add(10 * time.Hour)
 	// The first 50 weekly starts are a minute apart and more; then come

@@ -6,7 +6,7 @@ import (
 	"crypto/rand"
 	"encoding/binary"
 	"fmt"
-	"image"
+	"image/color"
 	"image/png"
 	"io"
 	"net"
@@ -55,6 +55,7 @@ func basicHeader(login, password string) string {
 }
 
 func TestAnUploadIsAnsweredBeforeItsBodyWhenTheCallerMayNotUpload(t *testing.T) {
+	t.Parallel()
 	s := startService(t)
 	_, password := s.createUser("reader", calendar.RoleSubscriber)
 	for _, c := range []struct {
@@ -105,6 +106,7 @@ func TestAFormUploadLeavesNothingOnDisk(t *testing.T) {
 }
 
 func TestUploadsBeyondThoseInFlightWaitThenAre503(t *testing.T) {
+	t.Parallel()
 	s := startServiceSettings(t, func(set *app.Settings) { set.UploadsInFlight, set.UploadWait = 1, 300*time.Millisecond }, noConfig)
 	img := photo(t, 200, 150)
 	part := "--XYZ\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.jpg\"\r\nContent-Type: image/jpeg\r\n\r\n"
@@ -129,31 +131,26 @@ func TestUploadsBeyondThoseInFlightWaitThenAre503(t *testing.T) {
 	s.upload("c.jpg", img) // room again
 }
 
-// waitUntil polls cond until it holds; the deadline only stops a test whose
-// condition never comes.
-func waitUntil(t *testing.T, cond func() bool) {
+// deepPNG is a 16-bit RGBA PNG of 2500×2500: 55 KB (its pixels are all
+// alike), eight bytes a pixel once decoded. It is kept made (Go's png.Encode
+// of image.NewRGBA64 of that size): encoding it under the race detector
+// takes longer than the rest of the test.
+func deepPNG(t *testing.T) []byte {
 	t.Helper()
-	for deadline := time.Now().Add(2 * time.Minute); !cond(); time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("the condition never held")
-		}
-	}
-}
-
-// png16 is a 16-bit RGBA PNG of w×h: few bytes (its pixels are all alike),
-// eight bytes a pixel once decoded.
-func png16(t *testing.T, w, h int) []byte {
-	t.Helper()
-	var b bytes.Buffer
-	if err := png.Encode(&b, image.NewRGBA64(image.Rect(0, 0, w, h))); err != nil {
+	data, err := os.ReadFile("testdata/deep-2500x2500-rgba64.png")
+	if err != nil {
 		t.Fatal(err)
 	}
-	return b.Bytes()
+	if c, err := png.DecodeConfig(bytes.NewReader(data)); err != nil || c.Width != 2500 || c.Height != 2500 || c.ColorModel != color.NRGBA64Model {
+		t.Fatalf("testdata/deep-2500x2500-rgba64.png is not what its name says: %+v %v", c, err)
+	}
+	return data
 }
 
 func TestAnImageIsRefusedWhenDecodingItNeedsMoreMemoryThanTheUploadBudget(t *testing.T) {
+	t.Parallel()
 	s := startServiceSettings(t, func(set *app.Settings) { set.UploadMemory = 64 << 20 }, noConfig)
-	small := png16(t, 2500, 2500) // 6 megapixels, 50 MB as 16-bit RGBA: the pixel cap lets it through
+	small := deepPNG(t) // 6 megapixels, 50 MB as 16-bit RGBA: the pixel cap lets it through
 	if len(small) > 1<<20 {
 		t.Fatalf("the test image is %d bytes", len(small))
 	}
@@ -188,12 +185,14 @@ func junkBeforeScans(t *testing.T) []byte {
 }
 
 func TestAJPEGsScansAreCountedAsItsDecoderReadsThem(t *testing.T) {
+	t.Parallel()
 	s := startService(t)
 	s.do("POST", mediaPath, asAdmin(), rawUpload("scans.jpg", "image/jpeg", junkBeforeScans(t))).
 		expectError(t, http.StatusBadRequest, "rest_upload_invalid_type")
 }
 
 func TestAnImageThatDecodesPastItsTimeIsRefused(t *testing.T) {
+	t.Parallel()
 	s := startServiceSettings(t, func(set *app.Settings) { set.DecodeTime = time.Nanosecond }, noConfig)
 	s.do("POST", mediaPath, asAdmin(), rawUpload("photo.jpg", "image/jpeg", photo(t, 400, 300))).
 		expectError(t, http.StatusBadRequest, "rest_upload_image_too_complex")

@@ -94,6 +94,7 @@ func listUIDs(t *testing.T, s *service, query string, opts ...option) []string {
 var dtstamp = regexp.MustCompile(`DTSTAMP:\d{8}T\d{6}Z\r\n`)
 
 func TestTheFeedListsWhatTheListListsForTheSameFilters(t *testing.T) {
+	t.Parallel()
 	s := startService(t)
 	for i, c := range []struct{ title, category string }{
 		{"Jazz one", "Jazz"}, {"Rock one", "Rock"}, {"Jazz two", "Jazz"}, {"Plain", ""},
@@ -126,6 +127,7 @@ func TestTheFeedListsWhatTheListListsForTheSameFilters(t *testing.T) {
 }
 
 func TestAcceptTextCalendarOnTheListGivesTheSameFeed(t *testing.T) {
+	t.Parallel()
 	s := startService(t)
 	s.event(at("Concert", "2027-05-01 20:00", "2027-05-01 22:00"))
 	feed := s.do("GET", feedPath+"?"+window)
@@ -168,6 +170,7 @@ func TestAcceptTextCalendarOnTheListGivesTheSameFeed(t *testing.T) {
 }
 
 func TestFeedErrorsStayJSON(t *testing.T) {
+	t.Parallel()
 	s := startService(t)
 	s.do("GET", feedPath+"?categories=nope").expectError(t, http.StatusBadRequest, "rest_invalid_param")
 	s.do("GET", eventsPath+"?start_date=never", header("Accept", "text/calendar")).expectError(t, http.StatusBadRequest, "rest_invalid_param")
@@ -175,6 +178,7 @@ func TestFeedErrorsStayJSON(t *testing.T) {
 }
 
 func TestFeedUIDsAreStableAndSequenceGrowsOnUpdate(t *testing.T) {
+	t.Parallel()
 	s := startService(t)
 	e := s.event(at("Talk", "2027-06-01 10:00", "2027-06-01 11:00"))
 	first := parseFeed(t, s.do("GET", feedPath+"?"+window))
@@ -206,6 +210,7 @@ func TestFeedUIDsAreStableAndSequenceGrowsOnUpdate(t *testing.T) {
 }
 
 func TestAnAllDayEventIsADateEndingTheDayAfter(t *testing.T) {
+	t.Parallel()
 	s := startService(t)
 	fields := at("Fair", "2027-03-10", "2027-03-12")
 	fields["all_day"], fields["timezone"] = true, "Europe/Paris"
@@ -237,6 +242,7 @@ func observance(t *testing.T, tz *ical.Component, local string) *ical.Component 
 }
 
 func TestAZonedEventCarriesItsTZIDAndAMatchingVTimezone(t *testing.T) {
+	t.Parallel()
 	s := startService(t)
 	cases := []struct {
 		zone, start, offset string
@@ -315,6 +321,7 @@ func TestAZonedEventCarriesItsTZIDAndAMatchingVTimezone(t *testing.T) {
 }
 
 func TestFeedTextSurvivesEscapingAndFolding(t *testing.T) {
+	t.Parallel()
 	s := startService(t)
 	title := `Fête de la musique, 2027; «été» \ 東京で会いましょう 🎷🎺, a very long title that must fold, fold, and fold again; done`
 	cat := s.do("POST", "/vendor/events/v1/categories", asAdmin(), form("name", "Rock, Pop; Soul")).object(t)
@@ -397,6 +404,7 @@ func calendarEvents(t *testing.T, res *response) []*ical.Component {
 }
 
 func TestFeedStopsAtItsLimitAndTellsTheRealTotal(t *testing.T) {
+	t.Parallel()
 	s := startServiceSettings(t, func(set *app.Settings) { set.FeedLimit = 3 }, func(*controllers.Config) {})
 	for i := 1; i <= 5; i++ {
 		s.event(at("E"+strconv.Itoa(i), "2027-02-0"+strconv.Itoa(i)+" 10:00", "2027-02-0"+strconv.Itoa(i)+" 11:00"))
@@ -416,6 +424,7 @@ func TestFeedStopsAtItsLimitAndTellsTheRealTotal(t *testing.T) {
 }
 
 func TestFeedShowsEachCallerWhatTheListShows(t *testing.T) {
+	t.Parallel()
 	s := startService(t)
 	public := s.event(at("Public", "2027-04-01 10:00", "2027-04-01 11:00"))
 	fields := at("Draft", "2027-04-02 10:00", "2027-04-02 11:00")
@@ -463,6 +472,7 @@ func TestFeedShowsEachCallerWhatTheListShows(t *testing.T) {
 // so a calendar client polling it with If-None-Match gets 304; a change gives
 // a new feed. Enveloped, the feed is a JSON string.
 func TestAnUnchangedFeedAnswersNotModified(t *testing.T) {
+	t.Parallel()
 	s := startService(t)
 	e := s.event(at("Talk", "2027-06-01 10:00", "2027-06-01 11:00"))
 	first := s.do("GET", feedPath+"?"+window)
@@ -489,6 +499,7 @@ func TestAnUnchangedFeedAnswersNotModified(t *testing.T) {
 // RFC 5545 wants at least one component in a VCALENDAR and strict parsers
 // refuse one without: an empty feed describes the site's zone.
 func TestAnEmptyFeedStillHasAComponent(t *testing.T) {
+	t.Parallel()
 	for _, zone := range []string{"Europe/Paris", "UTC"} {
 		t.Run(zone, func(t *testing.T) {
 			loc, err := time.LoadLocation(zone)

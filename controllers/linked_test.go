@@ -80,6 +80,7 @@ func keyOrder(t *testing.T, raw []byte) []string {
 }
 
 func TestTheVenueAndOrganizerObjectsKeyByKey(t *testing.T) {
+	t.Parallel()
 	s := startService(t)
 	venue := s.create("venue", asAdmin(), "venue", "Hall", "description", "Big hall", "excerpt", "Short",
 		"image", "https://img.example/hall.jpg", "address", "1 Main St", "city", "Lyon", "country", "France",
@@ -129,6 +130,7 @@ func mustJSON(v any) []byte {
 }
 
 func TestWriteFieldsAreValidated(t *testing.T) {
+	t.Parallel()
 	s := startService(t)
 	cases := []struct {
 		kind  string
@@ -183,6 +185,7 @@ func TestWriteFieldsAreValidated(t *testing.T) {
 }
 
 func TestPermissionsPerRole(t *testing.T) {
+	t.Parallel()
 	r := startWithRoles(t)
 	adminVenue := r.create("venue", asAdmin(), "venue", "Admin's")
 	base := "/vendor/events/v1/venues/"
@@ -269,6 +272,7 @@ func TestPermissionsPerRole(t *testing.T) {
 }
 
 func TestVisibilityOfUnpublishedPosts(t *testing.T) {
+	t.Parallel()
 	r := startWithRoles(t)
 	draft := r.create("venue", r.creds[calendar.RoleContributor], "venue", "Secret draft")
 	path := "/vendor/events/v1/venues/" + idOf(draft)
@@ -301,6 +305,7 @@ func TestVisibilityOfUnpublishedPosts(t *testing.T) {
 }
 
 func TestTheStatusFilter(t *testing.T) {
+	t.Parallel()
 	r := startWithRoles(t)
 	r.create("venue", asAdmin(), "venue", "P")
 	r.create("venue", asAdmin(), "venue", "D", "status", "draft")
@@ -339,6 +344,7 @@ func TestTheStatusFilter(t *testing.T) {
 }
 
 func TestPaginationWrappersHeadersAndLinks(t *testing.T) {
+	t.Parallel()
 	s := startService(t)
 	for i := 0; i < 7; i++ {
 		s.create("venue", asAdmin(), "venue", fmt.Sprintf("Venue %d", i), "city", "Lyon")
@@ -411,6 +417,7 @@ func TestPaginationWrappersHeadersAndLinks(t *testing.T) {
 }
 
 func TestSearchMatchesFragmentsInAnyOrderWithinOneField(t *testing.T) {
+	t.Parallel()
 	s := startService(t)
 	s.create("venue", asAdmin(), "venue", "Venue foo", "address", "100, Avenue du Temple", "province", "Ile de France")
 	s.create("venue", asAdmin(), "venue", "Other place", "city", "Temple")
@@ -439,6 +446,7 @@ func TestSearchMatchesFragmentsInAnyOrderWithinOneField(t *testing.T) {
 }
 
 func TestTrashThenDeletePermanently(t *testing.T) {
+	t.Parallel()
 	s := startService(t)
 	v := s.create("venue", asAdmin(), "venue", "Doomed")
 	path := "/vendor/events/v1/venues/" + idOf(v)
@@ -470,6 +478,7 @@ func TestTrashThenDeletePermanently(t *testing.T) {
 }
 
 func TestAPasswordHidesAllButTheName(t *testing.T) {
+	t.Parallel()
 	r := startWithRoles(t)
 	v := r.create("venue", asAdmin(), "venue", "Hidden", "password", "sesame", "address", "1 Road", "description", "Secret")
 	path := "/vendor/events/v1/venues/" + idOf(v)
@@ -497,6 +506,7 @@ func TestAPasswordHidesAllButTheName(t *testing.T) {
 }
 
 func TestAnIDOfAnotherKindIs400(t *testing.T) {
+	t.Parallel()
 	s := startService(t)
 	o := s.create("organizer", asAdmin(), "organizer", "Org")
 	v := s.create("venue", asAdmin(), "venue", "Ven")

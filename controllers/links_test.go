@@ -27,6 +27,7 @@ func listNames(t *testing.T, res *response, key, field string) string {
 // here, that has_events and only_with_upcoming are read as the plugin reads
 // them (tribe_is_truthy), and event= names an event.
 func TestLinkFiltersAreReadAsThePluginReadsThem(t *testing.T) {
+	t.Parallel()
 	s := startService(t)
 	hall := s.create("venue", asAdmin(), "venue", "Hall")
 	s.create("venue", asAdmin(), "venue", "Lonely")
@@ -50,6 +51,7 @@ func TestLinkFiltersAreReadAsThePluginReadsThem(t *testing.T) {
 }
 
 func TestOrganizerPermissionsByIDAndSlug(t *testing.T) {
+	t.Parallel()
 	r := startWithRoles(t)
 	o := r.create("organizer", asAdmin(), "organizer", "Admin's organizer")
 	for _, path := range []string{"/vendor/events/v1/organizers/" + idOf(o), "/vendor/events/v1/organizers/by-slug/" + o["slug"].(string)} {

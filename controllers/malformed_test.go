@@ -5,15 +5,19 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 )
 
-// malformedValues are wrong in type, size or content for any parameter.
+// malformedValues are wrong in type, size or content for any parameter: one
+// of each kind (an operator object, an array of them, blank, negative, too
+// large, not finite, a NUL, invalid UTF-8, longer than every bound, a boolean,
+// null, a fraction, a number beyond int64, arrays empty, long and deep).
 var malformedValues = []any{
-	map[string]any{"$gt": ""}, map[string]any{"$where": "sleep(1000)"}, []any{map[string]any{"$ne": 1}},
-	"", " ", "-1", "0", "99999999999999999999999", "1e309", "NaN", "abc\x00def", "\xff\xfe",
-	strings.Repeat("x", 100000), true, false, nil, 1.5, -7, json.Number("123456789012345678901234567890"),
+	map[string]any{"$where": "sleep(1000)"}, []any{map[string]any{"$ne": 1}},
+	" ", "-1", "99999999999999999999999", "1e309", "NaN", "abc\x00def", "\xff\xfe",
+	strings.Repeat("x", 70000), true, nil, 1.5, json.Number("123456789012345678901234567890"),
 	[]any{}, make([]any, 2000), deepValue(2000),
 }
 
@@ -28,10 +32,15 @@ func deepValue(depth int) any {
 
 // TestNoClientMistakeIsA5xx throws malformed values at every parameter of every
 // route the namespace index lists, as JSON bodies and in the query string, as
-// anonymous and as the administrator, and requires a non-5xx answer in the
-// error shape whenever it is an error.
+// the administrator (who gets past every permission check to the handler) and,
+// on the event list, as a visitor too (whose read rule changes what that list
+// checks: statuses, linked venues and organizers; every route checks its
+// parameters before the caller's permission, WordPress' order, so elsewhere a
+// visitor goes no further than the administrator), and requires a non-5xx
+// answer in the error shape whenever it is an error.
 func TestNoClientMistakeIsA5xx(t *testing.T) {
 	t.Parallel() // long: it runs beside the others
+	long(t)
 	s := startService(t)
 	v := s.create("venue", asAdmin(), "venue", "Target")
 	o := s.create("organizer", asAdmin(), "organizer", "Target")
@@ -48,10 +57,13 @@ func TestNoClientMistakeIsA5xx(t *testing.T) {
 			for _, ep := range desc["endpoints"].([]any) {
 				endpoint := ep.(map[string]any)
 				args, _ := endpoint["args"].(map[string]any)
-				for _, method := range toStrings(endpoint["methods"]) {
+				for _, method := range oneEditable(toStrings(endpoint["methods"])) {
 					for name := range args {
 						for _, bad := range malformedValues {
-							for _, cred := range []option{nil, asAdmin()} {
+							for _, cred := range []option{asAdmin(), nil} {
+								if cred == nil && (method != http.MethodGet || route != "/"+ns+"/events") {
+									continue
+								}
 								opts := []option{jsonBody(map[string]any{name: bad})}
 								target := path
 								if method == http.MethodGet || method == http.MethodDelete {
@@ -94,9 +106,20 @@ func TestNoClientMistakeIsA5xx(t *testing.T) {
 			}
 		}
 	}
-	if requests < 10000 {
+	if requests < 5000 {
 		t.Fatalf("only %d requests sent: the route walk found too little", requests)
 	}
 	t.Logf("%d malformed requests", requests)
 	s.do("GET", "/readyz").expectStatus(t, http.StatusOK)
+}
+
+// oneEditable keeps one of WordPress' EDITABLE methods (POST, PUT, PATCH)
+// when an endpoint registers the three: one handler serves them, with the
+// same arguments and the same body decoding (the permission matrix tries
+// each of the three on every route).
+func oneEditable(methods []string) []string {
+	if !slices.Contains(methods, http.MethodPost) || !slices.Contains(methods, http.MethodPut) || !slices.Contains(methods, http.MethodPatch) {
+		return methods
+	}
+	return slices.DeleteFunc(slices.Clone(methods), func(m string) bool { return m == http.MethodPut || m == http.MethodPatch })
 }

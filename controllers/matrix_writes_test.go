@@ -44,6 +44,7 @@ func everyField(kind string, n int) map[string]any {
 // rules; a refused write changes nothing.
 func TestWritesByEveryCallerWithEveryField(t *testing.T) {
 	t.Parallel() // long: it runs beside the others
+	long(t)
 	r := startWithRolesSettings(t, func(s *app.Settings) {
 		s.Throttle = throttle.DefaultLimits
 		s.Throttle.SlowAfter, s.Throttle.BlockAfter, s.Throttle.ClientBlockAfter = 1<<30, 1<<30, 1<<30

@@ -25,7 +25,8 @@ func imageOf(t *testing.T, object map[string]any) map[string]any {
 }
 
 func TestAPostsImageNamesAnUploadByIDOrByItsURL(t *testing.T) {
-	onBothStores(t, func(*app.Settings) {}, func(t *testing.T, s *service) {
+	t.Parallel()
+	onTheEmbeddedStore(t, func(*app.Settings) {}, func(t *testing.T, s *service) {
 		a := s.upload("poster.jpg", photo(t, 1200, 900))
 		_, sizes := details(t, a)
 		thumb := sizes["thumbnail"].(map[string]any)["source_url"]
@@ -64,7 +65,8 @@ func TestAPostsImageNamesAnUploadByIDOrByItsURL(t *testing.T) {
 }
 
 func TestDeletingAnUploadRemovesItFromThePostsAndTheFeedSaysSo(t *testing.T) {
-	onBothStores(t, func(*app.Settings) {}, func(t *testing.T, s *service) {
+	t.Parallel()
+	onTheEmbeddedStore(t, func(*app.Settings) {}, func(t *testing.T, s *service) {
 		a := s.upload("poster.jpg", photo(t, 400, 300))
 		fields := at("Gala", "2030-05-01 20:00", "2030-05-01 23:00")
 		fields["image"] = a["id"]
@@ -111,9 +113,10 @@ func imageServer(t *testing.T, jpg []byte) (*httptest.Server, *atomic.Int32) {
 }
 
 func TestSideloadingFetchesAForeignImageOnceIntoTheLibrary(t *testing.T) {
+	t.Parallel()
 	origin, hits := imageServer(t, photo(t, 800, 600))
 	allowAll := func(netip.AddrPort) bool { return true }
-	onBothStores(t, func(set *app.Settings) {
+	onTheEmbeddedStore(t, func(set *app.Settings) {
 		set.Sideload = controllers.NewSideloaderAllowing(5*time.Second, allowAll)
 	}, func(t *testing.T, s *service) {
 		url := origin.URL + "/media/summer-poster.jpg"
@@ -139,8 +142,9 @@ func TestSideloadingFetchesAForeignImageOnceIntoTheLibrary(t *testing.T) {
 }
 
 func TestSideloadingNeverReachesPrivateAddresses(t *testing.T) {
+	t.Parallel()
 	origin, hits := imageServer(t, photo(t, 80, 60))
-	onBothStores(t, func(set *app.Settings) { set.Sideload = controllers.NewSideloader(5 * time.Second) }, func(t *testing.T, s *service) {
+	onTheEmbeddedStore(t, func(set *app.Settings) { set.Sideload = controllers.NewSideloader(5 * time.Second) }, func(t *testing.T, s *service) {
 		fields := at("Inside", "2030-05-01 20:00", "2030-05-01 23:00")
 		fields["image"] = origin.URL + "/poster.jpg"
 		img := imageOf(t, s.event(fields))
@@ -154,8 +158,9 @@ func TestSideloadingNeverReachesPrivateAddresses(t *testing.T) {
 }
 
 func TestOnlyThoseWhoMayUploadHaveImagesSideloaded(t *testing.T) {
+	t.Parallel()
 	origin, hits := imageServer(t, photo(t, 80, 60))
-	onBothStores(t, func(set *app.Settings) {
+	onTheEmbeddedStore(t, func(set *app.Settings) {
 		set.Sideload = controllers.NewSideloaderAllowing(5*time.Second, func(netip.AddrPort) bool { return true })
 	}, func(t *testing.T, s *service) {
 		_, contributor := s.createUser("contributor", calendar.RoleContributor)

@@ -125,8 +125,9 @@ func details(t *testing.T, attachment map[string]any) (map[string]any, map[strin
 }
 
 func TestAnUploadIsKeptInWordPressSizesAndServedAsItsOwnType(t *testing.T) {
-	onBothStores(t, func(*app.Settings) {}, func(t *testing.T, s *service) {
-		a := s.upload("Affiche du Festival.JPG", photo(t, 1600, 1200))
+	t.Parallel()
+	onTheEmbeddedStore(t, func(*app.Settings) {}, func(t *testing.T, s *service) {
+		a := s.upload("Affiche du Festival.JPG", photo(t, 1200, 900))
 		if a["mime_type"] != "image/jpeg" || a["media_type"] != "image" || a["status"] != "inherit" || a["type"] != "attachment" {
 			t.Fatalf("attachment = %v", a)
 		}
@@ -134,11 +135,11 @@ func TestAnUploadIsKeptInWordPressSizesAndServedAsItsOwnType(t *testing.T) {
 			t.Fatalf("title = %v, want the file's name", a["title"])
 		}
 		d, sizes := details(t, a)
-		if d["width"] != 1600.0 || d["height"] != 1200.0 || !strings.HasSuffix(d["file"].(string), "/affiche-du-festival.jpg") {
+		if d["width"] != 1200.0 || d["height"] != 900.0 || !strings.HasSuffix(d["file"].(string), "/affiche-du-festival.jpg") {
 			t.Fatalf("media_details = %v", d)
 		}
 		want := map[string][2]float64{"thumbnail": {150, 150}, "medium": {300, 225}, "medium_large": {768, 576},
-			"large": {1024, 768}, "full": {1600, 1200}}
+			"large": {1024, 768}, "full": {1200, 900}}
 		for name, wh := range want {
 			size, _ := sizes[name].(map[string]any)
 			if size["width"] != wh[0] || size["height"] != wh[1] || size["mime_type"] != "image/jpeg" {
@@ -171,6 +172,7 @@ func TestAnUploadIsKeptInWordPressSizesAndServedAsItsOwnType(t *testing.T) {
 }
 
 func TestUploadedFilesAnswerConditionalAndRangeRequests(t *testing.T) {
+	t.Parallel()
 	onBothStores(t, func(*app.Settings) {}, func(t *testing.T, s *service) {
 		a := s.upload("poster.jpg", photo(t, 400, 300))
 		full := s.fetch(a["source_url"].(string))
@@ -203,7 +205,8 @@ func TestUploadedFilesAnswerConditionalAndRangeRequests(t *testing.T) {
 }
 
 func TestAFormUploadTakesItsTextFields(t *testing.T) {
-	onBothStores(t, func(*app.Settings) {}, func(t *testing.T, s *service) {
+	t.Parallel()
+	onTheEmbeddedStore(t, func(*app.Settings) {}, func(t *testing.T, s *service) {
 		res := s.do("POST", mediaPath, asAdmin(), formUpload("stage.png", pngImage(t, 320, 200), map[string]string{
 			"title": "The stage", "alt_text": "An empty stage, lit", "caption": "Before the show", "description": "Taken at noon"}))
 		res.expectStatus(t, http.StatusCreated)
@@ -241,7 +244,8 @@ func pngImage(t testing.TB, w, h int) []byte {
 }
 
 func TestNoFileServedCarriesTheCamerasMetadataAndEveryOneIsUpright(t *testing.T) {
-	onBothStores(t, func(*app.Settings) {}, func(t *testing.T, s *service) {
+	t.Parallel()
+	onTheEmbeddedStore(t, func(*app.Settings) {}, func(t *testing.T, s *service) {
 		for _, tc := range []struct {
 			name        string
 			orientation uint16
@@ -277,7 +281,8 @@ func TestNoFileServedCarriesTheCamerasMetadataAndEveryOneIsUpright(t *testing.T)
 }
 
 func TestWhoMayUploadEditAndDeleteMedia(t *testing.T) {
-	onBothStores(t, func(*app.Settings) {}, func(t *testing.T, s *service) {
+	t.Parallel()
+	onTheEmbeddedStore(t, func(*app.Settings) {}, func(t *testing.T, s *service) {
 		_, author := s.createUser("author", calendar.RoleAuthor)
 		_, other := s.createUser("other", calendar.RoleAuthor)
 		_, contributor := s.createUser("contributor", calendar.RoleContributor)
@@ -301,7 +306,8 @@ func TestWhoMayUploadEditAndDeleteMedia(t *testing.T) {
 }
 
 func TestBadUploadsAreRefusedByWhatTheyHold(t *testing.T) {
-	onBothStores(t, func(set *app.Settings) { set.MaxUpload = 200 << 10 }, func(t *testing.T, s *service) {
+	t.Parallel()
+	onTheEmbeddedStore(t, func(set *app.Settings) { set.MaxUpload = 200 << 10 }, func(t *testing.T, s *service) {
 		bomb := pngHeader(60000, 60000)
 		cases := []struct {
 			name   string
@@ -347,6 +353,7 @@ func pngHeader(w, h uint32) []byte {
 }
 
 func TestFileNamesAreCleanedAndNeverReused(t *testing.T) {
+	t.Parallel()
 	onBothStores(t, func(*app.Settings) {}, func(t *testing.T, s *service) {
 		jpg := photo(t, 100, 80)
 		var files []string
@@ -368,6 +375,7 @@ func TestFileNamesAreCleanedAndNeverReused(t *testing.T) {
 // next poster.jpg a name of its own, and names in other scripts are kept
 // apart rather than all becoming image.jpg.
 func TestNamesTakenByEarlierUploadsCostAFewTriesNotARefusal(t *testing.T) {
+	t.Parallel()
 	s := startService(t)
 	folder := time.Now().UTC().Format("2006/01/")
 	for n := range 1001 {
@@ -396,7 +404,8 @@ func TestNamesTakenByEarlierUploadsCostAFewTriesNotARefusal(t *testing.T) {
 }
 
 func TestTheLibraryListsSearchesAndCounts(t *testing.T) {
-	onBothStores(t, func(*app.Settings) {}, func(t *testing.T, s *service) {
+	t.Parallel()
+	onTheEmbeddedStore(t, func(*app.Settings) {}, func(t *testing.T, s *service) {
 		authorID, author := s.createUser("author", calendar.RoleAuthor)
 		jpg := photo(t, 60, 40)
 		s.upload("jazz-night.jpg", jpg)
@@ -429,6 +438,7 @@ func TestTheLibraryListsSearchesAndCounts(t *testing.T) {
 }
 
 func TestTheDocDescribesUploadsAndTheirShape(t *testing.T) {
+	t.Parallel()
 	s := startService(t)
 	doc := s.do("GET", "/vendor/events/v1/doc").object(t)
 	upload := doc["paths"].(map[string]any)["/media"].(map[string]any)["post"].(map[string]any)
@@ -459,6 +469,7 @@ func TestTheDocDescribesUploadsAndTheirShape(t *testing.T) {
 // Every type taken keeps its own full file; sizes of a WebP are JPEG when it
 // is opaque and PNG when it is not, those of a GIF are PNG.
 func TestEachImageTypeIsServedAsItselfWithSizesBrowsersShow(t *testing.T) {
+	t.Parallel()
 	webp := func(name string) []byte {
 		raw, err := os.ReadFile("../app/imaging/testdata/" + name)
 		if err != nil {
@@ -474,7 +485,7 @@ func TestEachImageTypeIsServedAsItselfWithSizesBrowsersShow(t *testing.T) {
 	if err := gif.Encode(&gifData, paletted, nil); err != nil {
 		t.Fatal(err)
 	}
-	onBothStores(t, func(*app.Settings) {}, func(t *testing.T, s *service) {
+	onTheEmbeddedStore(t, func(*app.Settings) {}, func(t *testing.T, s *service) {
 		for _, tc := range []struct {
 			name, mime, sizeMIME string
 			data                 []byte

@@ -62,6 +62,7 @@ func gaugeValue(t *testing.T, families map[string]*dto.MetricFamily, name string
 }
 
 func TestMetricsCountRequestsPerRoutePatternAndStatus(t *testing.T) {
+	t.Parallel()
 	s := startService(t)
 	venue := s.do("POST", "/vendor/events/v1/venues", asAdmin(), jsonBody(map[string]string{"venue": "Hall"}))
 	venue.expectStatus(t, http.StatusCreated)
@@ -122,6 +123,7 @@ func TestMetricsCountRequestsPerRoutePatternAndStatus(t *testing.T) {
 }
 
 func TestMetricsAskForTheTokenWhenOneIsSet(t *testing.T) {
+	t.Parallel()
 	const token = "metrics-token-0123456789"
 	s := startServiceWith(t, func(c *controllers.Config) { c.MetricsToken = token })
 	refused := []struct {

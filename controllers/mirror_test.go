@@ -176,6 +176,8 @@ func withoutJSONLD(v any) any {
 }
 
 func TestAMirrorFollowingTheFeedEndsEqualToTheListsForAdminAndVisitor(t *testing.T) {
+	t.Parallel()
+	long(t)
 	s := startService(t)
 	rng := rand.New(rand.NewSource(7))
 	admin, visitor := newMirror(s, asAdmin()), newMirror(s)

@@ -81,6 +81,8 @@ func (s *service) stored(t *testing.T, id string) *calendar.Post {
 }
 
 func TestConcurrentPartialUpdatesOfOneEventAllLand(t *testing.T) {
+	t.Parallel()
+	long(t)
 	onBothStores(t, func(*app.Settings) {}, func(t *testing.T, s *service) {
 		_, authorPassword := s.createUser("writer", calendar.RoleAuthor)
 		_, editorPassword := s.createUser("checker", calendar.RoleEditor)
@@ -149,6 +151,8 @@ func TestConcurrentPartialUpdatesOfOneEventAllLand(t *testing.T) {
 }
 
 func TestATrashedEventStaysTrashedWhateverEditRacesIt(t *testing.T) {
+	t.Parallel()
+	long(t)
 	onBothStores(t, func(*app.Settings) {}, func(t *testing.T, s *service) {
 		_, password := s.createUser("writer", calendar.RoleAuthor)
 		author := basic("writer", password)
@@ -194,21 +198,18 @@ func (s *service) occurrenceStarts(t *testing.T, seriesID int64) []time.Time {
 }
 
 func TestTwoRuleEditsOfOneSeriesLeaveTheOccurrencesOfTheRuleThatWon(t *testing.T) {
-	onBothStores(t, func(*app.Settings) {}, func(t *testing.T, s *service) { twoRuleEdits(t, s, s) })
+	t.Parallel()
+	long(t)
+	s := startService(t) // on MongoDB, the replicas' test below
+	twoRuleEdits(t, s, s)
 }
 
-// Two replicas sharing a store, each with its own index, edit the rules of
-// one series at once: the lease is the series record's, so they take turns
-// too, and each finds the occurrences the other made.
+// Two replicas sharing a MongoDB database (as replicas do), each with its own
+// index, edit the rules of one series at once: the lease is the series
+// record's, so they take turns too, and each finds the occurrences the other
+// made.
 func TestTwoRuleEditsOnTwoReplicasLeaveTheOccurrencesOfTheRuleThatWon(t *testing.T) {
-	t.Run("embedded", func(t *testing.T) {
-		store, err := repository.OpenBolt(t.TempDir())
-		if err != nil {
-			t.Fatal(err)
-		}
-		shared := backend{"embedded", func(t *testing.T, dir string) calendar.Store { return store }}
-		twoRuleEdits(t, startServiceOn(t, shared, func(*app.Settings) {}, noConfig), startServiceOn(t, shared, func(*app.Settings) {}, noConfig))
-	})
+	t.Parallel()
 	t.Run("mongodb", func(t *testing.T) {
 		uri := ferretdbtest.Start(t)
 		shared := backend{"mongodb", func(t *testing.T, dir string) calendar.Store {

@@ -12,6 +12,7 @@ import (
 )
 
 func TestUnknownPathsAndMethodsAreRestNoRoute(t *testing.T) {
+	t.Parallel()
 	s := startService(t)
 	for _, c := range []struct{ method, path string }{
 		{"GET", "/vendor/events/v1/nope"},
@@ -32,6 +33,7 @@ func TestUnknownPathsAndMethodsAreRestNoRoute(t *testing.T) {
 }
 
 func TestMalformedJSONIsRestInvalidJSON(t *testing.T) {
+	t.Parallel()
 	s := startService(t)
 	for name, content := range map[string]string{
 		"syntax error":        `{"login": "x",`,
@@ -50,6 +52,7 @@ func TestMalformedJSONIsRestInvalidJSON(t *testing.T) {
 }
 
 func TestABodyOverOneMebibyteIs413(t *testing.T) {
+	t.Parallel()
 	s := startService(t)
 	big := `{"login":"` + bigBody(2<<20) + `","role":"editor"}`
 	t.Run("with a Content-Length", func(t *testing.T) {
@@ -70,6 +73,7 @@ func TestABodyOverOneMebibyteIs413(t *testing.T) {
 }
 
 func TestParametersArriveInEveryEncoding(t *testing.T) {
+	t.Parallel()
 	s := startService(t)
 	multipartBody := func(login string) option {
 		var buf bytes.Buffer
@@ -110,6 +114,7 @@ func TestParametersArriveInEveryEncoding(t *testing.T) {
 }
 
 func TestTrailingSlashesAndCORS(t *testing.T) {
+	t.Parallel()
 	s := startService(t)
 	s.do("GET", "/vendor/events/v1/doc/").expectStatus(t, http.StatusOK)
 	s.do("GET", "/vendor/events/v1/").expectStatus(t, http.StatusOK)
@@ -138,6 +143,7 @@ func TestTrailingSlashesAndCORS(t *testing.T) {
 }
 
 func TestCORSOriginsCanBeAnAllowList(t *testing.T) {
+	t.Parallel()
 	s := startServiceWith(t, func(c *controllers.Config) { c.CORSOrigins = []string{"https://front.example"} })
 	for origin, allowed := range map[string]bool{"https://front.example": true, "https://FRONT.example": true, "https://evil.example": false} {
 		for _, method := range []string{"GET", "OPTIONS"} {
@@ -155,6 +161,7 @@ func TestCORSOriginsCanBeAnAllowList(t *testing.T) {
 }
 
 func TestProbes(t *testing.T) {
+	t.Parallel()
 	s := startService(t)
 	s.do("GET", "/healthz").expectStatus(t, http.StatusOK)
 	s.do("GET", "/readyz").expectStatus(t, http.StatusOK)

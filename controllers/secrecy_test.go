@@ -12,6 +12,7 @@ import (
 )
 
 func TestInternalFieldsCannotBeSetOrRead(t *testing.T) {
+	t.Parallel()
 	s := startService(t)
 	sneaky := map[string]any{
 		"venue": "Sneaky", "id": 999, "ID": 998, "seq": 5, "_id": 7, "_keys": map[string]any{"type_slug": "venue/x"},
@@ -50,6 +51,7 @@ func TestInternalFieldsCannotBeSetOrRead(t *testing.T) {
 }
 
 func TestApplicationPasswordsNeverReachTheLogsOrLaterAnswers(t *testing.T) {
+	t.Parallel()
 	s := startService(t)
 	_, password := s.createUser("maria", calendar.RoleEditor)
 	s.do("GET", "/vendor/admin/v1/users", bearer(password)).expectError(t, http.StatusForbidden, "rest_forbidden")

@@ -55,10 +55,11 @@ func recurring(title, zone string, start, end time.Time, rules ...string) map[st
 func day(t time.Time, days int) string { return t.AddDate(0, 0, days).Format("2006-01-02") }
 
 func TestASeriesKeepsItsLocalTimeAcrossDaylightSavingChanges(t *testing.T) {
+	t.Parallel()
 	year := time.Now().Year() + 1
 	paris := lastSunday(year, time.March).AddDate(0, 0, -12) // a Tuesday, two weeks before the change
 	ny := secondSunday(year, time.March).AddDate(0, 0, -2)   // the Friday before
-	onBothStores(t, func(*app.Settings) {}, func(t *testing.T, s *service) {
+	onTheEmbeddedStore(t, func(*app.Settings) {}, func(t *testing.T, s *service) {
 		for _, tc := range []struct {
 			zone  string
 			first time.Time
@@ -92,13 +93,14 @@ func TestASeriesKeepsItsLocalTimeAcrossDaylightSavingChanges(t *testing.T) {
 }
 
 func TestRulesGiveTheOccurrencesRFC5545Says(t *testing.T) {
+	t.Parallel()
 	year := time.Now().Year() + 1
 	jan := time.Date(year, time.January, 1, 0, 0, 0, 0, time.UTC)
 	secondThursday := func(m time.Month) string {
 		d := time.Date(year, m, 1, 0, 0, 0, 0, time.UTC)
 		return d.AddDate(0, 0, (11-int(d.Weekday()))%7+7).Format("2006-01-02") + " 18:00:00"
 	}
-	onBothStores(t, func(*app.Settings) {}, func(t *testing.T, s *service) {
+	onTheEmbeddedStore(t, func(*app.Settings) {}, func(t *testing.T, s *service) {
 		for _, tc := range []struct {
 			name  string
 			start time.Time
@@ -129,6 +131,7 @@ func TestRulesGiveTheOccurrencesRFC5545Says(t *testing.T) {
 }
 
 func TestBadRulesAreRefusedNamingThePart(t *testing.T) {
+	t.Parallel()
 	s := startService(t)
 	start := time.Now().AddDate(0, 1, 0).Truncate(time.Hour)
 	for _, tc := range []struct {
@@ -159,6 +162,7 @@ func TestBadRulesAreRefusedNamingThePart(t *testing.T) {
 }
 
 func TestEditingTheSeriesOrOneOccurrence(t *testing.T) {
+	t.Parallel()
 	onBothStores(t, func(*app.Settings) {}, func(t *testing.T, s *service) {
 		start := time.Now().AddDate(0, 0, 7).Truncate(24 * time.Hour).Add(19 * time.Hour)
 		first := s.event(recurring("Choir", "UTC", start, start.Add(2*time.Hour), "RRULE:FREQ=WEEKLY;COUNT=6"))
@@ -238,6 +242,7 @@ func (s *service) occurrencesOf(t *testing.T, series map[string]any) []map[strin
 }
 
 func TestPostParentNamesOnlyASeries(t *testing.T) {
+	t.Parallel()
 	s := startService(t)
 	start := time.Now().AddDate(0, 1, 0).Truncate(time.Hour)
 	first := s.event(recurring("Series", "UTC", start, start.Add(time.Hour), "RRULE:FREQ=DAILY;COUNT=3"))
@@ -261,7 +266,8 @@ func TestPostParentNamesOnlyASeries(t *testing.T) {
 }
 
 func TestOccurrencesAreReadAndEditedAsTheirSeries(t *testing.T) {
-	onBothStores(t, func(*app.Settings) {}, func(t *testing.T, s *service) {
+	t.Parallel()
+	onTheEmbeddedStore(t, func(*app.Settings) {}, func(t *testing.T, s *service) {
 		_, contributor := s.createUser("contributor", calendar.RoleContributor)
 		_, author := s.createUser("author", calendar.RoleAuthor)
 		start := time.Now().AddDate(0, 0, 3).Truncate(time.Hour)
@@ -306,6 +312,7 @@ func TestOccurrencesAreReadAndEditedAsTheirSeries(t *testing.T) {
 }
 
 func TestTheDocDescribesRecurrence(t *testing.T) {
+	t.Parallel()
 	s := startService(t)
 	doc := s.do("GET", "/vendor/events/v1/doc").object(t)
 	create := doc["paths"].(map[string]any)["/events"].(map[string]any)["post"].(map[string]any)
@@ -323,7 +330,8 @@ func TestTheDocDescribesRecurrence(t *testing.T) {
 }
 
 func TestTheICalendarFeedSendsASeriesOnceWithItsExceptions(t *testing.T) {
-	onBothStores(t, func(*app.Settings) {}, func(t *testing.T, s *service) {
+	t.Parallel()
+	onTheEmbeddedStore(t, func(*app.Settings) {}, func(t *testing.T, s *service) {
 		start := time.Now().AddDate(0, 0, 10).Truncate(24 * time.Hour).Add(18 * time.Hour)
 		first := s.event(recurring("Book club", "Europe/Paris", start, start.Add(time.Hour), "RRULE:FREQ=WEEKLY;COUNT=5"))
 		occurrences := s.occurrencesOf(t, first)
@@ -372,14 +380,9 @@ func TestTheICalendarFeedSendsASeriesOnceWithItsExceptions(t *testing.T) {
 // moment, two months after it was made, as their hourly housekeeping does:
 // both list every week once, two years ahead of the new today.
 func TestTwoReplicasExtendASeriesOnceAsTimePasses(t *testing.T) {
-	t.Run("embedded", func(t *testing.T) { // one process can share its store between two services
-		store, err := repository.OpenBolt(t.TempDir())
-		if err != nil {
-			t.Fatal(err)
-		}
-		twoReplicasExtend(t, backend{"embedded", func(t *testing.T, dir string) calendar.Store { return store }})
-	})
-	t.Run("mongodb", func(t *testing.T) { // each service its own client
+	t.Parallel()
+	long(t)
+	t.Run("mongodb", func(t *testing.T) { // replicas share a MongoDB database, each with its own client
 		uri := ferretdbtest.Start(t)
 		twoReplicasExtend(t, backend{"mongodb", func(t *testing.T, dir string) calendar.Store {
 			store, err := repository.OpenMongo(context.Background(), uri, "calendar")

@@ -11,6 +11,7 @@ import (
 var pageLink = regexp.MustCompile(`(?:href|src|data-document)="([^"]+)"`)
 
 func TestTheSwaggerUIPageLoadsItsFilesAndTheDocument(t *testing.T) {
+	t.Parallel()
 	s := startService(t)
 	for _, prefix := range []string{"", "/fr"} {
 		t.Run("under "+prefix+"/", func(t *testing.T) {
@@ -56,6 +57,7 @@ func TestTheSwaggerUIPageLoadsItsFilesAndTheDocument(t *testing.T) {
 }
 
 func TestTheSwaggerUIServesNothingElse(t *testing.T) {
+	t.Parallel()
 	s := startService(t)
 	for _, path := range []string{"README.md", "LICENSE", "index.html", "swagger-ui.css.map", "..%2Fdoc"} {
 		s.do("GET", "/vendor/events/v1/doc/ui/"+path).expectError(t, http.StatusNotFound, "rest_no_route")
@@ -70,6 +72,7 @@ func TestTheSwaggerUIServesNothingElse(t *testing.T) {
 }
 
 func TestTheSwaggerUIPageWithATrailingSlashRedirectsRelatively(t *testing.T) {
+	t.Parallel()
 	s := startService(t)
 	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	res, err := client.Get(s.URL + "/fr/vendor/events/v1/doc/ui/")

@@ -11,6 +11,7 @@ import (
 // The rules of modified_after are tested in app (changes_test.go); here, that
 // the filter goes into the next page's link.
 func TestModifiedAfterGoesIntoTheLinks(t *testing.T) {
+	t.Parallel()
 	s := startService(t)
 	for _, name := range []string{"a", "b"} {
 		s.create("venue", asAdmin(), "venue", name)
@@ -40,6 +41,7 @@ func feed(t *testing.T, s *service, since int64, opts ...option) (entries []map[
 // The rules of the change feed are tested in app (changes_test.go); here,
 // its answer's header.
 func TestTheChangeFeedSaysWhereTheStoreStands(t *testing.T) {
+	t.Parallel()
 	s := startService(t)
 	s.create("venue", asAdmin(), "venue", "Hall")
 	_, mid, _ := feed(t, s, 0, asAdmin())
@@ -50,6 +52,7 @@ func TestTheChangeFeedSaysWhereTheStoreStands(t *testing.T) {
 }
 
 func TestTheChangeFeedPagesWithSinceAndRefusesBadParameters(t *testing.T) {
+	t.Parallel()
 	s := startService(t)
 	for i := 0; i < 5; i++ {
 		s.do("POST", "/vendor/events/v1/tags", asAdmin(), jsonBody(map[string]any{"name": fmt.Sprintf("t%d", i)})).expectStatus(t, http.StatusCreated)

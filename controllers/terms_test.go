@@ -28,6 +28,7 @@ func names(t *testing.T, res *response, key string) string {
 }
 
 func TestTheTermObjectKeyByKey(t *testing.T) {
+	t.Parallel()
 	s := startService(t)
 	parent := s.term("categories", "name", "Music", "description", "All music")
 	child := s.do("POST", "/vendor/events/v1/categories", asAdmin(), form("name", "Jazz", "parent", idOf(parent)))
@@ -63,6 +64,7 @@ func TestTheTermObjectKeyByKey(t *testing.T) {
 }
 
 func TestTermPermissionsPerRole(t *testing.T) {
+	t.Parallel()
 	r := startWithRoles(t)
 	cases := []struct {
 		kind   string
@@ -127,6 +129,7 @@ func TestTermPermissionsPerRole(t *testing.T) {
 // The rules of term writes and lists are tested in app (term_test.go); here,
 // what the HTTP layer refuses and how it answers.
 func TestTermParametersOverHTTP(t *testing.T) {
+	t.Parallel()
 	s := startService(t)
 	music := s.term("categories", "name", "Music")
 	for _, c := range []struct {
@@ -170,6 +173,7 @@ func TestTermParametersOverHTTP(t *testing.T) {
 }
 
 func TestTermPagination(t *testing.T) {
+	t.Parallel()
 	s := startService(t)
 	for i := 0; i < 9; i++ {
 		s.term("tags", "name", fmt.Sprintf("tag %d", i))

@@ -35,6 +35,8 @@ func expectRetryAfter(t *testing.T, res *response) {
 }
 
 func TestWrongPasswordsAreSlowedThenRefusedForThatAccountFromThatAddress(t *testing.T) {
+	t.Parallel()
+	long(t)
 	r := startThrottled(t, smallLimits)
 	wrong := basic("admin", "guess")
 	for i := 1; i <= smallLimits.BlockAfter; i++ {
@@ -62,6 +64,7 @@ func TestWrongPasswordsAreSlowedThenRefusedForThatAccountFromThatAddress(t *test
 // A success signs in one account from one address: it must not reset the
 // count of another account guessed from there.
 func TestSignInsInterleavedWithGuessesDoNotResetTheCount(t *testing.T) {
+	t.Parallel()
 	r := startThrottled(t, smallLimits)
 	for i := 0; i < smallLimits.BlockAfter; i++ {
 		r.do("GET", "/vendor/events/v1", basic("admin", fmt.Sprint("guess ", i))).expectError(t, http.StatusUnauthorized, "incorrect_password")
@@ -71,6 +74,7 @@ func TestSignInsInterleavedWithGuessesDoNotResetTheCount(t *testing.T) {
 }
 
 func TestAnAddressGuessingManyAccountsIsRefusedAll(t *testing.T) {
+	t.Parallel()
 	r := startThrottled(t, smallLimits)
 	spray := r.service.from("127.0.0.3")
 	for i := 0; i < smallLimits.ClientBlockAfter; i++ {
@@ -83,6 +87,7 @@ func TestAnAddressGuessingManyAccountsIsRefusedAll(t *testing.T) {
 // Guesses at one account from many addresses refuse it to those addresses,
 // not to an address that never failed on it (the owner's).
 func TestAnAccountGuessedFromManyAddressesStaysOpenToItsOwner(t *testing.T) {
+	t.Parallel()
 	r := startThrottled(t, smallLimits)
 	var guessers []*service
 	for i := 0; i < smallLimits.SubjectBlockAfter; i++ {
@@ -95,6 +100,7 @@ func TestAnAccountGuessedFromManyAddressesStaysOpenToItsOwner(t *testing.T) {
 }
 
 func TestPostPasswordsAreThrottledLikeSignIns(t *testing.T) {
+	t.Parallel()
 	r := startThrottled(t, smallLimits)
 	secret := r.event(map[string]any{"title": "Secret", "start_date": "2031-01-02 10:00:00", "end_date": "2031-01-02 11:00:00",
 		"password": "sesame", "description": "hidden"})

@@ -9,6 +9,7 @@ import (
 )
 
 func TestBootstrapAdminSignsInWithBasicAndBearer(t *testing.T) {
+	t.Parallel()
 	s := startService(t)
 	for name, cred := range map[string]option{
 		"basic":                 asAdmin(),
@@ -23,6 +24,7 @@ func TestBootstrapAdminSignsInWithBasicAndBearer(t *testing.T) {
 }
 
 func TestAWrongCredentialIs401EvenOnAPublicRoute(t *testing.T) {
+	t.Parallel()
 	s := startService(t)
 	for name, cred := range map[string]option{
 		"wrong password":         basic("admin", "not the password"),
@@ -43,6 +45,7 @@ func TestAWrongCredentialIs401EvenOnAPublicRoute(t *testing.T) {
 }
 
 func TestUsersOfEveryRoleAreCreatedListedAndDeletedByTheAdminOnly(t *testing.T) {
+	t.Parallel()
 	s := startService(t)
 	passwords := map[calendar.Role]string{}
 	ids := map[calendar.Role]float64{}
@@ -116,6 +119,7 @@ func TestUsersOfEveryRoleAreCreatedListedAndDeletedByTheAdminOnly(t *testing.T) 
 }
 
 func TestUserCreationChecksParametersBeforePermission(t *testing.T) {
+	t.Parallel()
 	s := startService(t)
 	s.createUser("taken", calendar.RoleEditor)
 	cases := []struct {

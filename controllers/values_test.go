@@ -10,6 +10,7 @@ import (
 )
 
 func TestToBoolTheWordPressWay(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		in     any
 		want   bool
@@ -30,6 +31,7 @@ func TestToBoolTheWordPressWay(t *testing.T) {
 }
 
 func TestToIntTheWordPressWay(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		in     any
 		want   int64
@@ -48,6 +50,7 @@ func TestToIntTheWordPressWay(t *testing.T) {
 }
 
 func TestToListAcceptsTheThreeForms(t *testing.T) {
+	t.Parallel()
 	for _, in := range []any{[]any{"a", "b"}, "a, b", " a ,, b ,", map[string]any{"0": "a", "1": "b"}} {
 		got, ok := ToList(in)
 		if !ok || !reflect.DeepEqual(got, []any{"a", "b"}) {
@@ -57,6 +60,7 @@ func TestToListAcceptsTheThreeForms(t *testing.T) {
 }
 
 func TestCheckArgs(t *testing.T) {
+	t.Parallel()
 	args := []Arg{
 		{Name: "page", Type: TypeInteger},
 		{Name: "flag", Type: TypeBoolean},

@@ -137,6 +137,7 @@ func walk(t *testing.T, r *roles, opts []option, path, key string) []map[string]
 // let that caller read, and the totals are what paging reaches.
 func TestWhatListsShowIsWhatSingleReadsAllow(t *testing.T) {
 	t.Parallel() // long: it runs beside the others
+	long(t)
 	r := startWithRoles(t)
 	w := buildWorld(t, r, rand.New(rand.NewPCG(15, 2026)))
 	window := "start_date=2031-01-01&end_date=2031-01-31"
@@ -263,6 +264,7 @@ func TestWhatListsShowIsWhatSingleReadsAllow(t *testing.T) {
 // TestCountsCountOnlyReadableEvents: has_events counts the events the caller
 // may read, never trashed ones; a term's count is of published events.
 func TestCountsCountOnlyReadableEvents(t *testing.T) {
+	t.Parallel()
 	r := startWithRoles(t)
 	for _, status := range []string{"private", "trash"} {
 		v := r.create("venue", asAdmin(), "venue", "Behind "+status)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"strconv"
 	"testing"
-	"time"
 
 	"calendar/app/calendar"
 )
@@ -96,12 +95,7 @@ func TestCloseReturnsWhenThePersisterCannotWrite(t *testing.T) {
 	}
 	closed := make(chan error, 1)
 	go func() { closed <- idx.Close() }()
-	select {
-	case err := <-closed:
-		if err == nil {
-			t.Fatal("Close reported success though nothing could be written")
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatalf("Close still waiting on the persister after %s", 5*time.Second)
+	if err := <-closed; err == nil { // a Close that hangs is caught by go test's -timeout
+		t.Fatal("Close reported success though nothing could be written")
 	}
 }

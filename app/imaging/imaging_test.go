@@ -9,7 +9,6 @@ import (
 	"image/gif"
 	"runtime"
 	"testing"
-	"time"
 )
 
 func TestProcessAcceptsEveryFormatByContent(t *testing.T) {
@@ -129,20 +128,15 @@ func TestProcessRefusesTooManyPixelsBeforeDecoding(t *testing.T) {
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
-	start := time.Now()
 	const runs = 20
 	for range runs {
 		if _, err := Process(data, Limits{MaxPixels: 50_000_000}, WordPressSizes); !errors.Is(err, ErrTooManyPixels) {
 			t.Fatalf("err = %v, want ErrTooManyPixels", err)
 		}
 	}
-	elapsed := time.Since(start)
 	runtime.ReadMemStats(&after)
 	if perRun := (after.TotalAlloc - before.TotalAlloc) / runs; perRun > 64<<10 {
 		t.Errorf("refusal allocated %d bytes per call", perRun)
-	}
-	if elapsed > 100*time.Millisecond {
-		t.Errorf("%d refusals took %v", runs, elapsed)
 	}
 }
 

@@ -32,17 +32,11 @@ func startServing(t *testing.T, extra map[string]string) (addr string, logs *syn
 			t.Errorf("run: %v", err)
 		}
 	})
-	deadline := time.Now().Add(30 * time.Second)
-	for {
+	waitFor(t, func() bool {
 		status, err := requestOnce("127.0.0.1", addr, "/readyz")
-		if err == nil && status == http.StatusOK {
-			return addr, logs
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s not ready: status %d, %v\n%s", addr, status, err, logs.String())
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		return err == nil && status == http.StatusOK
+	}, func() string { return addr + " to get ready:\n" + logs.String() })
+	return addr, logs
 }
 
 // dialFrom connects to addr from the loopback address from.
@@ -100,22 +94,18 @@ func refused(err error) bool {
 // waitForLog waits for a log line holding every one of want.
 func waitForLog(t *testing.T, logs *syncWriter, want ...string) {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
+	waitFor(t, func() bool {
 		for _, line := range strings.Split(logs.String(), "\n") {
 			found := true
 			for _, w := range want {
 				found = found && strings.Contains(line, w)
 			}
 			if found {
-				return
+				return true
 			}
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no log line with %q:\n%s", want, logs.String())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		return false
+	}, func() string { return fmt.Sprintf("a log line with %q:\n%s", want, logs.String()) })
 }
 
 // An attacker holding far more idle connections than its address may does
@@ -123,6 +113,7 @@ func waitForLog(t *testing.T, logs *syncWriter, want ...string) {
 // closed as they come, and the ones it keeps still count against it only.
 // Not parallel: the held connections must stay within the header timeout.
 func TestOneAddressHoldingIdleConnectionsDoesNotKeepOthersOut(t *testing.T) {
+	t.Parallel()
 	const perAddr, attempts = 16, 200
 	addr, logs := startServing(t, map[string]string{"CALENDAR_MAX_CONNS_PER_ADDR": fmt.Sprint(perAddr)})
 
@@ -218,17 +209,13 @@ func TestIdleKeepAliveConnectionsAreClosedToMakeRoomForANewVisitor(t *testing.T)
 	// The server marks a connection idle just after answering on it, so the
 	// last one may not be yet: a visitor refused then tries again, as a
 	// browser would. A refusal closes nothing.
-	deadline := time.Now().Add(30 * time.Second)
-	for {
+	waitFor(t, func() bool {
 		status, err := requestOnce("127.0.0.1", addr, "/healthz")
-		if err == nil && status == http.StatusOK {
-			break
-		}
-		if !refused(err) || time.Now().After(deadline) {
+		if err != nil && !refused(err) {
 			t.Fatalf("the visitor got %d, %v", status, err)
 		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		return err == nil && status == http.StatusOK
+	}, func() string { return "the visitor to be let in" })
 
 	if _, err := idle[0].Read(make([]byte, 1)); err != io.EOF {
 		t.Fatalf("the oldest idle connection read %v; want it closed by the server", err)
@@ -245,6 +232,7 @@ func TestIdleKeepAliveConnectionsAreClosedToMakeRoomForANewVisitor(t *testing.T)
 // silent clients cannot hold connections.
 func TestAConnectionThatSendsNothingIsClosed(t *testing.T) {
 	t.Parallel()
+	long(t)
 	addr, _ := startServing(t, nil)
 	conn, err := dialFrom("127.0.0.1", addr)
 	if err != nil {
@@ -258,6 +246,7 @@ func TestAConnectionThatSendsNothingIsClosed(t *testing.T) {
 }
 
 func TestTheConnectionBoundsDefaultToTheFileLimitAndOneAddressAFew(t *testing.T) {
+	t.Parallel()
 	c, err := loadConfig(nil, env(nil), io.Discard)
 	if err != nil {
 		t.Fatal(err)
@@ -272,6 +261,7 @@ func TestTheConnectionBoundsDefaultToTheFileLimitAndOneAddressAFew(t *testing.T)
 }
 
 func TestABadConnectionBoundStopsStartUpNamingIt(t *testing.T) {
+	t.Parallel()
 	for _, s := range []struct{ env, flag string }{{"CALENDAR_MAX_CONNS", "max-conns"}, {"CALENDAR_MAX_CONNS_PER_ADDR", "max-conns-per-addr"}} {
 		for _, value := range []string{"0", "-1", "ten", "1.5", "100000000"} {
 			_, err := loadConfig(nil, env(map[string]string{s.env: value}), io.Discard)

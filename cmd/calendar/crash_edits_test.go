@@ -19,6 +19,8 @@ import (
 // writer last had acknowledged (or the one it was sending when the service
 // died), and calendar verify finds the index equal to the store.
 func TestConcurrentEditsSurviveSIGKILL(t *testing.T) {
+	t.Parallel()
+	long(t)
 	dir, addr := t.TempDir(), freeAddr(t)
 	c := startChild(t, dir, addr)
 	const events = 3

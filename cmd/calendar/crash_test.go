@@ -56,21 +56,11 @@ func startChild(t *testing.T, dir, addr string) *child {
 	if err := c.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		res, err := http.Get("http://" + addr + "/readyz")
-		if err == nil {
-			res.Body.Close()
-			if res.StatusCode == http.StatusOK {
-				return c
-			}
-		}
-		if time.Now().After(deadline) {
-			_ = c.cmd.Process.Kill()
-			t.Fatalf("the child did not get ready: %v; logs:\n%s", err, c.logs.String())
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	waitFor(t, func() bool { return ready(addr) }, func() string {
+		_ = c.cmd.Process.Kill()
+		return "the child to get ready; logs:\n" + c.logs.String()
+	})
+	return c
 }
 
 // stop ends the child gracefully, as an operator would.
@@ -90,11 +80,9 @@ func (c *child) stop(t *testing.T) {
 // as long as it takes.
 func (c *child) killOnce(t *testing.T, enough int, acknowledged func() int) {
 	t.Helper()
-	for deadline := time.Now().Add(10 * time.Minute); acknowledged() < enough; time.Sleep(5 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("only %d writes acknowledged in 10 minutes", acknowledged())
-		}
-	}
+	waitFor(t, func() bool { return acknowledged() >= enough }, func() string {
+		return fmt.Sprintf("%d acknowledged writes (%d so far)", enough, acknowledged())
+	})
 	if err := c.cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
@@ -120,6 +108,8 @@ func (c *child) post(path, body string) (int, map[string]any, error) {
 // a restart every acknowledged write is in the store, and the index holds
 // exactly what the store holds, field by field.
 func TestAcknowledgedWritesSurviveSIGKILLAndTheIndexMatchesTheStore(t *testing.T) {
+	t.Parallel()
+	long(t)
 	dir, addr := t.TempDir(), freeAddr(t)
 	c := startChild(t, dir, addr)
 	var mu sync.Mutex
@@ -201,6 +191,7 @@ func verifyIndexMatchesStore(t *testing.T, dir string) {
 // index's back (as a crash between the two writes, or another replica, does):
 // the next start applies them, deletes included.
 func TestStartUpCatchesUpWithChangesTheIndexMissed(t *testing.T) {
+	t.Parallel()
 	dir, addr := t.TempDir(), freeAddr(t)
 	c := startChild(t, dir, addr)
 	_, kept, _ := c.post("/vendor/events/v1/venues", `{"venue": "kept"}`)
@@ -254,6 +245,7 @@ func TestStartUpCatchesUpWithChangesTheIndexMissed(t *testing.T) {
 // TestAMissingIndexIsRebuiltFromTheStore: with the index gone (or of an older
 // mapping version, which Open discards), the service rebuilds it.
 func TestAMissingIndexIsRebuiltFromTheStore(t *testing.T) {
+	t.Parallel()
 	dir, addr := t.TempDir(), freeAddr(t)
 	c := startChild(t, dir, addr)
 	for i := 0; i < 5; i++ {

@@ -12,6 +12,7 @@ import (
 // already belongs to that user (a volume takes the ownership of the
 // directory it is mounted on; distroless has no shell to fix it at start).
 func TestTheImageDataVolumeBelongsToTheUserTheServiceRunsAs(t *testing.T) {
+	t.Parallel()
 	stages := readDockerfile(t, "../../Dockerfile")
 	final := stages[len(stages)-1]
 	user, dataDir, volume := "", "", ""

@@ -13,6 +13,8 @@ import (
 // loopback, a few seconds of mixed reads and writes; then every acknowledged
 // write must be readable and listed. docs/reliability.md has the long run.
 func TestTwoHundredClientsMixingReadsAndWritesSeeNoErrorAndLoseNothing(t *testing.T) {
+	t.Parallel()
+	long(t)
 	if testing.Short() {
 		t.Skip("load run; not in -short")
 	}

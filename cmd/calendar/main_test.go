@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"strings"
 	"testing"
-	"time"
 
 	"calendar/repository"
 	"calendar/repository/ferretdbtest"
@@ -16,6 +15,7 @@ import (
 func env(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
 
 func TestConfigDefaults(t *testing.T) {
+	t.Parallel()
 	c, err := loadConfig(nil, env(nil), io.Discard)
 	if err != nil {
 		t.Fatal(err)
@@ -28,6 +28,7 @@ func TestConfigDefaults(t *testing.T) {
 }
 
 func TestCORSOriginsAreAList(t *testing.T) {
+	t.Parallel()
 	c, err := loadConfig(nil, env(map[string]string{"CALENDAR_CORS_ORIGINS": "https://a.example, http://b.example:8080/"}), io.Discard)
 	if err != nil || strings.Join(c.CORSOrigins, " ") != "https://a.example http://b.example:8080" {
 		t.Fatalf("origins %q, %v", c.CORSOrigins, err)
@@ -35,6 +36,7 @@ func TestCORSOriginsAreAList(t *testing.T) {
 }
 
 func TestAFlagWinsOverTheEnvironment(t *testing.T) {
+	t.Parallel()
 	c, err := loadConfig([]string{"-per-page", "20", "-site-url", "https://cal.example/"},
 		env(map[string]string{"CALENDAR_PER_PAGE": "30", "CALENDAR_TIMEZONE": "Europe/Paris"}), io.Discard)
 	if err != nil {
@@ -46,6 +48,7 @@ func TestAFlagWinsOverTheEnvironment(t *testing.T) {
 }
 
 func TestABadSettingStopsStartUpNamingIt(t *testing.T) {
+	t.Parallel()
 	cases := map[string]string{
 		"CALENDAR_ADDR":           "8080",
 		"CALENDAR_SITE_URL":       "ftp://x",
@@ -74,6 +77,7 @@ func TestABadSettingStopsStartUpNamingIt(t *testing.T) {
 func freeAddr(t *testing.T) string { return ferretdbtest.FreeAddr(t) }
 
 func TestTheServiceServesOnTheEmbeddedStoreAndShutsDownCleanly(t *testing.T) {
+	t.Parallel()
 	dir, addr := t.TempDir(), freeAddr(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	var logs strings.Builder
@@ -81,33 +85,15 @@ func TestTheServiceServesOnTheEmbeddedStoreAndShutsDownCleanly(t *testing.T) {
 	go func() {
 		done <- run(ctx, nil, env(map[string]string{"CALENDAR_ADDR": addr, "CALENDAR_DATA_DIR": dir}), &syncWriter{b: &logs})
 	}()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		res, err := http.Get("http://" + addr + "/readyz")
-		if err == nil {
-			res.Body.Close()
-			if res.StatusCode == http.StatusOK {
-				break
-			}
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("not ready after 10s: %v", err)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	waitReady(t, addr)
 	req, _ := http.NewRequest("GET", "http://"+addr+"/vendor/events/v1", nil)
 	req.Header.Set("X-Request-ID", "main-test-1")
 	if res, err := http.DefaultClient.Do(req); err == nil {
 		res.Body.Close()
 	}
 	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("run returned %v", err)
-		}
-	case <-time.After(20 * time.Second):
-		t.Fatal("no shutdown within 20s")
+	if err := <-done; err != nil { // a shutdown that hangs is stopped by go test's -timeout
+		t.Fatalf("run returned %v", err)
 	}
 	var password, accessed bool
 	for _, line := range strings.Split(strings.TrimSpace(logs.String()), "\n") {

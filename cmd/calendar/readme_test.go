@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 )
 
 // readmePassword is the password the README's examples show; the test's
@@ -21,6 +20,7 @@ const readmePassword = "abcd EFGH ijkl MNOP qrst UVWX"
 // shell, with curl, against a service started on a fresh data directory.
 // Every request must succeed and every example show what its comment says.
 func TestTheREADMEExamplesRunInOrderOnAFreshStart(t *testing.T) {
+	t.Parallel()
 	commands := readmeCommands(t)
 	addr := freeAddr(t)
 	logs := &syncWriter{b: &strings.Builder{}}
@@ -33,11 +33,7 @@ func TestTheREADMEExamplesRunInOrderOnAFreshStart(t *testing.T) {
 	}()
 	t.Cleanup(func() {
 		cancel()
-		select {
-		case <-done:
-		case <-time.After(time.Minute):
-			t.Error("the service did not stop within a minute")
-		}
+		<-done // a stop that hangs is caught by go test's -timeout
 	})
 	waitReady(t, addr)
 

@@ -10,7 +10,6 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
-	"time"
 )
 
 // runMain runs main with args in a process of its own (see TestMain), to
@@ -24,6 +23,7 @@ func runMain(t *testing.T, args string) (string, error) {
 }
 
 func TestHelpListsTheCommandsAndExitsZero(t *testing.T) {
+	t.Parallel()
 	for _, args := range []string{"-h", "--help", "help", "reindex -h", "verify -h"} {
 		t.Run(args, func(t *testing.T) {
 			out, err := runMain(t, args)
@@ -43,6 +43,7 @@ func TestHelpListsTheCommandsAndExitsZero(t *testing.T) {
 }
 
 func TestAConfigurationErrorNamesTheFlagWhenOneWasGiven(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		args []string
 		env  map[string]string
@@ -67,6 +68,7 @@ func TestAConfigurationErrorNamesTheFlagWhenOneWasGiven(t *testing.T) {
 // A first start on a port already taken must fail before it creates the
 // admin: the password it would log is shown once only.
 func TestABusyPortFailsBeforeTheAdminIsCreated(t *testing.T) {
+	t.Parallel()
 	busy, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -88,13 +90,9 @@ func TestABusyPortFailsBeforeTheAdminIsCreated(t *testing.T) {
 	go func() {
 		done <- run(ctx, nil, env(map[string]string{"CALENDAR_ADDR": freeAddr(t), "CALENDAR_DATA_DIR": dir}), next)
 	}()
-	deadline := time.Now().Add(20 * time.Second)
-	for !strings.Contains(next.String(), "application_password") {
-		if time.Now().After(deadline) {
-			t.Fatalf("no password logged on the next start:\n%s", next.String())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	waitFor(t, func() bool { return strings.Contains(next.String(), "application_password") }, func() string {
+		return "a password logged on the next start:\n" + next.String()
+	})
 	cancel()
 	if err := <-done; err != nil {
 		t.Fatal(err)

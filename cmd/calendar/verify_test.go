@@ -16,6 +16,7 @@ import (
 // TestVerifyTellsWhereTheIndexDiffersFromTheStore: calendar verify passes on
 // an index that follows the store, and names a post written behind its back.
 func TestVerifyTellsWhereTheIndexDiffersFromTheStore(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	ctx := context.Background()
 	store, err := repository.OpenBolt(dir)

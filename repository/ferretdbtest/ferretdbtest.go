@@ -41,6 +41,9 @@ type Server struct {
 // StartServer runs a server that stops when the test ends.
 func StartServer(t testing.TB) *Server {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("MongoDB (FerretDB) is left out of -short; the whole suite runs it")
+	}
 	s := &Server{t: t, addr: FreeAddr(t), dir: t.TempDir()}
 	s.Restart()
 	t.Cleanup(s.Stop)
