@@ -130,3 +130,9 @@ func month(m string) app.Dates {
 func ids(ids ...int64) *[]int64 { return &ids }
 
 func strs(s ...string) *[]string { return &s }
+
+// ptr is a pointer to a copy of v, for the optional fields of the typed requests.
+func ptr[T any](v T) *T { return &v }
+
+// get keeps the error of a service call.
+func get[V any](_ V, err error) error { return err }

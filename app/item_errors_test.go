@@ -60,9 +60,6 @@ func TestEachResourceAnswersItsOwnErrorForAnItemItCannotGive(t *testing.T) {
 	}
 }
 
-// get keeps the error of a service call.
-func get[V any](_ V, err error) error { return err }
-
 // statusOf is the status the controllers give an error's kind, for the table.
 func statusOf(k calendar.Kind) string {
 	switch k {

@@ -119,5 +119,3 @@ func TestAListAskedForByManyAtOnceIsSearchedOnce(t *testing.T) {
 		t.Fatalf("ten lists asked for at once reached the index %d times, want 1", n)
 	}
 }
-
-func ptr[T any](v T) *T { return &v }
