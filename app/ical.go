@@ -85,7 +85,7 @@ func hasTZID(loc *time.Location) bool {
 }
 
 // renderICal writes the calendar, a VEVENT an entry.
-func (s *Events) renderICal(entries []icalEntry) []byte {
+func (s *Events) renderICal(entries []feedEntry) []byte {
 	// Only times with a TZID need their zone described, for the years they
 	// fall in: bounded by the events, however far apart they are; a series'
 	// zone for the years its made occurrences span (see zoneYears).
@@ -126,15 +126,15 @@ func (s *Events) renderICal(entries []icalEntry) []byte {
 	return w.Bytes()
 }
 
-// icalStatus maps post statuses onto the VEVENT statuses.
-var icalStatus = map[string]string{
+// feedStatus maps post statuses onto the VEVENT statuses.
+var feedStatus = map[string]string{
 	calendar.StatusPublish: "CONFIRMED", calendar.StatusFuture: "CONFIRMED", calendar.StatusPrivate: "CONFIRMED",
 	calendar.StatusDraft: "TENTATIVE", calendar.StatusPending: "TENTATIVE", calendar.StatusTrash: "CANCELLED",
 }
 
 // writeVEvent writes an event; an exception of a series goes under the
 // series' UID.
-func (s *Events) writeVEvent(w *ical.Writer, en icalEntry) {
+func (s *Events) writeVEvent(w *ical.Writer, en feedEntry) {
 	e, v := en.event, en.view
 	loc := s.eventZone(e)
 	uid := e.ID
@@ -191,7 +191,7 @@ func (s *Events) writeVEvent(w *ical.Writer, en icalEntry) {
 	if !e.Modified.IsZero() {
 		w.Line("LAST-MODIFIED", "", ical.UTC(e.Modified))
 	}
-	if status, ok := icalStatus[e.Status]; ok {
+	if status, ok := feedStatus[e.Status]; ok {
 		w.Line("STATUS", "", status)
 	}
 	if e.Status == calendar.StatusPrivate {

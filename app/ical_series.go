@@ -22,16 +22,16 @@ import (
 // or when it is an exception and nothing else of its series is in the feed
 // (calendars differ on an exception without its series).
 
-// icalEntry is one VEVENT of the feed.
-type icalEntry struct {
+// feedEntry is one VEVENT of the feed.
+type feedEntry struct {
 	event *calendar.Post
 	view  *EventView
-	rules *icalRules     // set: event is a series, written with its rules
+	rules *feedRules     // set: event is a series, written with its rules
 	of    *calendar.Post // set: event is an exception of this series
 }
 
-// icalRules are a series' rules as the feed writes them.
-type icalRules struct {
+// feedRules are a series' rules as the feed writes them.
+type feedRules struct {
 	rrules          []string    // values; UNTIL in the form RFC 5545 asks beside DTSTART
 	rdates, exdates []time.Time // sorted; EXDATE with the series' excluded starts
 	// instances are the starts (Unix) the rules give, DTSTART included, up to
@@ -47,7 +47,7 @@ const maxCheckedInstances = 1 << 15
 type feedSeries struct {
 	post    *calendar.Post
 	view    *EventView // nil until rendered
-	rules   *icalRules
+	rules   *feedRules
 	last    time.Time // the latest occurrence listed
 	written bool      // some VEVENT other than its exceptions brings it in
 }
@@ -55,7 +55,7 @@ type feedSeries struct {
 // feedEntries turns the listed events (views[i] rendered from events[i]) into
 // the feed's VEVENTs, loading in one read the series of the occurrences that
 // were listed without them, and keeping those the caller may read.
-func (s *Events) feedEntries(ctx context.Context, caller Caller, events []*calendar.Post, views []EventView, password string) ([]icalEntry, error) {
+func (s *Events) feedEntries(ctx context.Context, caller Caller, events []*calendar.Post, views []EventView, password string) ([]feedEntry, error) {
 	series := map[int64]*feedSeries{}
 	for i, e := range events {
 		if e.Parent == 0 && isSeries(e) {
@@ -84,7 +84,7 @@ func (s *Events) feedEntries(ctx context.Context, caller Caller, events []*calen
 			delete(series, id) // rules it cannot read: written as a plain event
 			continue
 		}
-		parsed[id], fs.rules = r, icalRulesOf(fs.post, r, s.eventZone(fs.post))
+		parsed[id], fs.rules = r, feedRulesOf(fs.post, r, s.eventZone(fs.post))
 	}
 	for _, e := range events {
 		if fs := series[e.Parent]; fs != nil && e.Occurrence.After(fs.last) {
@@ -137,9 +137,9 @@ func (s *Events) feedEntries(ctx context.Context, caller Caller, events []*calen
 
 	// A series comes where its first listed event was, its exceptions after
 	// it, so that a feed cut at its size never holds one without the other.
-	var out []icalEntry
+	var out []feedEntry
 	done := map[int64]bool{}
-	pending := map[int64][]icalEntry{}
+	pending := map[int64][]feedEntry{}
 	for i, e := range events {
 		switch kind, fs := kinds[i], series[e.Parent]; {
 		case kind == asSeries:
@@ -148,27 +148,27 @@ func (s *Events) feedEntries(ctx context.Context, caller Caller, events []*calen
 		case kind == covered:
 			if !done[fs.post.ID] {
 				done[fs.post.ID] = true
-				out = append(out, icalEntry{event: fs.post, view: fs.view, rules: fs.rules})
+				out = append(out, feedEntry{event: fs.post, view: fs.view, rules: fs.rules})
 				out = append(out, pending[fs.post.ID]...)
 			}
 		case kind == exception && fs.written:
-			en := icalEntry{event: e, view: &views[i], of: fs.post}
+			en := feedEntry{event: e, view: &views[i], of: fs.post}
 			if done[fs.post.ID] {
 				out = append(out, en)
 			} else {
 				pending[fs.post.ID] = append(pending[fs.post.ID], en)
 			}
 		default:
-			out = append(out, icalEntry{event: e, view: &views[i]})
+			out = append(out, feedEntry{event: e, view: &views[i]})
 		}
 	}
 	return out, nil
 }
 
-// icalRulesOf are a series' rules (r, read in its zone as its occurrences
+// feedRulesOf are a series' rules (r, read in its zone as its occurrences
 // were made from them) as the feed writes them.
-func icalRulesOf(p *calendar.Post, r *rules, zone *time.Location) *icalRules {
-	out := &icalRules{}
+func feedRulesOf(p *calendar.Post, r *rules, zone *time.Location) *feedRules {
+	out := &feedRules{}
 	for _, line := range p.Recurrence {
 		head, value, _ := strings.Cut(strings.TrimSpace(line), ":")
 		name, _, _ := strings.Cut(head, ";")
@@ -279,9 +279,9 @@ func untilAsDTStart(value string, allDay bool, zone *time.Location) string {
 	return strings.Join(parts, ";")
 }
 
-// icalSpanEnd is how far a series' zone is described: the end of its made
+// feedSpanEnd is how far a series' zone is described: the end of its made
 // occurrences, or two years past its start when none are made yet.
-func icalSpanEnd(p *calendar.Post) time.Time {
+func feedSpanEnd(p *calendar.Post) time.Time {
 	end := p.MaterializedUntil
 	if end.IsZero() {
 		end = p.Start.AddDate(2, 0, 0)
@@ -295,9 +295,9 @@ func icalSpanEnd(p *calendar.Post) time.Time {
 // maxSeriesZoneYears bounds the years of a series' zone the feed describes.
 const maxSeriesZoneYears = 100
 
-// icalTimes writes instants of a series as its DTSTART is: dates for an
+// feedTimes writes instants of a series as its DTSTART is: dates for an
 // all-day series, local times with its TZID, or UTC times.
-func icalTimes(allDay bool, loc *time.Location, ts []time.Time) (params, value string) {
+func feedTimes(allDay bool, loc *time.Location, ts []time.Time) (params, value string) {
 	values := make([]string, len(ts))
 	for i, t := range ts {
 		switch t = t.In(loc); {
@@ -321,9 +321,9 @@ func icalTimes(allDay bool, loc *time.Location, ts []time.Time) (params, value s
 // writeRecurrence writes what ties a VEVENT to its series: the rules of a
 // series, or the RECURRENCE-ID of an exception (the start the rules gave it,
 // in the series' form).
-func (s *Events) writeRecurrence(w *ical.Writer, en icalEntry) {
+func (s *Events) writeRecurrence(w *ical.Writer, en feedEntry) {
 	if en.of != nil {
-		params, value := icalTimes(en.of.AllDay, s.eventZone(en.of), []time.Time{en.event.Occurrence})
+		params, value := feedTimes(en.of.AllDay, s.eventZone(en.of), []time.Time{en.event.Occurrence})
 		w.Line("RECURRENCE-ID", params, value)
 	}
 	if en.rules == nil {
@@ -338,19 +338,19 @@ func (s *Events) writeRecurrence(w *ical.Writer, en icalEntry) {
 		times []time.Time
 	}{{"RDATE", en.rules.rdates}, {"EXDATE", en.rules.exdates}} {
 		if len(l.times) > 0 {
-			params, value := icalTimes(en.event.AllDay, loc, l.times)
+			params, value := feedTimes(en.event.AllDay, loc, l.times)
 			w.Line(l.name, params, value)
 		}
 	}
 }
 
 // zoneYears are the years of loc an entry's times with a TZID fall in.
-func (s *Events) zoneYears(en icalEntry, add func(loc *time.Location, years ...int)) {
+func (s *Events) zoneYears(en feedEntry, add func(loc *time.Location, years ...int)) {
 	e := en.event
 	if loc := s.eventZone(e); !e.AllDay && hasTZID(loc) {
 		add(loc, e.Start.In(loc).Year(), e.End.In(loc).Year())
 		if en.rules != nil {
-			last := icalSpanEnd(e).In(loc).Year()
+			last := feedSpanEnd(e).In(loc).Year()
 			for y := max(e.Start.In(loc).Year(), last-maxSeriesZoneYears); y <= last; y++ {
 				add(loc, y)
 			}
