@@ -181,7 +181,7 @@ func TestOneAddressHoldingIdleConnectionsDoesNotKeepOthersOut(t *testing.T) {
 }
 
 // At the total bound, idle keep-alive connections from several addresses
-// make room for a new visitor: the oldest idle one is closed, the others
+// make room for a new visitor: one idle connection is closed, the others
 // still serve.
 func TestIdleKeepAliveConnectionsAreClosedToMakeRoomForANewVisitor(t *testing.T) {
 	t.Parallel()
@@ -217,13 +217,20 @@ func TestIdleKeepAliveConnectionsAreClosedToMakeRoomForANewVisitor(t *testing.T)
 		return err == nil && status == http.StatusOK
 	}, func() string { return "the visitor to be let in" })
 
-	if _, err := idle[0].Read(make([]byte, 1)); err != io.EOF {
-		t.Fatalf("the oldest idle connection read %v; want it closed by the server", err)
-	}
-	for i, c := range idle[1:] {
-		if status, err := requestOn(c, "/healthz", true); err != nil || status != http.StatusOK {
-			t.Fatalf("idle connection %d, not the oldest, got %d, %v; want it still served", i+2, status, err)
+	// Which one was the oldest idle is the server's to say: it learns a
+	// connection went idle once it has answered, which a busy machine may
+	// tell it out of the order the answers were read in (the order itself is
+	// cmd/internal/conns' test). One was closed; the others still serve.
+	var served, closed int
+	for _, c := range idle {
+		if status, err := requestOn(c, "/healthz", true); err == nil && status == http.StatusOK {
+			served++
+		} else {
+			closed++
 		}
+	}
+	if closed != 1 || served != total-1 {
+		t.Fatalf("%d idle connections closed to make room for one visitor, %d still served; want 1 and %d", closed, served, total-1)
 	}
 	waitForLog(t, logs, "connection limits reached", `"idle_closed":1`)
 }
