@@ -1,6 +1,7 @@
 package controllers
 
 import (
+	"context"
 	"net/http"
 	"strconv"
 	"strings"
@@ -23,9 +24,18 @@ var mediaTextArgs = []Arg{
 	{Name: "description", Type: TypeString, Description: "The description, HTML."},
 }
 
+// mediaService is what the media routes ask of the domain (app.Media).
+type mediaService interface {
+	List(ctx context.Context, caller app.Caller, f app.MediaFilter) (*app.Page[app.AttachmentView], error)
+	Upload(ctx context.Context, caller app.Caller, in app.UploadInput) (app.AttachmentView, error)
+	Get(ctx context.Context, caller app.Caller, id int64) (app.AttachmentView, error)
+	Update(ctx context.Context, caller app.Caller, id int64, f app.MediaFields) (app.AttachmentView, error)
+	Delete(ctx context.Context, caller app.Caller, id int64, force bool) (app.Deleted[app.AttachmentView], error)
+}
+
 // mountMedia registers the media library: {api}/media and {api}/media/{id}.
 func (api *API) mountMedia() {
-	media := api.app.Media
+	var media mediaService = api.app.Media
 	listArgs := append(append([]Arg{}, pageArgs...),
 		Arg{Name: "search", Type: TypeString, Description: "Only images whose title, caption or description contains it."},
 		Arg{Name: "author", Type: TypeArray, Items: TypeInteger, Description: "Only images uploaded by these users."})

@@ -1,6 +1,7 @@
 package controllers
 
 import (
+	"context"
 	"net/http"
 
 	"github.com/go-fuego/fuego"
@@ -9,16 +10,24 @@ import (
 	"calendar/app/calendar"
 )
 
+// userService is what the user routes ask of the domain (app.Users).
+type userService interface {
+	List(ctx context.Context, caller app.Caller) ([]app.UserView, error)
+	Create(ctx context.Context, caller app.Caller, in app.UserInput) (*app.CreatedUser, error)
+	Delete(ctx context.Context, caller app.Caller, id int64) (*app.DeletedUser, error)
+}
+
 // mountUsers registers the user administration of {base_url}/vendor/admin/v1.
 func (api *API) mountUsers() {
+	var users userService = api.app.Users
 	handle(api, AdminNamespace, []string{http.MethodGet}, "/users", nil, func(r *Request) ([]app.UserView, error) {
-		return api.app.Users.List(r.Context(), r.Caller)
+		return users.List(r.Context(), r.Caller)
 	}, fuego.OptionSummary("List users"), fuego.OptionDescription("Every user, without passwords. Administrators only."))
 
 	handle(api, AdminNamespace, []string{http.MethodPost}, "/users", userCreateArgs, func(r *Request) (*app.CreatedUser, error) {
 		login, _ := r.Values.String("login")
 		role, _ := r.Values.String("role")
-		u, err := api.app.Users.Create(r.Context(), r.Caller, app.UserInput{Login: login, Role: calendar.Role(role)})
+		u, err := users.Create(r.Context(), r.Caller, app.UserInput{Login: login, Role: calendar.Role(role)})
 		if err == nil {
 			r.SetStatus(http.StatusCreated)
 		}
@@ -29,7 +38,7 @@ func (api *API) mountUsers() {
 
 	handle(api, AdminNamespace, []string{http.MethodDelete}, "/users/{id}", userIDArgs, func(r *Request) (*app.DeletedUser, error) {
 		id, _ := r.Values.Int("id")
-		return api.app.Users.Delete(r.Context(), r.Caller, id)
+		return users.Delete(r.Context(), r.Caller, id)
 	}, fuego.OptionSummary("Delete a user"), fuego.OptionDescription("Administrators only; not oneself."))
 }
 
