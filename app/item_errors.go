@@ -17,15 +17,16 @@ import (
 //	venue           404 venue-not-found (/0)            400 rest_invalid_param (id)    403 venue-not-accessible            400 rest_invalid_param (slug)
 //	                400 rest_invalid_param (id)
 //	organizer       as venue, organizer-*
-//	category, tag   404 rest_term_invalid (/0)          400 rest_invalid_param (id)    (terms are public; one only a
-//	                400 rest_invalid_param (id)                                        hidden event made is missing)
+//	category, tag   404 rest_term_invalid (/0)          400 rest_invalid_param (id)    400 rest_invalid_param (id): a term
+//	                400 rest_invalid_param (id)                                        only a hidden event made is missing
 //	media           404 rest_post_invalid_id            404 rest_post_invalid_id       (attachments are public; an
 //	                                                                                   unfinished upload is missing)
 //	user            404 rest_user_invalid_id
 //
 // A slug that names a post the caller may not read is answered as one that
 // names nothing, so a guessed title is not confirmed; its author still finds
-// it. A malformed ID (not digits) matches no route: 404 rest_no_route, from
+// it. A post given as a filter or a link that the caller may not read is
+// answered as a missing one too (400 rest_invalid_param). A malformed ID (not digits) matches no route: 404 rest_no_route, from
 // the controllers' route wrapper.
 var itemErrors = struct {
 	eventMissing     func(id int64) *calendar.Error

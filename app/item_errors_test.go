@@ -14,14 +14,17 @@ import (
 func TestEachResourceAnswersItsOwnErrorForAnItemItCannotGive(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
-	visitor := w.callers[calendar.RoleSubscriber]
-	draft := w.event("Hidden", "2030-06-01", app.EventInput{PostFields: app.PostFields{Status: calendar.StatusDraft}})
+	reader := w.callers[calendar.RoleSubscriber] // signed in, not an editor
+	draft := w.event("Hidden", "2030-06-01", app.EventInput{PostFields: app.PostFields{Status: calendar.StatusDraft}, Tags: strs("unannounced")})
 	trashed := w.event("Gone", "2030-06-02", app.EventInput{})
 	_, err := w.app.Events.Delete(w.ctx, w.admin(), app.PostRef{ID: trashed.ID}, false)
 	w.must(err)
 	hall := w.venue("Hall", app.LinkedInput{PostFields: app.PostFields{Status: calendar.StatusPrivate}})
 	tag, err := w.app.Tags.Create(w.ctx, w.admin(), app.TermInput{Name: ptr("jazz")})
 	w.must(err)
+	draftView, err := w.app.Events.Get(w.ctx, w.admin(), app.PostRef{ID: draft.ID}, "")
+	w.must(err)
+	hiddenTag := draftView.Tags[0].ID
 	const nowhere = 999999
 
 	cases := []struct {
@@ -29,22 +32,23 @@ func TestEachResourceAnswersItsOwnErrorForAnItemItCannotGive(t *testing.T) {
 		code         string
 		err          error
 	}{
-		{"an event that does not exist", "404", "rest-event-not-found", get(w.app.Events.Get(w.ctx, visitor, app.PostRef{ID: nowhere}, ""))},
-		{"an event ID that is a venue's", "400", "rest-invalid-event-id", get(w.app.Events.Get(w.ctx, visitor, app.PostRef{ID: hall.ID}, ""))},
-		{"an event the caller may not read", "403", "event-not-accessible", get(w.app.Events.Get(w.ctx, visitor, app.PostRef{ID: draft.ID}, ""))},
-		{"a trashed event, for a subscriber", "403", "event-no-longer-available", get(w.app.Events.Get(w.ctx, visitor, app.PostRef{ID: trashed.ID}, ""))},
-		{"an event slug that names nothing", "400", "rest_invalid_param", get(w.app.Events.Get(w.ctx, visitor, app.PostRef{Slug: "nothing"}, ""))},
-		{"an event slug that names a hidden event", "400", "rest_invalid_param", get(w.app.Events.Get(w.ctx, visitor, app.PostRef{Slug: draft.Slug}, ""))},
-		{"venue 0", "404", "venue-not-found", get(w.app.Venues.Get(w.ctx, visitor, app.PostRef{ID: 0}, ""))},
-		{"a venue that does not exist", "400", "rest_invalid_param", get(w.app.Venues.Get(w.ctx, visitor, app.PostRef{ID: nowhere}, ""))},
-		{"a venue ID that is an event's", "400", "rest_invalid_param", get(w.app.Venues.Get(w.ctx, visitor, app.PostRef{ID: draft.ID}, ""))},
-		{"a venue the caller may not read", "403", "venue-not-accessible", get(w.app.Venues.Get(w.ctx, visitor, app.PostRef{ID: hall.ID}, ""))},
-		{"organizer 0", "404", "organizer-not-found", get(w.app.Organizers.Get(w.ctx, visitor, app.PostRef{ID: 0}, ""))},
-		{"tag 0", "404", "rest_term_invalid", get(w.app.Tags.Get(w.ctx, visitor, 0))},
-		{"a tag that does not exist", "400", "rest_invalid_param", get(w.app.Tags.Get(w.ctx, visitor, nowhere))},
-		{"a tag ID that is a category's", "400", "rest_invalid_param", get(w.app.Categories.Get(w.ctx, visitor, tag.ID))},
-		{"an attachment that does not exist", "404", "rest_post_invalid_id", get(w.app.Media.Get(w.ctx, visitor, nowhere))},
-		{"an attachment ID that is an event's", "404", "rest_post_invalid_id", get(w.app.Media.Get(w.ctx, visitor, draft.ID))},
+		{"an event that does not exist", "404", "rest-event-not-found", get(w.app.Events.Get(w.ctx, reader, app.PostRef{ID: nowhere}, ""))},
+		{"an event ID that is a venue's", "400", "rest-invalid-event-id", get(w.app.Events.Get(w.ctx, reader, app.PostRef{ID: hall.ID}, ""))},
+		{"an event the caller may not read", "403", "event-not-accessible", get(w.app.Events.Get(w.ctx, reader, app.PostRef{ID: draft.ID}, ""))},
+		{"a trashed event, for a subscriber", "403", "event-no-longer-available", get(w.app.Events.Get(w.ctx, reader, app.PostRef{ID: trashed.ID}, ""))},
+		{"an event slug that names nothing", "400", "rest_invalid_param", get(w.app.Events.Get(w.ctx, reader, app.PostRef{Slug: "nothing"}, ""))},
+		{"an event slug that names a hidden event", "400", "rest_invalid_param", get(w.app.Events.Get(w.ctx, reader, app.PostRef{Slug: draft.Slug}, ""))},
+		{"venue 0", "404", "venue-not-found", get(w.app.Venues.Get(w.ctx, reader, app.PostRef{ID: 0}, ""))},
+		{"a venue that does not exist", "400", "rest_invalid_param", get(w.app.Venues.Get(w.ctx, reader, app.PostRef{ID: nowhere}, ""))},
+		{"a venue ID that is an event's", "400", "rest_invalid_param", get(w.app.Venues.Get(w.ctx, reader, app.PostRef{ID: draft.ID}, ""))},
+		{"a venue the caller may not read", "403", "venue-not-accessible", get(w.app.Venues.Get(w.ctx, reader, app.PostRef{ID: hall.ID}, ""))},
+		{"organizer 0", "404", "organizer-not-found", get(w.app.Organizers.Get(w.ctx, reader, app.PostRef{ID: 0}, ""))},
+		{"tag 0", "404", "rest_term_invalid", get(w.app.Tags.Get(w.ctx, reader, 0))},
+		{"a tag that does not exist", "400", "rest_invalid_param", get(w.app.Tags.Get(w.ctx, reader, nowhere))},
+		{"a tag ID that is a category's", "400", "rest_invalid_param", get(w.app.Categories.Get(w.ctx, reader, tag.ID))},
+		{"a tag only a hidden event carries", "400", "rest_invalid_param", get(w.app.Tags.Get(w.ctx, reader, hiddenTag))},
+		{"an attachment that does not exist", "404", "rest_post_invalid_id", get(w.app.Media.Get(w.ctx, reader, nowhere))},
+		{"an attachment ID that is an event's", "404", "rest_post_invalid_id", get(w.app.Media.Get(w.ctx, reader, draft.ID))},
 		{"a user that does not exist", "404", "rest_user_invalid_id", get(w.app.Users.Delete(w.ctx, w.admin(), nowhere))},
 	}
 	for _, c := range cases {

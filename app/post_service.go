@@ -96,7 +96,7 @@ func ownedBy(p *calendar.Post, actor *calendar.User) bool {
 func (s *postService) loadReadable(ctx context.Context, actor *calendar.User, postType string, id int64) (*calendar.Post, error) {
 	p, err := s.load(ctx, actor, postType, PostRef{ID: id})
 	if err == nil && !calendar.CanRead(actor, p) {
-		return nil, calendar.ErrInvalidParam("id", "Invalid parameter.")
+		return nil, itemErrors.byRefNotFound("id")
 	}
 	return p, err
 }

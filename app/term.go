@@ -76,7 +76,7 @@ func (s *Terms) Get(ctx context.Context, caller Caller, id int64) (*TermView, er
 		return nil, err
 	}
 	if hidden(t) {
-		return nil, calendar.ErrInvalidParam("id", "Invalid parameter.") // as a missing one
+		return nil, itemErrors.byRefNotFound("id") // as a missing one
 	}
 	return s.withCount(ctx, t, caller)
 }
