@@ -19,6 +19,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/go-fuego/fuego"
+	"github.com/prometheus/client_golang/prometheus"
 
 	"calendar/app"
 	"calendar/app/calendar"
@@ -49,25 +50,69 @@ type Config struct {
 
 // API is the HTTP face of the service.
 type API struct {
-	cfg    Config
-	app    *app.App
-	server *fuego.Server
-	routes []*route
+	cfg Config
+	// accounts resolves credentials; uploads gates the media library's
+	// uploads and files serves its files (both nil when no library is
+	// mounted); ready tells /readyz.
+	accounts accounts
+	uploads  uploadGate
+	files    uploadedFiles
+	ready    func(context.Context) error
+	server   *fuego.Server
+	routes   []*route
 	// lookup maps a path to its route regardless of method, for OPTIONS.
 	lookup  *http.ServeMux
 	doc     *openAPIDoc
 	metrics *metrics
 }
 
-// New builds the HTTP API over the app.
+// accounts is what every request asks of the users (app.Users): who its
+// credentials name.
+type accounts interface {
+	Authenticate(ctx context.Context, client, login, password string) (*calendar.User, error)
+	AuthenticateToken(ctx context.Context, client, password string) (*calendar.User, error)
+}
+
+// uploadGate is what a request to the media library asks before its body is
+// read (app.Media): how large it may be, and room to receive it.
+type uploadGate interface {
+	MaxUpload() int64
+	Receive(ctx context.Context, caller app.Caller) (release func(), err error)
+}
+
+// New builds the HTTP API over the app: every namespace and resource.
 func New(cfg Config, a *app.App) *API {
+	api := newAPI(cfg, a.Users, newIndexCollector(a))
+	api.uploads, api.ready = a.Media, a.Ready
+	api.mountHealth()
+	api.mountMetrics()
+	api.mountRoot(EventsNamespace)
+	api.mountDoc()
+	api.mountSwaggerUI()
+	mountEvents(api, a.Events, a.Venues.MetaFields(), a.Organizers.MetaFields())
+	mountLinked(api, "venues", a.Venues, VenueList{})
+	mountLinked(api, "organizers", a.Organizers, OrganizerList{})
+	mountTerms(api, "categories", a.Categories, CategoryList{})
+	mountTerms(api, "tags", a.Tags, TagList{})
+	mountMedia(api, a.Media)
+	mountChanges(api, a)
+	api.mountRoot(AdminNamespace)
+	mountUsers(api, a.Users)
+	api.documented()
+	return api
+}
+
+// newAPI is the HTTP shell without a route: the server, the error shape,
+// credentials, the access log and metrics. New mounts every resource on it;
+// a test may mount one resource on its service alone.
+func newAPI(cfg Config, users accounts, collectors ...prometheus.Collector) *API {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
 	if cfg.CacheMaxAge == 0 {
 		cfg.CacheMaxAge = DefaultCacheMaxAge
 	}
-	api := &API{cfg: cfg, app: a, lookup: http.NewServeMux(), metrics: newMetrics(a)}
+	api := &API{cfg: cfg, accounts: users, lookup: http.NewServeMux(), metrics: newMetrics(collectors...)}
 	api.server = fuego.NewServer(
 		fuego.WithoutStartupMessages(),
 		fuego.WithLoggingMiddleware(fuego.LoggingConfig{DisableRequest: true, DisableResponse: true}),
@@ -89,22 +134,12 @@ func New(cfg Config, a *app.App) *API {
 		fuego.WithErrorSerializer(api.sendError),
 		fuego.WithRouteOptions(errorResponses()...),
 	)
-	api.mountHealth()
-	api.mountMetrics()
-	api.mountRoot(EventsNamespace)
-	api.mountDoc()
-	api.mountSwaggerUI()
-	api.mountEvents()
-	mountLinked(api, "venues", a.Venues, VenueList{})
-	mountLinked(api, "organizers", a.Organizers, OrganizerList{})
-	mountTerms(api, "categories", a.Categories, CategoryList{})
-	mountTerms(api, "tags", a.Tags, TagList{})
-	api.mountMedia()
-	api.mountChanges()
-	api.mountRoot(AdminNamespace)
-	api.mountUsers()
-	api.doc = newOpenAPIDoc(api.server.Engine.OutputOpenAPISpec())
 	return api
+}
+
+// documented writes the OpenAPI document of the routes mounted so far.
+func (api *API) documented() {
+	api.doc = newOpenAPIDoc(api.server.Engine.OutputOpenAPISpec())
 }
 
 type ctxKey struct{}
@@ -130,7 +165,7 @@ var languagePrefix = regexp.MustCompile(`^/([a-zA-Z]{2,3}(?:[-_][a-zA-Z0-9]{2,8}
 func (api *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w, r, answered := api.begin(w, r) // request ID, access log, metrics
 	defer answered()
-	if strings.HasPrefix(r.URL.Path, uploadsPrefix) { // files, not the API
+	if api.files != nil && strings.HasPrefix(r.URL.Path, uploadsPrefix) { // files, not the API
 		api.serveUpload(w, r)
 		return
 	}
@@ -172,8 +207,8 @@ func (api *API) serve(w *answer, r *http.Request, bodyLimit int64) {
 		}
 		info.actor = actor
 	}
-	if receiving { // an upload's body is read once the caller may send it, and there is room
-		release, err := api.app.Media.Receive(r.Context(), app.Caller{User: info.actor})
+	if receiving && api.uploads != nil { // an upload's body is read once the caller may send it, and there is room
+		release, err := api.uploads.Receive(r.Context(), app.Caller{User: info.actor})
 		if err != nil {
 			api.writeError(w, r, err)
 			return
@@ -244,9 +279,9 @@ func (api *API) authenticate(r *http.Request) (*calendar.User, error) {
 		if !ok {
 			return nil, calendar.ErrIncorrectPassword()
 		}
-		return api.app.Users.Authenticate(r.Context(), clientOf(r), login, password) // the throttle counts by address
+		return api.accounts.Authenticate(r.Context(), clientOf(r), login, password) // the throttle counts by address
 	case "bearer":
-		return api.app.Users.AuthenticateToken(r.Context(), clientOf(r), credential)
+		return api.accounts.AuthenticateToken(r.Context(), clientOf(r), credential)
 	}
 	return nil, nil
 }

@@ -1,6 +1,7 @@
 package controllers
 
 import (
+	"context"
 	"net/http"
 	"strconv"
 
@@ -22,9 +23,15 @@ type ChangeList struct {
 // everything first can follow the feed from there.
 const lastSeqHeader = "X-Calendar-Last-Seq"
 
-func (api *API) mountChanges() {
+// changeFeed is what the change feed's route asks of the domain (app.App).
+type changeFeed interface {
+	Changes(ctx context.Context, caller app.Caller, req app.ChangesRequest) (*app.ChangesPage, error)
+}
+
+// mountChanges registers GET /changes.
+func mountChanges(api *API, feed changeFeed) {
 	handle(api, EventsNamespace, []string{http.MethodGet}, "/changes", changesArgs, func(r *Request) (*ChangeList, error) {
-		page, err := api.app.Changes(r.Context(), r.Caller, readChanges(r.Values))
+		page, err := feed.Changes(r.Context(), r.Caller, readChanges(r.Values))
 		if err != nil {
 			return nil, err
 		}

@@ -25,8 +25,8 @@ var uploadRoute = regexp.MustCompile(`^(/[a-zA-Z]{2,3}(?:[-_][a-zA-Z0-9]{2,8})*)
 
 // bodyLimit is the largest body the request may send.
 func (api *API) bodyLimit(r *http.Request) int64 {
-	if r.Method == http.MethodPost && uploadRoute.MatchString(r.URL.Path) {
-		return api.app.Media.MaxUpload() + 64<<10
+	if api.uploads != nil && r.Method == http.MethodPost && uploadRoute.MatchString(r.URL.Path) {
+		return api.uploads.MaxUpload() + 64<<10
 	}
 	return MaxBodyBytes
 }

@@ -29,17 +29,16 @@ type eventService interface {
 	Get(ctx context.Context, caller app.Caller, ref app.PostRef, password string) (*app.EventView, error)
 	Update(ctx context.Context, caller app.Caller, ref app.PostRef, in app.EventInput) (*app.EventView, error)
 	Delete(ctx context.Context, caller app.Caller, ref app.PostRef, force bool) (any, error)
+	Feed(ctx context.Context, caller app.Caller, f app.EventFilter) (*app.Feed, error)
 }
 
 // mountEvents registers the event routes: list and create, then read, update
 // and delete by ID and by slug.
-func (api *API) mountEvents() {
-	var events eventService = api.app.Events
-	venueMeta, organizerMeta := api.app.Venues.MetaFields(), api.app.Organizers.MetaFields()
+func mountEvents(api *API, events eventService, venueMeta, organizerMeta []string) {
 	readInput := func(r *Request) (app.EventInput, error) { return readEventInput(r.Values, venueMeta, organizerMeta) }
 	handle(api, EventsNamespace, []string{http.MethodGet}, "/events", eventListArgs, func(r *Request) (any, error) {
 		if wantsCalendar(r.HTTP.Header.Values("Accept")) {
-			return eventFeedBody(api, r)
+			return eventFeedBody(api, events, r)
 		}
 		f, err := readEventFilter(r.Values)
 		if err != nil {
@@ -52,7 +51,7 @@ func (api *API) mountEvents() {
 		return withFacets(listAnswer(api, r, "events", "/events", eventListArgs, page), page.Facets), nil
 	}, fuego.OptionSummary("List events (Accept: text/calendar gives the iCalendar feed of events.ics)"),
 		fuego.OptionAddResponse(http.StatusOK, "One page of events", fuego.Response{Type: EventList{}}))
-	mountEventFeed(api)
+	mountEventFeed(api, events)
 
 	handle(api, EventsNamespace, []string{http.MethodPost}, "/events", eventWriteArgs(true), func(r *Request) (*app.EventView, error) {
 		in, err := readInput(r)

@@ -22,7 +22,7 @@ func (api *API) mountHealth() {
 		return Status{"ok"}, nil
 	}, fuego.OptionHide())
 	fuego.Get(api.server, "/readyz", func(c fuego.ContextNoBody) (Status, error) {
-		if err := api.app.Ready(c.Request().Context()); err != nil {
+		if err := api.ready(c.Request().Context()); err != nil {
 			api.logger(c.Request()).Warn("not ready", "error", err)
 			return Status{}, calendar.NewError(calendar.KindUnavailable, "not_ready", "The service is not ready: "+err.Error())
 		}

@@ -13,23 +13,23 @@ const calendarType = "text/calendar"
 
 // mountEventFeed registers GET /events.ics: the event list as iCalendar, with
 // the list's parameters; /events answers the same to Accept: text/calendar.
-func mountEventFeed(api *API) {
+func mountEventFeed(api *API, events eventService) {
 	// A feed has no pages; per_page stays, as it sets the X-*-TotalPages the list would report.
 	args := slices.DeleteFunc(slices.Clone(eventListArgs), func(a Arg) bool { return a.Name == "page" })
 	handle(api, EventsNamespace, []string{http.MethodGet}, "/events.ics", args, func(r *Request) (rawBody, error) {
-		return eventFeedBody(api, r)
+		return eventFeedBody(api, events, r)
 	}, fuego.OptionSummary("The events as an iCalendar feed (RFC 5545)"),
 		fuego.OptionDescription("Every event the list's filters select, up to 1,000 (no pages); X-WP-Total tells the real total."),
 		fuego.OptionAddResponse(http.StatusOK, "The iCalendar document", fuego.Response{Type: "", ContentTypes: []string{calendarType}}))
 }
 
-func eventFeedBody(api *API, r *Request) (rawBody, error) {
+func eventFeedBody(api *API, events eventService, r *Request) (rawBody, error) {
 	f, err := readEventFilter(r.Values)
 	if err != nil {
 		return rawBody{}, err
 	}
 	f.Page.Page = 1 // a feed has no pages
-	feed, err := api.app.Events.Feed(r.Context(), r.Caller, f)
+	feed, err := events.Feed(r.Context(), r.Caller, f)
 	if err != nil {
 		return rawBody{}, err
 	}

@@ -24,8 +24,14 @@ var mediaTextArgs = []Arg{
 	{Name: "description", Type: TypeString, Description: "The description, HTML."},
 }
 
+// uploadedFiles serves the library's files under the uploads prefix (app.Media).
+type uploadedFiles interface {
+	OpenFile(ctx context.Context, name string) (*app.ServedFile, error)
+}
+
 // mediaService is what the media routes ask of the domain (app.Media).
 type mediaService interface {
+	uploadedFiles
 	List(ctx context.Context, caller app.Caller, f app.MediaFilter) (*app.Page[app.AttachmentView], error)
 	Upload(ctx context.Context, caller app.Caller, in app.UploadInput) (app.AttachmentView, error)
 	Get(ctx context.Context, caller app.Caller, id int64) (app.AttachmentView, error)
@@ -34,8 +40,8 @@ type mediaService interface {
 }
 
 // mountMedia registers the media library: {api}/media and {api}/media/{id}.
-func (api *API) mountMedia() {
-	var media mediaService = api.app.Media
+func mountMedia(api *API, media mediaService) {
+	api.files = media
 	listArgs := append(append([]Arg{}, pageArgs...),
 		Arg{Name: "search", Type: TypeString, Description: "Only images whose title, caption or description contains it."},
 		Arg{Name: "author", Type: TypeArray, Items: TypeInteger, Description: "Only images uploaded by these users."})
@@ -128,7 +134,7 @@ func (api *API) serveUpload(w http.ResponseWriter, r *http.Request) {
 		api.writeError(w, r, errNoRoute())
 		return
 	}
-	f, err := api.app.Media.OpenFile(r.Context(), name)
+	f, err := api.files.OpenFile(r.Context(), name)
 	if err != nil {
 		api.writeError(w, r, err)
 		return

@@ -29,7 +29,9 @@ type metrics struct {
 	duration *prometheus.HistogramVec
 }
 
-func newMetrics(a *app.App) *metrics {
+// newMetrics registers the request metrics, the process' and the collectors
+// given (the index's).
+func newMetrics(extra ...prometheus.Collector) *metrics {
 	m := &metrics{
 		registry: prometheus.NewRegistry(),
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
@@ -42,8 +44,9 @@ func newMetrics(a *app.App) *metrics {
 			Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10},
 		}, []string{"method", "route", "code"}),
 	}
-	m.registry.MustRegister(m.requests, m.duration, newIndexCollector(a),
+	m.registry.MustRegister(m.requests, m.duration,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	m.registry.MustRegister(extra...)
 	return m
 }
 

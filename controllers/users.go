@@ -18,8 +18,7 @@ type userService interface {
 }
 
 // mountUsers registers the user administration of {base_url}/vendor/admin/v1.
-func (api *API) mountUsers() {
-	var users userService = api.app.Users
+func mountUsers(api *API, users userService) {
 	handle(api, AdminNamespace, []string{http.MethodGet}, "/users", nil, func(r *Request) ([]app.UserView, error) {
 		return users.List(r.Context(), r.Caller)
 	}, fuego.OptionSummary("List users"), fuego.OptionDescription("Every user, without passwords. Administrators only."))
