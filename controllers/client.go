@@ -150,11 +150,11 @@ func (t TrustedProxies) forwardedFor(h http.Header) (netip.Addr, bool) {
 		return t.Contains(a) // go on past a trusted proxy only
 	})
 	// Past the bounds, every hop read was a trusted proxy's: the client is
-	// further left, unread.
+	// further left, unread. A list of empty entries names no one.
 	if !usable || !withinBounds {
 		return netip.Addr{}, false
 	}
-	return client, true
+	return client, client.IsValid()
 }
 
 func nonBlank(lines []string) []string {

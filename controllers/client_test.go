@@ -89,6 +89,7 @@ func TestTheClientIsTheRightMostForwardedAddressThatIsNotATrustedProxy(t *testin
 		{name: "the last line is the right-most", xff: []string{"203.0.113.7", "198.51.100.9"}, want: "198.51.100.9", forwarded: true},
 		{name: "every hop trusted: the left-most", xff: []string{"10.9.9.9, 10.1.2.3", "192.0.2.1"}, want: "10.9.9.9", forwarded: true},
 		{name: "empty entries are passed over", xff: []string{"203.0.113.7, ,,10.1.2.3,"}, want: "203.0.113.7", forwarded: true},
+		{name: "only empty entries: the peer", xff: []string{" , ,,"}, want: peer},
 		{name: "blank lines are passed over", xff: []string{"203.0.113.7", "  "}, want: "203.0.113.7", forwarded: true},
 		{name: "IPv6", xff: []string{"2001:db8::1"}, want: "2001:db8::1", forwarded: true},
 		{name: "IPv6 past a trusted IPv6 network", xff: []string{"2001:db8::1, 2001:db8:ffff:1::5"}, want: "2001:db8::1", forwarded: true},
@@ -174,4 +175,34 @@ func TestWithoutTrustedProxiesTheClientIsThePeer(t *testing.T) {
 	if got := clientOf(r); got != "10.0.0.1" { // a request begin never saw: its peer
 		t.Fatalf("clientOf a request without a resolved client = %q", got)
 	}
+}
+
+// FuzzForwardedHeaders: any forwarding headers from a trusted proxy name the
+// peer, or an address that is not a trusted proxy's unless every hop was;
+// never a panic.
+func FuzzForwardedHeaders(f *testing.F) {
+	for _, s := range []string{"203.0.113.7, 10.1.2.3", `for="[2001:db8::1]:4711";proto=https`, `for="a\"b, c`,
+		"for=unknown, for=_x", `"""`, "[::1", ",,,", `for="\`, "::ffff:10.0.0.1:80"} {
+		f.Add(s, s)
+	}
+	proxies, err := ParseTrustedProxies("10.0.0.0/8")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, xff, fwd string) {
+		r := httptest.NewRequest("GET", "/", nil)
+		r.RemoteAddr = "10.0.0.1:4711"
+		r.Header["X-Forwarded-For"] = strings.Split(xff, "\n")
+		r.Header["Forwarded"] = strings.Split(fwd, "\n")
+		_, client, forwarded := proxies.withClient(r)
+		if !forwarded {
+			if client != "10.0.0.1" {
+				t.Fatalf("not forwarded, yet the client is %q", client)
+			}
+			return
+		}
+		if _, err := netip.ParseAddr(client); err != nil {
+			t.Fatalf("forwarded client %q is no address", client)
+		}
+	})
 }
