@@ -38,8 +38,9 @@ func (api *API) logger(r *http.Request) *slog.Logger {
 }
 
 // begin gives the request its ID (the client's when sane), echoed in the
-// answer, and returns what runs once it is answered: the access log line and
-// the metrics. It sees the request before the outer handler rewrites its path.
+// answer, and its client's address (clientOf), and returns what runs once it
+// is answered: the access log line and the metrics. It sees the request
+// before the outer handler rewrites its path.
 func (api *API) begin(w http.ResponseWriter, r *http.Request) (http.ResponseWriter, *http.Request, func()) {
 	start := time.Now()
 	id := r.Header.Get("X-Request-ID")
@@ -48,6 +49,13 @@ func (api *API) begin(w http.ResponseWriter, r *http.Request) (http.ResponseWrit
 	}
 	w.Header().Set("X-Request-ID", id)
 	r = r.WithContext(context.WithValue(r.Context(), requestIDKey{}, id))
+	r, client, forwarded := api.cfg.TrustedProxies.withClient(r)
+	// The client, and when a trusted proxy named it, the proxy (an empty
+	// Attr is not written).
+	remote, proxy := slog.String("remote", r.RemoteAddr), slog.Attr{}
+	if forwarded {
+		remote, proxy = slog.String("remote", client), slog.String("proxy", r.RemoteAddr)
+	}
 	ow := &observedWriter{ResponseWriter: w}
 	method, path := r.Method, r.URL.Path
 	return ow, r, func() {
@@ -67,7 +75,7 @@ func (api *API) begin(w http.ResponseWriter, r *http.Request) (http.ResponseWrit
 			slog.String("request_id", id), slog.String("method", method), slog.String("route", route),
 			slog.String("path", truncate(path, 256)), slog.Int("status", status),
 			slog.Float64("duration_ms", float64(elapsed.Microseconds())/1000), slog.Int64("bytes", ow.bytes),
-			slog.String("remote", r.RemoteAddr))
+			remote, proxy)
 	}
 }
 

@@ -9,7 +9,6 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"regexp"
 	"runtime/debug"
@@ -46,6 +45,10 @@ type Config struct {
 	// browsers may call the API from with credentials; empty, every origin
 	// may, as WordPress allows.
 	CORSOrigins []string
+	// TrustedProxies are the peers whose X-Forwarded-For (or Forwarded)
+	// header names the client (controllers/client.go); empty, every request's
+	// client is its connection's peer and those headers are ignored.
+	TrustedProxies TrustedProxies
 }
 
 // API is the HTTP face of the service.
@@ -324,15 +327,6 @@ func (api *API) writeError(w http.ResponseWriter, r *http.Request, err error) {
 // sendError is fuego's error serializer: every error leaves in our shape.
 func (api *API) sendError(w http.ResponseWriter, r *http.Request, err error) {
 	api.writeError(w, r, errFromFramework(err))
-}
-
-// clientOf is the address a request came from.
-func clientOf(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
-	}
-	return host
 }
 
 // sendJSON is fuego's serializer: UTF-8 JSON without escaping "/" or non-ASCII,

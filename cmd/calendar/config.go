@@ -13,6 +13,7 @@ import (
 
 	"calendar/app"
 	"calendar/cmd/internal/conns"
+	"calendar/controllers"
 )
 
 // Config is the whole configuration, read once at start.
@@ -36,6 +37,9 @@ type Config struct {
 	// MaxConns and MaxConnsPerAddr bound the client connections held at
 	// once, in total and from one address (package conns).
 	MaxConns, MaxConnsPerAddr int
+	// TrustedProxies are the reverse proxies whose forwarding headers name
+	// the client (controllers/client.go); the per-address bound spares them.
+	TrustedProxies controllers.TrustedProxies
 	// flagged are the settings given as flags, by environment name: an
 	// error names what the operator typed.
 	flagged map[string]string
@@ -75,7 +79,9 @@ var settings = []setting{
 	{"CALENDAR_MAX_CONNS", "max-conns", strconv.Itoa(conns.DefaultTotal(conns.OpenFileLimit())),
 		"most client connections held at once, by default 3/4 of the open-file limit up to 10000; past it the oldest idle keep-alive one is closed to make room, or else the new one"},
 	{"CALENDAR_MAX_CONNS_PER_ADDR", "max-conns-per-addr", "256",
-		"most connections held at once from one client address (past it its oldest idle one is closed, or else the new one); behind a reverse proxy all clients share its address: raise it to -max-conns"},
+		"most connections held at once from one client address (past it its oldest idle one is closed, or else the new one); a proxy in -trusted-proxies is not held to it"},
+	{"CALENDAR_TRUSTED_PROXIES", "trusted-proxies", "",
+		"comma-separated addresses or CIDR networks (10.0.0.1, 10.0.0.0/8, fd00::/8) of reverse proxies: from them the client is the address X-Forwarded-For (or Forwarded) names, and -max-conns-per-addr does not bound them; empty: those headers are ignored"},
 }
 
 // loadConfig reads the environment, then the flags (a flag wins), and checks
@@ -175,6 +181,9 @@ func (c *Config) check(get func(env string) string) error {
 	}
 	if err := c.checkConnLimits(get, fail); err != nil {
 		return err
+	}
+	if c.TrustedProxies, err = controllers.ParseTrustedProxies(get("CALENDAR_TRUSTED_PROXIES")); err != nil {
+		return fail("CALENDAR_TRUSTED_PROXIES", "%v", err)
 	}
 	for _, origin := range strings.Split(get("CALENDAR_CORS_ORIGINS"), ",") {
 		if origin = strings.TrimSpace(origin); origin == "" {

@@ -85,6 +85,31 @@ func requestOn(conn net.Conn, path string, keepAlive bool) (int, error) {
 	return res.StatusCode, nil
 }
 
+// keepAlive opens n connections to addr, the i-th from the loopback address
+// from(i), each left open after a request it answered; they are closed when
+// the test ends.
+func keepAlive(t *testing.T, addr string, n int, from func(i int) string) []net.Conn {
+	t.Helper()
+	conns := make([]net.Conn, 0, n)
+	t.Cleanup(func() {
+		for _, c := range conns {
+			c.Close()
+		}
+	})
+	for i := range n {
+		conn, err := dialFrom(from(i), addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		conns = append(conns, conn)
+		_ = conn.SetDeadline(time.Now().Add(time.Minute)) // a hang guard, below the idle timeout
+		if status, err := requestOn(conn, "/healthz", true); err != nil || status != http.StatusOK {
+			t.Fatalf("keep-alive connection %d from %s: %d, %v", i+1, from(i), status, err)
+		}
+	}
+	return conns
+}
+
 // refused says whether err is how a request fails on a connection the
 // server closed as it came.
 func refused(err error) bool {
@@ -188,23 +213,7 @@ func TestIdleKeepAliveConnectionsAreClosedToMakeRoomForANewVisitor(t *testing.T)
 	const total = 6
 	addr, logs := startServing(t, map[string]string{"CALENDAR_MAX_CONNS": fmt.Sprint(total)})
 
-	idle := make([]net.Conn, 0, total)
-	defer func() {
-		for _, c := range idle {
-			c.Close()
-		}
-	}()
-	for i := range total {
-		conn, err := dialFrom(fmt.Sprintf("127.0.0.%d", 2+i%3), addr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		idle = append(idle, conn)
-		_ = conn.SetDeadline(time.Now().Add(time.Minute)) // a hang guard, below the idle timeout
-		if status, err := requestOn(conn, "/healthz", true); err != nil || status != http.StatusOK {
-			t.Fatalf("keep-alive connection %d: %d, %v", i+1, status, err)
-		}
-	}
+	idle := keepAlive(t, addr, total, func(i int) string { return fmt.Sprintf("127.0.0.%d", 2+i%3) })
 
 	// The server marks a connection idle just after answering on it, so the
 	// last one may not be yet: a visitor refused then tries again, as a
@@ -281,4 +290,29 @@ func TestABadConnectionBoundStopsStartUpNamingIt(t *testing.T) {
 			}
 		}
 	}
+}
+
+// A reverse proxy named in CALENDAR_TRUSTED_PROXIES carries every client
+// behind it: its connections are not held to the per-address bound (four
+// keep-alive connections from it, past a bound of two, all serve again), and
+// the client it forwards is the one the access log names.
+func TestATrustedProxyIsNotHeldToThePerAddressBound(t *testing.T) {
+	t.Parallel()
+	const perAddr, proxied = 2, 4
+	addr, logs := startServing(t, map[string]string{"CALENDAR_MAX_CONNS_PER_ADDR": fmt.Sprint(perAddr),
+		"CALENDAR_TRUSTED_PROXIES": "127.0.0.2"})
+	held := keepAlive(t, addr, proxied, func(int) string { return "127.0.0.2" })
+	for i, c := range held {
+		if status, err := requestOn(c, "/healthz", true); err != nil || status != http.StatusOK {
+			t.Fatalf("connection %d from the proxy, again: %d, %v; want it still held", i+1, status, err)
+		}
+	}
+	if _, err := fmt.Fprint(held[0], "GET /vendor/events/v1 HTTP/1.1\r\nHost: calendar\r\nX-Request-ID: proxied-1\r\n"+
+		"X-Forwarded-For: 203.0.113.7\r\n\r\n"); err != nil {
+		t.Fatal(err)
+	}
+	if res, err := http.ReadResponse(bufio.NewReader(held[0]), nil); err != nil || res.StatusCode != http.StatusOK {
+		t.Fatalf("a forwarded request: %v, %v", res, err)
+	}
+	waitForLog(t, logs, `"request_id":"proxied-1"`, `"remote":"203.0.113.7"`, `"proxy":"127.0.0.2:`)
 }

@@ -71,7 +71,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, logOut 
 	if err != nil {
 		return fmt.Errorf("%s: %w", cfg.name("CALENDAR_ADDR"), err)
 	}
-	ln := conns.NewListener(tcp, conns.Limits{Total: cfg.MaxConns, PerAddr: cfg.MaxConnsPerAddr}, logConnPressure(logger, cfg))
+	// A trusted proxy's connections carry every client behind it.
+	limits := conns.Limits{Total: cfg.MaxConns, PerAddr: cfg.MaxConnsPerAddr, Exempt: cfg.TrustedProxies.Contains}
+	ln := conns.NewListener(tcp, limits, logConnPressure(logger, cfg))
 	defer ln.Close()
 
 	store, backend, idx, err := openStoreAndIndex(ctx, cfg)
@@ -125,8 +127,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, logOut 
 			"login", app.AdminLogin, "application_password", generated)
 	}
 
+	api := controllers.New(controllers.Config{SiteURL: cfg.SiteURL, Logger: logger, MetricsToken: cfg.MetricsToken,
+		CORSOrigins: cfg.CORSOrigins, TrustedProxies: cfg.TrustedProxies}, a)
 	srv := &http.Server{
-		Handler:           controllers.New(controllers.Config{SiteURL: cfg.SiteURL, Logger: logger, MetricsToken: cfg.MetricsToken, CORSOrigins: cfg.CORSOrigins}, a),
+		Handler:           api,
 		ReadHeaderTimeout: headerTimeout,
 		ReadTimeout:       30 * time.Second,
 		WriteTimeout:      60 * time.Second,

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -22,7 +23,7 @@ func TestConfigDefaults(t *testing.T) {
 	}
 	if c.Addr != "127.0.0.1:8080" || c.SiteURL != "http://127.0.0.1:8080" || c.DataDir != "./data" ||
 		c.MongoURI != "" || c.MongoDB != "calendar" || c.TimeZone.String() != "UTC" || c.PerPage != 10 ||
-		c.LogFormat != "json" || c.MetricsToken != "" {
+		c.LogFormat != "json" || c.MetricsToken != "" || len(c.TrustedProxies) != 0 {
 		t.Fatalf("defaults = %+v", c)
 	}
 }
@@ -32,6 +33,33 @@ func TestCORSOriginsAreAList(t *testing.T) {
 	c, err := loadConfig(nil, env(map[string]string{"CALENDAR_CORS_ORIGINS": "https://a.example, http://b.example:8080/"}), io.Discard)
 	if err != nil || strings.Join(c.CORSOrigins, " ") != "https://a.example http://b.example:8080" {
 		t.Fatalf("origins %q, %v", c.CORSOrigins, err)
+	}
+}
+
+func TestTrustedProxiesAreAListOfAddressesAndNetworks(t *testing.T) {
+	t.Parallel()
+	c, err := loadConfig(nil, env(map[string]string{"CALENDAR_TRUSTED_PROXIES": " 10.0.0.1, 172.16.0.0/12 ,fd00::/8,"}), io.Discard)
+	if err != nil || fmt.Sprint(c.TrustedProxies) != "[10.0.0.1/32 172.16.0.0/12 fd00::/8]" {
+		t.Fatalf("proxies %v, %v", c.TrustedProxies, err)
+	}
+	c, err = loadConfig([]string{"-trusted-proxies", "2001:db8::1"}, env(map[string]string{"CALENDAR_TRUSTED_PROXIES": "10.0.0.1"}), io.Discard)
+	if err != nil || fmt.Sprint(c.TrustedProxies) != "[2001:db8::1/128]" {
+		t.Fatalf("the flag: proxies %v, %v", c.TrustedProxies, err)
+	}
+}
+
+func TestABadTrustedProxyStopsStartUpNamingItAndTheEntry(t *testing.T) {
+	t.Parallel()
+	for _, bad := range []string{"proxy.example", "10.0.0.0/33", "10.0.0.1:8080", "fe80::1%eth0"} {
+		_, err := loadConfig(nil, env(map[string]string{"CALENDAR_TRUSTED_PROXIES": "10.0.0.1, " + bad}), io.Discard)
+		want := fmt.Sprintf("CALENDAR_TRUSTED_PROXIES: want addresses or CIDR networks (10.0.0.1, 10.0.0.0/8, fd00::/8), got %q", bad)
+		if err == nil || err.Error() != want {
+			t.Errorf("%s: err = %v, want %s", bad, err, want)
+		}
+		_, err = loadConfig([]string{"-trusted-proxies", bad}, env(nil), io.Discard)
+		if want := "-trusted-proxies (CALENDAR_TRUSTED_PROXIES): "; err == nil || !strings.HasPrefix(err.Error(), want) || !strings.Contains(err.Error(), bad) {
+			t.Errorf("-trusted-proxies %s: err = %v, want it to start with %s and name the entry", bad, err, want)
+		}
 	}
 }
 

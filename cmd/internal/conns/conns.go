@@ -23,6 +23,10 @@ import (
 type Limits struct {
 	Total   int // connections held at once
 	PerAddr int // connections held at once from one client address
+	// Exempt, when not nil, names the addresses PerAddr does not bound (a
+	// trusted reverse proxy, whose address every client behind it shares);
+	// their connections still count in Total.
+	Exempt func(netip.Addr) bool
 }
 
 // Listener holds the connections its net.Listener accepts within Limits.
@@ -100,7 +104,7 @@ func (l *Listener) admit(c net.Conn) *Conn {
 	var room *list.List
 	var refused *int
 	switch {
-	case from.open >= l.limits.PerAddr:
+	case from.open >= l.limits.PerAddr && !l.exempt(addr):
 		room, refused = &from.idle, &l.pending.RefusedPerAddr
 	case l.open >= l.limits.Total:
 		room, refused = &l.idle, &l.pending.RefusedFull
@@ -132,6 +136,10 @@ func (l *Listener) admit(c net.Conn) *Conn {
 		victim.Conn.Close()
 	}
 	return held
+}
+
+func (l *Listener) exempt(addr netip.Addr) bool {
+	return l.limits.Exempt != nil && l.limits.Exempt(addr)
 }
 
 // ConnState is meant for http.Server.ConnState.

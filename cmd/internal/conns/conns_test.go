@@ -92,6 +92,36 @@ func TestAnIPv4MappedAddressCountsAsItsIPv4Address(t *testing.T) {
 	mustRefuse(t, l, from("[::ffff:10.0.0.1]:2"))
 }
 
+// A trusted proxy's address (Exempt) is not held to the per-address bound,
+// and closes none of its idle connections to pass it; its connections still
+// count in the total. Other addresses keep their bound.
+func TestAnExemptAddressIsBoundByTheTotalOnly(t *testing.T) {
+	proxy := netip.MustParseAddr("10.0.0.9")
+	l := NewListener(newFakeListener(), Limits{Total: 5, PerAddr: 2, Exempt: func(a netip.Addr) bool { return a == proxy }}, nil)
+	p1, p2 := from("10.0.0.9:1"), from("10.0.0.9:2")
+	h1 := mustHold(t, l, p1)
+	mustHold(t, l, p2)
+	l.ConnState(h1, http.StateIdle)
+	mustHold(t, l, from("10.0.0.9:3"))
+	mustHold(t, l, from("[::ffff:10.0.0.9]:4")) // a mapped peer is its IPv4 address
+	if p1.isClosed() {
+		t.Fatal("an idle connection of the exempt address was closed to let it past the per-address bound")
+	}
+	mustHold(t, l, from("10.0.0.1:1"))
+	mustHold(t, l, from("10.0.0.1:2")) // closes p1, the oldest idle: the total is 5
+	if !p1.isClosed() {
+		t.Fatal("the exempt address's connections do not count in the total")
+	}
+	mustRefuse(t, l, from("10.0.0.9:5"))
+	if l.open != 5 || l.addrs[proxy].open != 3 {
+		t.Fatalf("open %d, the proxy's %d; want 5 and 3", l.open, l.addrs[proxy].open)
+	}
+	l = NewListener(newFakeListener(), Limits{Total: 10, PerAddr: 2, Exempt: func(a netip.Addr) bool { return a == proxy }}, nil)
+	mustHold(t, l, from("10.0.0.1:1"))
+	mustHold(t, l, from("10.0.0.1:2"))
+	mustRefuse(t, l, from("10.0.0.1:3"))
+}
+
 func TestAcceptReturnsOnlyHeldConnectionsAndClosesTheOthers(t *testing.T) {
 	fake := newFakeListener()
 	l := NewListener(fake, Limits{Total: 10, PerAddr: 1}, nil)
