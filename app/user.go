@@ -66,7 +66,7 @@ func (s *Users) EnsureAdmin(ctx context.Context, password string) (generated str
 		password = NewApplicationPassword()
 		generated = password
 	}
-	admin := &calendar.User{Login: AdminLogin, Role: calendar.RoleAdministrator, Created: s.now().UTC(), PasswordHash: hashPassword(password)}
+	admin := s.newUser(AdminLogin, calendar.RoleAdministrator, password)
 	if err := s.repo.Insert(ctx, admin); err != nil {
 		if errors.Is(err, calendar.ErrConflict) { // another replica created it first
 			return "", nil
@@ -76,37 +76,65 @@ func (s *Users) EnsureAdmin(ctx context.Context, password string) (generated str
 	return generated, nil
 }
 
-// Authenticate resolves a Basic credential. A wrong login or password is a
-// 401, answered more slowly, then refused (429), as the throttle says for
-// that login from that client (the address of the request).
+// newUser is a user with password as their first application password.
+func (s *Users) newUser(login string, role calendar.Role, password string) *calendar.User {
+	now := s.now().UTC()
+	return &calendar.User{Login: login, Role: role, Created: now,
+		Passwords: []calendar.ApplicationPassword{{UUID: newUUID(), Name: calendar.FirstPasswordName, Hash: hashPassword(password), Created: now}}}
+}
+
+// Authenticate resolves a Basic credential: a login and one of its
+// application passwords. A wrong login or password is a 401, answered more
+// slowly, then refused (429), as the throttle says for that login from that
+// client (the address of the request).
 func (s *Users) Authenticate(ctx context.Context, client, login, password string) (*calendar.User, error) {
-	return s.signIn(ctx, client, "login:"+strings.ToLower(login), func() (*calendar.User, error) {
+	return s.signIn(ctx, client, "login:"+strings.ToLower(login), func() (*calendar.User, string, error) {
 		u, err := s.repo.FindByKey(ctx, "login", strings.ToLower(login))
-		if err != nil || subtle.ConstantTimeCompare([]byte(u.PasswordHash), []byte(hashPassword(password))) == 1 {
-			return u, err
+		if err != nil {
+			return nil, "", err
 		}
-		return nil, calendar.ErrNotFound
+		hash, found := []byte(hashPassword(password)), ""
+		for _, p := range u.ApplicationPasswords() { // each compared in full, so the time tells nothing
+			if subtle.ConstantTimeCompare([]byte(p.Hash), hash) == 1 {
+				found = p.UUID
+			}
+		}
+		if found == "" {
+			return nil, "", calendar.ErrNotFound
+		}
+		return u, found, nil
 	})
 }
 
-// AuthenticateToken resolves a Bearer credential: the application password
+// AuthenticateToken resolves a Bearer credential: an application password
 // alone, so guesses are counted per client only.
 func (s *Users) AuthenticateToken(ctx context.Context, client, password string) (*calendar.User, error) {
-	return s.signIn(ctx, client, "bearer", func() (*calendar.User, error) {
+	return s.signIn(ctx, client, "bearer", func() (*calendar.User, string, error) {
 		if normalizePassword(password) == "" {
-			return nil, calendar.ErrNotFound
+			return nil, "", calendar.ErrNotFound
 		}
-		return s.repo.FindByKey(ctx, "password", hashPassword(password))
+		hash := hashPassword(password)
+		u, err := s.repo.FindByKey(ctx, "password", hash)
+		if err != nil {
+			return nil, "", err
+		}
+		for _, p := range u.ApplicationPasswords() {
+			if p.Hash == hash {
+				return u, p.UUID, nil
+			}
+		}
+		return nil, "", calendar.ErrNotFound
 	})
 }
 
-// signIn runs a credential check under the throttle: find answers the user,
-// or ErrNotFound for a wrong credential.
-func (s *Users) signIn(ctx context.Context, client, subject string, find func() (*calendar.User, error)) (*calendar.User, error) {
+// signIn runs a credential check under the throttle: find answers the user
+// and which of their passwords signed, or ErrNotFound for a wrong
+// credential. The password's use is recorded.
+func (s *Users) signIn(ctx context.Context, client, subject string, find func() (*calendar.User, string, error)) (*calendar.User, error) {
 	if wait := s.throttle.Wait(subject, client); wait > 0 {
 		return nil, ErrTooManyAttempts(wait)
 	}
-	u, err := find()
+	u, uuid, err := find()
 	switch {
 	case errors.Is(err, calendar.ErrNotFound):
 		hold(ctx, s.throttle.Failed(subject, client))
@@ -115,6 +143,7 @@ func (s *Users) signIn(ctx context.Context, client, subject string, find func() 
 		return nil, err
 	}
 	s.throttle.Succeeded(subject, client)
+	s.recordUse(ctx, u, uuid, client)
 	return u, nil
 }
 
@@ -133,7 +162,7 @@ func (s *Users) Create(ctx context.Context, caller Caller, in UserInput) (*Creat
 		return nil, calendar.ErrForbidden(caller.User)
 	}
 	password := NewApplicationPassword()
-	u := &calendar.User{Login: login, Role: in.Role, Created: s.now().UTC(), PasswordHash: hashPassword(password)}
+	u := s.newUser(login, in.Role, password)
 	if err := s.repo.Insert(ctx, u); err != nil {
 		if errors.Is(err, calendar.ErrConflict) {
 			return nil, calendar.NewError(calendar.KindInvalid, "existing_user_login", "Sorry, that username already exists!")
@@ -151,6 +180,12 @@ func (s *Users) List(ctx context.Context, caller Caller) ([]UserView, error) {
 	if !caller.Can(calendar.CapManageUsers) {
 		return nil, calendar.ErrForbidden(caller.User)
 	}
+	return s.Everyone(ctx)
+}
+
+// Everyone lists every user in ID order, without passwords, for whoever
+// holds the store itself (the command line).
+func (s *Users) Everyone(ctx context.Context) ([]UserView, error) {
 	users, err := s.repo.Scan(ctx, 0, maxUsersListed)
 	if err != nil {
 		return nil, err
@@ -169,24 +204,87 @@ func (s *Users) Delete(ctx context.Context, caller Caller, id int64) (*DeletedUs
 	if !actor.Can(calendar.CapManageUsers) {
 		return nil, calendar.ErrForbidden(actor)
 	}
-	u, err := s.repo.Get(ctx, id)
-	if errors.Is(err, calendar.ErrNotFound) {
-		return nil, itemErrors.userMissing()
+	if id == actor.ID {
+		return nil, calendar.NewError(calendar.KindInvalid, "rest_user_cannot_delete_self", "You cannot delete your own user.")
 	}
+	u, err := s.discardUser(ctx, id, caller.Expect)
 	if err != nil {
 		return nil, err
 	}
-	if u.ID == actor.ID {
-		return nil, calendar.NewError(calendar.KindInvalid, "rest_user_cannot_delete_self", "You cannot delete your own user.")
-	}
-	if err := caller.Expect.holds(u.Seq, time.Time{}); err != nil {
-		return nil, err
-	}
-	// Users change only by their insert, so the revision read is the one.
-	if err := s.repo.Delete(ctx, id, u.Seq); err != nil && !errors.Is(err, calendar.ErrNotFound) {
-		return nil, err
-	}
 	return &DeletedUser{Deleted: true, Previous: viewOf(u)}, nil
+}
+
+// Me is the caller as the API shows a user.
+func (s *Users) Me(_ context.Context, caller Caller) (*UserView, error) {
+	if caller.User == nil {
+		return nil, errNotLoggedIn()
+	}
+	v := viewOf(caller.User)
+	return &v, nil
+}
+
+func errNotLoggedIn() *calendar.Error {
+	return calendar.NewError(calendar.KindUnauthorized, "rest_not_logged_in", "You are not currently logged in.")
+}
+
+// SetRole gives a user another role; it holds from the user's next request,
+// as every request reads its user again. Administrators only, and the last
+// administrator keeps the role: a site always keeps someone who can manage it.
+func (s *Users) SetRole(ctx context.Context, caller Caller, id int64, role calendar.Role) (*UserView, error) {
+	if !role.Valid() {
+		return nil, calendar.ErrInvalidParam("role", "role is not one of "+strings.Join(calendar.RoleNames(), ", ")+".")
+	}
+	if !caller.Can(calendar.CapManageUsers) {
+		return nil, calendar.ForbiddenAs(caller.User, "rest_cannot_edit_roles", "Sorry, you are not allowed to edit roles of this user.")
+	}
+	demotes := func(u *calendar.User) bool {
+		return u.Role == calendar.RoleAdministrator && role != calendar.RoleAdministrator
+	}
+	u, err := s.editUser(ctx, id, caller.Expect, func(u *calendar.User) error {
+		if demotes(u) {
+			others, err := s.administratorsBut(ctx, u.ID)
+			if err != nil {
+				return err
+			}
+			if others == 0 {
+				return errLastAdministrator()
+			}
+		}
+		u.Role = role
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	// Two administrators demoting each other at once each saw the other:
+	// the second to look finds none left and takes the role back.
+	if role != calendar.RoleAdministrator {
+		if left, err := s.administratorsBut(ctx, 0); err == nil && left == 0 {
+			if _, err := s.editUser(ctx, id, Precondition{}, func(u *calendar.User) error { u.Role = calendar.RoleAdministrator; return nil }); err != nil {
+				return nil, err
+			}
+			return nil, errLastAdministrator()
+		}
+	}
+	v := viewOf(u)
+	return &v, nil
+}
+
+func errLastAdministrator() *calendar.Error {
+	return calendar.NewError(calendar.KindForbidden, "rest_user_invalid_role",
+		"The site's last administrator keeps the role: make another user an administrator first.")
+}
+
+// administratorsBut counts the administrators other than the user id.
+func (s *Users) administratorsBut(ctx context.Context, id int64) (int, error) {
+	users, err := s.repo.Scan(ctx, 0, maxUsersListed)
+	n := 0
+	for _, u := range users {
+		if u.Role == calendar.RoleAdministrator && u.ID != id {
+			n++
+		}
+	}
+	return n, err
 }
 
 const passwordAlphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"

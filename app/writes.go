@@ -241,3 +241,65 @@ func (s *Terms) discardTerm(ctx context.Context, t *calendar.Term, expect Precon
 	})
 	return ignoreMissing(err)
 }
+
+// get loads a user; a missing one is the endpoint's answer for it.
+func (s *Users) get(ctx context.Context, id int64) (*calendar.User, error) {
+	u, err := s.repo.Get(ctx, id)
+	if errors.Is(err, calendar.ErrNotFound) {
+		return nil, itemErrors.userMissing()
+	}
+	return u, err
+}
+
+// editUser is edit for a user (users are not indexed): change runs on the
+// user as stored, again on a newer state after a lost race. A user kept
+// with the one password of before keeps it among their passwords.
+func (s *Users) editUser(ctx context.Context, id int64, expect Precondition, change func(*calendar.User) error) (*calendar.User, error) {
+	u, err := s.get(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	out, err := casLoop(ctx, u, func() (*calendar.User, error) { return s.get(ctx, id) }, func(cur *calendar.User) error {
+		if err := expect.holds(cur.Seq, time.Time{}); err != nil {
+			return err
+		}
+		next := *cur
+		next.Passwords, next.PasswordHash = slices.Clone(cur.ApplicationPasswords()), ""
+		switch err := change(&next); {
+		case errors.Is(err, errUnchanged):
+			return nil
+		case err != nil:
+			return err
+		}
+		if err := s.repo.Update(ctx, &next); err != nil {
+			return err
+		}
+		*cur = next
+		return nil
+	})
+	return out, userGone(err)
+}
+
+// userGone is the endpoint's answer for a user deleted during a write.
+func userGone(err error) error {
+	if errors.Is(err, calendar.ErrNotFound) {
+		return itemErrors.userMissing()
+	}
+	return err
+}
+
+// discardUser deletes a user for good (a compare-and-swap, again on a newer
+// state after a lost race) and answers the user as last stored.
+func (s *Users) discardUser(ctx context.Context, id int64, expect Precondition) (*calendar.User, error) {
+	u, err := s.get(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	out, err := casLoop(ctx, u, func() (*calendar.User, error) { return s.get(ctx, id) }, func(cur *calendar.User) error {
+		if err := expect.holds(cur.Seq, time.Time{}); err != nil {
+			return err
+		}
+		return s.repo.Delete(ctx, cur.ID, cur.Seq)
+	})
+	return out, userGone(err)
+}

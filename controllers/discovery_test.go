@@ -32,13 +32,18 @@ func TestTheNamespaceRootListsEveryRouteWithMethodsAndArgs(t *testing.T) {
 	t.Parallel()
 	s := startService(t)
 	want := map[string][]string{
-		"/vendor/events/v1":                  {"GET"},
-		"/vendor/events/v1/doc":              {"GET"},
-		"/vendor/events/v1/events.ics":       {"GET"},
-		"/vendor/events/v1/changes":          {"GET"},
-		"/vendor/admin/v1":                   {"GET"},
-		"/vendor/admin/v1/users":             {"GET", "POST"},
-		`/vendor/admin/v1/users/(?P<id>\d+)`: {"DELETE"},
+		"/vendor/events/v1":                                        {"GET"},
+		"/vendor/events/v1/doc":                                    {"GET"},
+		"/vendor/events/v1/events.ics":                             {"GET"},
+		"/vendor/events/v1/changes":                                {"GET"},
+		"/vendor/admin/v1":                                         {"GET"},
+		"/vendor/admin/v1/users":                                   {"GET", "POST"},
+		`/vendor/admin/v1/users/(?P<id>\d+)`:                       {"DELETE", "POST", "PUT", "PATCH"},
+		`/vendor/admin/v1/users/(?P<id>\d+)/application-passwords`: {"GET", "POST"},
+		`/vendor/admin/v1/users/(?P<id>\d+)/application-passwords/(?P<uuid>[^/]+)`: {"DELETE"},
+		"/vendor/admin/v1/users/me":                                       {"GET"},
+		"/vendor/admin/v1/users/me/application-passwords":                 {"GET", "POST"},
+		"/vendor/admin/v1/users/me/application-passwords/(?P<uuid>[^/]+)": {"DELETE"},
 	}
 	for _, kind := range []string{"venues", "organizers"} {
 		base := "/vendor/events/v1/" + kind

@@ -241,21 +241,8 @@ func TestThePermissionMatrix(t *testing.T) {
 					}
 					check(t, method, strings.TrimSuffix("/"+strings.TrimPrefix(route, "/"), "/"), opts, want)
 				case kind == "users":
-					want := denied(role)
-					switch {
-					case role == "wrong":
-						want = http.StatusUnauthorized
-					case role == calendar.RoleAdministrator && method == "POST":
-						want = http.StatusCreated
-					case role == calendar.RoleAdministrator:
-						want = http.StatusOK
-					}
-					path := "/vendor/admin/v1/users"
-					body := jsonBody(map[string]string{"login": fmt.Sprintf("matrix-%d", n), "role": "subscriber"})
-					if rest != "" {
-						id, _ := r.createUser(fmt.Sprintf("victim-%d", n), calendar.RoleSubscriber)
-						path += "/" + formatFloat(id)
-					}
+					path, want := r.usersRoute(t, rest, method, role, n)
+					body := jsonBody(map[string]string{"login": fmt.Sprintf("matrix-%d", n), "role": "subscriber", "name": fmt.Sprintf("app %d", n)})
 					n++
 					check(t, method, path, append(opts, body), want)
 				case kind == "categories" || kind == "tags":
@@ -339,6 +326,42 @@ func TestThePermissionMatrix(t *testing.T) {
 }
 
 // splitRoute returns a route's resource and what follows it ("", an ID or a slug).
+// usersRoute is the path of one admin route about users (rest: what follows
+// /users/) with a user of its own where it names one, and the status the
+// contract gives the caller: users are the administrators' to manage, but
+// each signed caller reads itself and manages its own application passwords.
+func (r *roles) usersRoute(t *testing.T, rest, method string, role calendar.Role, n int) (string, int) {
+	const uuidParam = "(?P<uuid>[^/]+)"
+	path, own := "/vendor/admin/v1/users", strings.HasPrefix(rest, "me")
+	switch {
+	case own:
+		path += "/" + strings.ReplaceAll(rest, uuidParam, "00000000-0000-4000-8000-000000000000")
+	case rest != "":
+		id, _ := r.createUser(fmt.Sprintf("victim-%d", n), calendar.RoleSubscriber)
+		path += "/" + formatFloat(id)
+		if strings.Contains(rest, "application-passwords") {
+			path += "/application-passwords"
+		}
+		if strings.HasSuffix(rest, uuidParam) {
+			res := r.do("GET", path, asAdmin())
+			res.expectStatus(t, http.StatusOK)
+			path += "/" + res.list(t)[0]["uuid"].(string)
+		}
+	}
+	makes := method == "POST" && (rest == "" || strings.HasSuffix(rest, "application-passwords"))
+	switch {
+	case role == "wrong" || (own && role == ""):
+		return path, http.StatusUnauthorized
+	case own && strings.HasSuffix(rest, uuidParam):
+		return path, http.StatusNotFound // a password the caller does not have
+	case (own || role == calendar.RoleAdministrator) && makes:
+		return path, http.StatusCreated
+	case own || role == calendar.RoleAdministrator:
+		return path, http.StatusOK
+	}
+	return path, denied(role)
+}
+
 func splitRoute(route string) (kind, rest string) {
 	route = strings.TrimPrefix(strings.TrimPrefix(route, "/vendor/events/v1"), "/vendor/admin/v1")
 	parts := strings.SplitN(strings.TrimPrefix(route, "/"), "/", 2)

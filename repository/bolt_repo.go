@@ -63,10 +63,12 @@ func (r *boltRepo[U, T]) createBuckets(tx *bbolt.Tx) error {
 }
 
 // keysFree reports ErrConflict when a unique key belongs to another document.
-func (r *boltRepo[U, T]) keysFree(tx *bbolt.Tx, keys map[string]string, self int64) error {
-	for f, v := range keys {
-		if owner := tx.Bucket(r.keyBucketName(f)).Get([]byte(v)); owner != nil && btoi(owner) != self {
-			return calendar.ErrConflict
+func (r *boltRepo[U, T]) keysFree(tx *bbolt.Tx, keys map[string][]string, self int64) error {
+	for f, values := range keys {
+		for _, v := range values {
+			if owner := tx.Bucket(r.keyBucketName(f)).Get([]byte(v)); owner != nil && btoi(owner) != self {
+				return calendar.ErrConflict
+			}
 		}
 	}
 	return nil
@@ -81,9 +83,11 @@ func (r *boltRepo[U, T]) put(tx *bbolt.Tx, doc T) error {
 	if err := tx.Bucket(r.name).Put(id, data); err != nil {
 		return err
 	}
-	for f, v := range doc.UniqueKeys() {
-		if err := tx.Bucket(r.keyBucketName(f)).Put([]byte(v), id); err != nil {
-			return err
+	for f, values := range doc.UniqueKeys() {
+		for _, v := range values {
+			if err := tx.Bucket(r.keyBucketName(f)).Put([]byte(v), id); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
@@ -156,9 +160,11 @@ func (r *boltRepo[U, T]) Update(ctx context.Context, doc T) error {
 }
 
 func (r *boltRepo[U, T]) dropKeys(tx *bbolt.Tx, doc T) error {
-	for f, v := range doc.UniqueKeys() {
-		if err := tx.Bucket(r.keyBucketName(f)).Delete([]byte(v)); err != nil {
-			return err
+	for f, values := range doc.UniqueKeys() {
+		for _, v := range values {
+			if err := tx.Bucket(r.keyBucketName(f)).Delete([]byte(v)); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

@@ -101,6 +101,55 @@ func runContract(t *testing.T, sut storeUnderTest) {
 		}
 	})
 
+	t.Run("a key holding several values: each is found, taken and freed", func(t *testing.T) {
+		s := sut.open(t)
+		withPasswords := func(login string, hashes ...string) *calendar.User {
+			u := &calendar.User{Login: login, Role: calendar.RoleAuthor}
+			for _, h := range hashes {
+				u.Passwords = append(u.Passwords, calendar.ApplicationPassword{UUID: h, Name: h, Hash: h})
+			}
+			return u
+		}
+		ann := withPasswords("ann", "h1", "h2", "h3")
+		mustInsert(t, s.Users(), ann)
+		mustInsert(t, s.Users(), withPasswords("bob", "h4"))
+		for _, h := range []string{"h1", "h2", "h3"} {
+			if got, err := s.Users().FindByKey(ctx, "password", h); err != nil || got.ID != ann.ID {
+				t.Fatalf("FindByKey(password, %s) = %+v, %v; want ann", h, got, err)
+			}
+		}
+		if err := s.Users().Insert(ctx, withPasswords("cy", "h5", "h2")); !errors.Is(err, calendar.ErrConflict) {
+			t.Fatalf("a user with another's second value: err = %v, want ErrConflict", err)
+		}
+		ann.Passwords = ann.Passwords[:1] // h2 and h3 revoked
+		if err := s.Users().Update(ctx, ann); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Users().FindByKey(ctx, "password", "h3"); !errors.Is(err, calendar.ErrNotFound) {
+			t.Fatalf("a value the update dropped is still found: %v", err)
+		}
+		bob, err := s.Users().FindByKey(ctx, "login", "bob")
+		if err != nil {
+			t.Fatal(err)
+		}
+		bob.Passwords = append(bob.Passwords, calendar.ApplicationPassword{UUID: "h1", Hash: "h1"})
+		if err := s.Users().Update(ctx, bob); !errors.Is(err, calendar.ErrConflict) {
+			t.Fatalf("an update onto a value ann still holds: err = %v, want ErrConflict", err)
+		}
+		bob.Passwords[1].Hash = "h3" // the value ann gave up is free again
+		if err := s.Users().Update(ctx, bob); err != nil {
+			t.Fatal(err)
+		}
+		for _, login := range []string{"dee", "eve"} { // users without a password keep keys of their own
+			u := withPasswords(login, "tmp-"+login)
+			mustInsert(t, s.Users(), u)
+			u.Passwords = nil
+			if err := s.Users().Update(ctx, u); err != nil {
+				t.Fatalf("%s without passwords: %v", login, err)
+			}
+		}
+	})
+
 	t.Run("lookups by ID, by unique key and many IDs in requested order", func(t *testing.T) {
 		s := sut.open(t)
 		var ids []int64

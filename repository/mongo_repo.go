@@ -22,6 +22,12 @@ type mongoRepo[U any, T interface {
 	coll      *mongo.Collection
 	name      string
 	keyFields map[string]bool
+	// severalValues: the collection's keys may hold several values (users'
+	// password hashes), so a write looks for another holder of each first.
+	// MongoDB's unique index takes each element of an array as a key, but
+	// not every server of the protocol does (FerretDB); users are written
+	// rarely, so the extra read costs little.
+	severalValues bool
 }
 
 func newMongoRepo[U any, T interface {
@@ -32,7 +38,7 @@ func newMongoRepo[U any, T interface {
 	for _, f := range uniqueFields[U, T]() {
 		fields[f] = true
 	}
-	return &mongoRepo[U, T]{store: s, coll: s.db.Collection(name), name: name, keyFields: fields}
+	return &mongoRepo[U, T]{store: s, coll: s.db.Collection(name), name: name, keyFields: fields, severalValues: name == usersCollection}
 }
 
 // ensureIndexes creates the indexes that are missing. It lists them first
@@ -89,8 +95,12 @@ func (r *mongoRepo[U, T]) encode(doc T) (bson.D, error) {
 		return nil, err
 	}
 	k := bson.D{}
-	for f, v := range keys {
-		k = append(k, bson.E{Key: f, Value: v})
+	for f, values := range keys {
+		if len(values) == 1 { // stored as a string, as every key was before keys held several
+			k = append(k, bson.E{Key: f, Value: values[0]})
+		} else { // the unique index takes each element as a key
+			k = append(k, bson.E{Key: f, Value: values})
+		}
 	}
 	return append(d, bson.E{Key: keysField, Value: k}), nil
 }
@@ -108,12 +118,34 @@ func (r *mongoRepo[U, T]) Insert(ctx context.Context, doc T) error {
 	doc.SetSeq(seq)
 	d, err := r.encode(doc)
 	if err == nil {
+		err = r.keysFree(ctx, doc)
+	}
+	if err == nil {
 		_, err = r.coll.InsertOne(ctx, d)
 	}
 	if err != nil {
 		doc.SetDocID(0)
 	}
 	return storeError(err)
+}
+
+// keysFree answers ErrConflict when another document holds one of doc's key
+// values (see severalValues).
+func (r *mongoRepo[U, T]) keysFree(ctx context.Context, doc T) error {
+	if !r.severalValues {
+		return nil
+	}
+	for f, values := range doc.UniqueKeys() {
+		n, err := r.coll.CountDocuments(ctx, bson.D{{Key: keysField + "." + f, Value: bson.D{{Key: "$in", Value: values}}},
+			{Key: "_id", Value: bson.D{{Key: "$ne", Value: doc.DocID()}}}})
+		if err != nil {
+			return storeError(err)
+		}
+		if n > 0 {
+			return calendar.ErrConflict
+		}
+	}
+	return nil
 }
 
 // Update is a compare-and-swap: the filter holds the revision read, so the
@@ -134,6 +166,9 @@ func (r *mongoRepo[U, T]) replace(ctx context.Context, doc T, read int64) error 
 	}
 	doc.SetSeq(seq)
 	d, err := r.encode(doc)
+	if err == nil {
+		err = r.keysFree(ctx, doc)
+	}
 	if err != nil {
 		return err
 	}

@@ -36,10 +36,17 @@ func uniqueFields[U any, T interface {
 	return fields
 }
 
-func checkKeys(keys map[string]string) error {
-	for f, v := range keys {
-		if v == "" {
-			return fmt.Errorf("unique key %q is empty", f)
+// checkKeys: every field has a value (an index of MongoDB's keeps an absent
+// or empty one as null, which two documents could not share), none empty.
+func checkKeys(keys map[string][]string) error {
+	for f, values := range keys {
+		if len(values) == 0 {
+			return fmt.Errorf("unique key %q has no value", f)
+		}
+		for _, v := range values {
+			if v == "" {
+				return fmt.Errorf("unique key %q is empty", f)
+			}
 		}
 	}
 	return nil

@@ -10,13 +10,14 @@ import (
 // sequence number of its last write (which is also its revision: every write
 // takes a new one, so a writer knows whether the record changed since it
 // read it), and the values that must be unique within its collection (field
-// name -> value; every value non-empty).
+// name -> its values: at least one, every value non-empty and held by no
+// other document; a field may hold several, as a user's password hashes).
 type Document interface {
 	DocID() int64
 	SetDocID(id int64)
 	DocSeq() int64
 	SetSeq(seq int64)
-	UniqueKeys() map[string]string
+	UniqueKeys() map[string][]string
 }
 
 // Repo is one collection of documents of type T (a pointer type). IDs are

@@ -148,8 +148,8 @@ func (p *Post) SetSeq(seq int64) {
 }
 
 // UniqueKeys: a slug is unique per post type.
-func (p *Post) UniqueKeys() map[string]string {
-	return map[string]string{"type_slug": p.Type + "/" + p.Slug}
+func (p *Post) UniqueKeys() map[string][]string {
+	return map[string][]string{"type_slug": {p.Type + "/" + p.Slug}}
 }
 
 // Term is the stored record of an event category or an event tag.
@@ -183,8 +183,8 @@ func (t *Term) SetSeq(seq int64) {
 }
 
 // UniqueKeys: a slug is unique per taxonomy.
-func (t *Term) UniqueKeys() map[string]string {
-	return map[string]string{"taxonomy_slug": t.Taxonomy + "/" + t.Slug}
+func (t *Term) UniqueKeys() map[string][]string {
+	return map[string][]string{"taxonomy_slug": {t.Taxonomy + "/" + t.Slug}}
 }
 
 // FoldTitle is a title as duplicate detection compares it: trimmed, accents

@@ -46,7 +46,7 @@ const headerTimeout = 10 * time.Second
 
 // run serves until ctx ends, then shuts down gracefully; "reindex" as the
 // first argument rebuilds the index instead, "verify" compares it with the
-// store, "help" shows the usage. -h is flag.ErrHelp once the usage is written.
+// store, "users" lists users or resets a password, "help" shows the usage. -h is flag.ErrHelp once the usage is written.
 func run(ctx context.Context, args []string, getenv func(string) string, logOut io.Writer) error {
 	if len(args) > 0 {
 		switch args[0] {
@@ -54,6 +54,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, logOut 
 			return reindex(ctx, args[1:], getenv, logOut)
 		case "verify":
 			return verify(ctx, args[1:], getenv, logOut)
+		case "users":
+			return usersCommand(ctx, args[1:], getenv, os.Stdout, logOut)
 		case "help":
 			_, err := loadConfig([]string{"-h"}, getenv, logOut)
 			return err
@@ -117,6 +119,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, logOut 
 		}
 		logger.Info("index caught up with the store", "changes", n)
 		go keepIndexTrue()
+	}
+	if cfg.AdminPassword != "" {
+		if existing, err := a.Users.Everyone(ctx); err == nil && len(existing) > 0 {
+			logger.Warn("CALENDAR_ADMIN_PASSWORD is ignored: the store has users already; to recover access, stop the service and run: calendar users reset-password admin")
+		}
 	}
 	generated, err := a.Users.EnsureAdmin(ctx, cfg.AdminPassword)
 	if err != nil {

@@ -70,6 +70,11 @@ func TestTheREADMEExamplesRunInOrderOnAFreshStart(t *testing.T) {
 	for _, want := range []struct{ command, shows string }{
 		{"$ADMIN/users            #", `"login":"admin"`},
 		{"login=maria", `"application_password"`},
+		{"$ADMIN/users/me         #", `"role":"administrator"`},
+		{"-d role=author", `"role":"author"`},
+		{"name='Event importer'", `"password":"`},
+		{`Bearer $KEY" $ADMIN/users/me`, `"login":"admin"`},
+		{"users/1/application-passwords                 #", `"last_ip":"127.0.0.1"`},
 		{`-X DELETE "$ADMIN/users/$MARIA"`, `"deleted":true`},
 		{`"title": "Jazz night"`, `"venue":"Salle Pleyel"`},
 		{"events?start_date=today&end_date=next+month&categories=jazz", `"title":"Jazz night"`},
