@@ -98,6 +98,7 @@ func New(cfg Config, a *app.App) *API {
 	mountChanges(api, a)
 	api.mountRoot(AdminNamespace)
 	mountUsers(api, a.Users)
+	mountBackup(api, a)
 	api.documented()
 	return api
 }
@@ -336,8 +337,11 @@ func clientOf(r *http.Request) string {
 }
 
 // sendJSON is fuego's serializer: UTF-8 JSON without escaping "/" or non-ASCII,
-// or a rawBody as it is.
+// or a rawBody as it is (a streamBody was sent by handle already).
 func sendJSON(w http.ResponseWriter, _ *http.Request, ans any) error {
+	if _, ok := ans.(streamBody); ok { // handle sent it
+		return nil
+	}
 	if raw, ok := ans.(rawBody); ok {
 		w.Header().Set("Content-Type", raw.contentType)
 		_, err := w.Write(raw.body)

@@ -38,6 +38,7 @@ func TestTheNamespaceRootListsEveryRouteWithMethodsAndArgs(t *testing.T) {
 		"/vendor/events/v1/changes":          {"GET"},
 		"/vendor/admin/v1":                   {"GET"},
 		"/vendor/admin/v1/users":             {"GET", "POST"},
+		"/vendor/admin/v1/backup":            {"GET"},
 		`/vendor/admin/v1/users/(?P<id>\d+)`: {"DELETE"},
 	}
 	for _, kind := range []string{"venues", "organizers"} {
