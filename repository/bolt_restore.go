@@ -239,6 +239,9 @@ func checkRestored(staging string, m BackupManifest) (err error) {
 				m.Counts, m.Seq, m.Bytes, found.Counts, found.Seq, found.Bytes)
 		}
 		return tx.Bucket(filesBucket).ForEach(func(k, v []byte) error {
+			if err := checkFileName(string(k)); err != nil {
+				return fmt.Errorf("%s names a file no store takes: %w", dbFile, err)
+			}
 			fi, err := os.Lstat(filepath.Join(staging, uploadsDir, filepath.FromSlash(string(k))))
 			if err != nil || !fi.Mode().IsRegular() || fi.Size() != decodeFileEntry(v).Size {
 				return fmt.Errorf("%s/%s: the database names it, the archive does not hold it as stored", uploadsDir, k)
