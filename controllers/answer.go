@@ -29,6 +29,8 @@ type answer struct {
 	// revision is the stored revision of the one item the answer shows (0:
 	// not one item); its entity tag carries it (conditional.go).
 	revision int64
+	// streamed: the handler wrote the body straight to the client (stream.go).
+	streamed bool
 }
 
 // newAnswer reads the conventions a request asks for. HEAD is served as GET,
@@ -58,6 +60,22 @@ func (a *answer) Write(b []byte) (int, error) {
 	return a.body.Write(b)
 }
 
+// passThrough hands the client's writer to a streamed answer, with the
+// headers of the framework's own dropped as send drops them; send then
+// leaves the answer alone.
+func (a *answer) passThrough() http.ResponseWriter {
+	a.streamed = true
+	dropFrameworkHeaders(a.w.Header())
+	return a.w
+}
+
+// dropFrameworkHeaders removes fuego's diagnostics: not part of the interface.
+func dropFrameworkHeaders(h http.Header) {
+	h.Del("X-Powered-By")
+	h.Del("Server-Timing")
+	h.Del("Trailer")
+}
+
 // reset forgets what was written, for an error that replaces the answer.
 func (a *answer) reset() {
 	a.status = 0
@@ -67,11 +85,11 @@ func (a *answer) reset() {
 // send writes the answer out. Only successful reads get an ETag and may be
 // cached; errors keep the headers they always had.
 func (a *answer) send(maxAge time.Duration) {
+	if a.streamed {
+		return
+	}
 	status, body, h := a.status, a.body.Bytes(), a.w.Header()
-	// fuego's own diagnostics are not part of the interface.
-	h.Del("X-Powered-By")
-	h.Del("Server-Timing")
-	h.Del("Trailer")
+	dropFrameworkHeaders(h)
 	if status == 0 {
 		status = http.StatusOK
 	}

@@ -101,6 +101,7 @@ func New(cfg Config, a *app.App) *API {
 	mountChanges(api, a)
 	api.mountRoot(AdminNamespace)
 	mountUsers(api, a.Users)
+	mountBackup(api, a)
 	api.documented()
 	return api
 }
@@ -330,8 +331,11 @@ func (api *API) sendError(w http.ResponseWriter, r *http.Request, err error) {
 }
 
 // sendJSON is fuego's serializer: UTF-8 JSON without escaping "/" or non-ASCII,
-// or a rawBody as it is.
+// or a rawBody as it is (a streamBody was sent by handle already).
 func sendJSON(w http.ResponseWriter, _ *http.Request, ans any) error {
+	if _, ok := ans.(streamBody); ok { // handle sent it
+		return nil
+	}
 	if raw, ok := ans.(rawBody); ok {
 		w.Header().Set("Content-Type", raw.contentType)
 		_, err := w.Write(raw.body)

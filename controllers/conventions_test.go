@@ -217,6 +217,11 @@ func TestHeadAnswersEveryReadLikeGetWithoutABody(t *testing.T) {
 			head.Header.Del("Date")
 			get.Header.Del("X-Request-Id") // a new one per request
 			head.Header.Del("X-Request-Id")
+			for _, h := range []http.Header{get.Header, head.Header} { // a backup's name carries the second it was asked
+				if cd := h.Get("Content-Disposition"); backupFileName.MatchString(cd) {
+					h.Set("Content-Disposition", "the backup's")
+				}
+			}
 			if get.Status != head.Status || !reflect.DeepEqual(get.Header, head.Header) {
 				t.Fatalf("HEAD %s (%s) differs from GET:\n GET  %d %v\n HEAD %d %v", path, who.name, get.Status, get.Header, head.Status, head.Header)
 			}

@@ -240,6 +240,15 @@ func TestThePermissionMatrix(t *testing.T) {
 						want = http.StatusUnauthorized
 					}
 					check(t, method, strings.TrimSuffix("/"+strings.TrimPrefix(route, "/"), "/"), opts, want)
+				case kind == "backup": // the whole store, password hashes included: administrators only
+					want := denied(role)
+					switch role {
+					case "wrong":
+						want = http.StatusUnauthorized
+					case calendar.RoleAdministrator:
+						want = http.StatusOK
+					}
+					check(t, method, "/vendor/admin/v1/backup", opts, want)
 				case kind == "users":
 					path, want := r.usersRoute(t, rest, method, role, n)
 					body := jsonBody(map[string]string{"login": fmt.Sprintf("matrix-%d", n), "role": "subscriber", "name": fmt.Sprintf("app %d", n)})

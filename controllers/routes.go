@@ -112,6 +112,9 @@ func handle[T any](api *API, namespace string, methods []string, path string, ar
 		if err != nil {
 			return zero, err
 		}
+		if s, ok := any(out).(streamBody); ok && info.answer != nil {
+			return out, api.stream(info.answer, r, s) // sendJSON then writes nothing
+		}
 		if item, ok := any(out).(revisioned); ok && info.answer != nil {
 			info.answer.revision = item.Revision()
 		}

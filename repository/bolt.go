@@ -15,10 +15,11 @@ import (
 	"calendar/app/calendar"
 )
 
-// Bolt and Mongo implement app's port.
+// Bolt and Mongo implement app's port; Bolt writes backups of itself too.
 var (
-	_ calendar.Store = (*Bolt)(nil)
-	_ calendar.Store = (*Mongo)(nil)
+	_ calendar.Store    = (*Bolt)(nil)
+	_ calendar.Store    = (*Mongo)(nil)
+	_ calendar.Archiver = (*Bolt)(nil)
 )
 
 // Bolt is the embedded store: one bbolt file under the data dir. Every write is
@@ -29,7 +30,13 @@ type Bolt struct {
 	posts *boltRepo[calendar.Post, *calendar.Post]
 	terms *boltRepo[calendar.Term, *calendar.Term]
 	files *boltFiles
+	// snapshotted, when a test sets it, runs once a backup's snapshot is
+	// taken, before the archive is written.
+	snapshotted func()
 }
+
+// dbFile is the database's file under the data dir.
+const dbFile = "calendar.db"
 
 var (
 	metaBucket    = []byte("meta")
@@ -42,7 +49,7 @@ func OpenBolt(dir string) (*Bolt, error) {
 	if err := os.MkdirAll(dir, 0o750); err != nil {
 		return nil, err
 	}
-	path := filepath.Join(dir, "calendar.db")
+	path := filepath.Join(dir, dbFile)
 	db, err := bbolt.Open(path, 0o600, &bbolt.Options{Timeout: 2 * time.Second})
 	if errors.Is(err, bolterrors.ErrTimeout) {
 		return nil, fmt.Errorf("%s is in use by another process", path)

@@ -5,12 +5,14 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"hash/maphash"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -43,6 +45,11 @@ import (
 // Claiming before renaming is also what keeps a losing put from replacing the
 // winner's file. A lock per name (striped) keeps one name's claim and rename,
 // a delete's two steps and an open from interleaving.
+//
+// While a backup runs (hold), DeleteFile moves the file into .tmp instead of
+// removing it: the backup's snapshot may name it still, and finds it there
+// (openAsOf). The last backup to end removes what was kept; a crash leaves
+// it in .tmp, which the next open empties.
 type boltFiles struct {
 	db    *bbolt.DB
 	w     *committer
@@ -52,18 +59,39 @@ type boltFiles struct {
 	// dirs makes creating a directory and syncing it into its parent one step
 	// for the other puts: none renames into a directory not yet durable.
 	dirs sync.Mutex
+	held heldFiles
+}
+
+// heldFiles counts the backups running and keeps, by name, the files
+// deleted meanwhile, each with the bucket entry it had.
+type heldFiles struct {
+	mu      sync.Mutex
+	backups int
+	kept    map[string][]keptFile
+	n       int // names the kept files: kept-1, kept-2...
+}
+
+type keptFile struct {
+	entry []byte
+	path  string
 }
 
 var filesBucket = []byte("files")
 
-const tmpDir = ".tmp"
+// uploadsDir is the files' directory under the data dir; tmpDir, under it,
+// holds what a reopen empties: puts' temporary files, backups' spools and
+// the files kept aside for them.
+const (
+	uploadsDir = "uploads"
+	tmpDir     = ".tmp"
+)
 
 func (s *Bolt) Files() calendar.Files { return s.files }
 
 // openBoltFiles recovers the uploads as the comment on boltFiles says. The
 // files bucket exists already.
 func openBoltFiles(dir string, w *committer) (*boltFiles, error) {
-	f := &boltFiles{db: w.db, w: w, root: filepath.Join(dir, "uploads"), seed: maphash.MakeSeed()}
+	f := &boltFiles{db: w.db, w: w, root: filepath.Join(dir, uploadsDir), seed: maphash.MakeSeed()}
 	tmp := filepath.Join(f.root, tmpDir)
 	if err := os.RemoveAll(tmp); err != nil {
 		return nil, err
@@ -149,16 +177,24 @@ func (f *boltFiles) lock(name string) *sync.RWMutex {
 }
 
 func (f *boltFiles) entry(name string) (info calendar.FileInfo, err error) {
+	v, err := f.rawEntry(name)
+	if err != nil {
+		return info, err
+	}
+	info = decodeFileEntry(v)
+	info.Name = name
+	return info, nil
+}
+
+// rawEntry is a name's bucket value as stored. ErrNotFound.
+func (f *boltFiles) rawEntry(name string) (v []byte, err error) {
 	err = f.db.View(func(tx *bbolt.Tx) error {
-		v := tx.Bucket(filesBucket).Get([]byte(name))
-		if v == nil {
+		if v = bytes.Clone(tx.Bucket(filesBucket).Get([]byte(name))); v == nil {
 			return calendar.ErrNotFound
 		}
-		info = decodeFileEntry(v)
-		info.Name = name
 		return nil
 	})
-	return info, err
+	return v, err
 }
 
 func (f *boltFiles) PutFile(ctx context.Context, name string, owner int64, data []byte) error {
@@ -315,7 +351,8 @@ func (f *boltFiles) DeleteFile(ctx context.Context, name string) error {
 	m := f.lock(name)
 	m.Lock()
 	defer m.Unlock()
-	if _, err := f.entry(name); errors.Is(err, calendar.ErrNotFound) {
+	entry, err := f.rawEntry(name)
+	if errors.Is(err, calendar.ErrNotFound) {
 		return nil // and a stray file there is the next open's
 	} else if err != nil {
 		return err
@@ -323,10 +360,86 @@ func (f *boltFiles) DeleteFile(ctx context.Context, name string) error {
 	if err := f.w.update(func(tx *bbolt.Tx) error { return tx.Bucket(filesBucket).Delete([]byte(name)) }); err != nil {
 		return err
 	}
+	if kept, err := f.keepAside(name, entry); kept || err != nil {
+		return err
+	}
 	if err := os.Remove(f.path(name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
 	return nil
+}
+
+// hold keeps on disk every file deleted from now until release, for a
+// backup whose snapshot, taken after hold, may name it: a delete that
+// commits after the snapshot began looks for backups after its commit, so
+// it finds this one.
+func (f *boltFiles) hold() (release func()) {
+	h := &f.held
+	h.mu.Lock()
+	h.backups++
+	h.mu.Unlock()
+	return func() {
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		if h.backups--; h.backups == 0 {
+			for _, kept := range h.kept {
+				for _, k := range kept {
+					_ = os.Remove(k.path) // else the next open's, as it is in .tmp
+				}
+			}
+			h.kept = nil
+		}
+	}
+}
+
+// keepAside moves a file whose entry was just deleted into .tmp when a
+// backup runs, reporting whether one did. The caller holds the name's lock.
+func (f *boltFiles) keepAside(name string, entry []byte) (bool, error) {
+	h := &f.held
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.backups == 0 {
+		return false, nil
+	}
+	h.n++
+	aside := filepath.Join(f.root, tmpDir, "kept-"+strconv.Itoa(h.n))
+	if err := os.Rename(f.path(name), aside); errors.Is(err, fs.ErrNotExist) {
+		return true, nil // nothing was there to keep
+	} else if err != nil {
+		return true, err
+	}
+	if h.kept == nil {
+		h.kept = map[string][]keptFile{}
+	}
+	h.kept[name] = append(h.kept[name], keptFile{entry: entry, path: aside})
+	return true, nil
+}
+
+// openAsOf opens the file a backup's snapshot names with that bucket entry:
+// the one in place while the name still has that entry, else the one a
+// delete kept aside (under hold). A name the snapshot has with no file
+// anywhere is an error: the backup would not be whole.
+func (f *boltFiles) openAsOf(name string, entry []byte) (*os.File, error) {
+	m := f.lock(name)
+	m.RLock()
+	current, err := f.rawEntry(name)
+	if err == nil && bytes.Equal(current, entry) {
+		defer m.RUnlock()
+		return os.Open(f.path(name))
+	}
+	m.RUnlock()
+	if err != nil && !errors.Is(err, calendar.ErrNotFound) {
+		return nil, err
+	}
+	h := &f.held
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, k := range h.kept[name] {
+		if bytes.Equal(k.entry, entry) {
+			return os.Open(k.path)
+		}
+	}
+	return nil, fmt.Errorf("uploads/%s: the snapshot names it, but no such file is stored", name)
 }
 
 func (f *boltFiles) ListFiles(ctx context.Context, before time.Time) ([]calendar.FileInfo, error) {

@@ -68,6 +68,16 @@ type Store interface {
 	Close(ctx context.Context) error
 }
 
+// Archiver is implemented by a Store that can write a backup of itself
+// while it serves (the embedded store; MongoDB has its own tools, mongodump
+// and mongorestore).
+type Archiver interface {
+	// Backup writes an archive of the store to w as it reads it: every record
+	// as of one instant, and every uploaded file those records name, even
+	// one deleted while the archive is written. Writes go on meanwhile.
+	Backup(ctx context.Context, w io.Writer) error
+}
+
 // Files keeps uploaded files under names such as "2026/11/poster-150x150.jpg",
 // each with the ID of the record that owns it (its attachment), so a file
 // whose record was never written (a crash mid-upload) can be told and swept.

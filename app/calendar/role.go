@@ -32,12 +32,13 @@ const (
 	CapManageTags            Capability = "manage_categories"       // post_tag's manage_terms
 	CapManageUsers           Capability = "manage_users"            // /vendor/admin/v1/users
 	CapUploadFiles           Capability = "upload_files"            // the media library
+	CapExport                Capability = "export"                  // /vendor/admin/v1/backup: the whole store, password hashes included
 )
 
 var roleCapabilities = map[Role][]Capability{
 	RoleAdministrator: {CapRead, CapEditPosts, CapEditPublishedPosts, CapEditOthersPosts, CapPublishPosts,
 		CapDeletePosts, CapDeletePublishedPosts, CapDeleteOthersPosts, CapReadPrivatePosts,
-		CapManageEventCategories, CapManageTags, CapManageUsers, CapUploadFiles},
+		CapManageEventCategories, CapManageTags, CapManageUsers, CapUploadFiles, CapExport},
 	RoleEditor: {CapRead, CapEditPosts, CapEditPublishedPosts, CapEditOthersPosts, CapPublishPosts,
 		CapDeletePosts, CapDeletePublishedPosts, CapDeleteOthersPosts, CapReadPrivatePosts,
 		CapManageEventCategories, CapManageTags, CapUploadFiles},

@@ -88,6 +88,16 @@ var settings = []setting{
 // every value. An error names the setting in one line; -h is flag.ErrHelp,
 // after the usage is written.
 func loadConfig(args []string, getenv func(string) string, usage io.Writer) (Config, error) {
+	c, rest, err := loadConfigArgs(args, getenv, usage)
+	if err == nil && len(rest) > 0 {
+		return Config{}, fmt.Errorf("unexpected argument %q", rest[0])
+	}
+	return c, err
+}
+
+// loadConfigArgs is loadConfig for a command that takes arguments after its
+// flags: it returns them.
+func loadConfigArgs(args []string, getenv func(string) string, usage io.Writer) (Config, []string, error) {
 	fs := flag.NewFlagSet("calendar", flag.ContinueOnError)
 	fs.SetOutput(usage)
 	fs.Usage = func() { writeUsage(fs) }
@@ -100,10 +110,7 @@ func loadConfig(args []string, getenv func(string) string, usage io.Writer) (Con
 		raw[s.env] = fs.String(s.flag, value, s.usage+" ["+s.env+"]")
 	}
 	if err := fs.Parse(args); err != nil {
-		return Config{}, err
-	}
-	if fs.NArg() > 0 {
-		return Config{}, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+		return Config{}, nil, err
 	}
 	get := func(env string) string { return strings.TrimSpace(*raw[env]) }
 
@@ -120,7 +127,8 @@ func loadConfig(args []string, getenv func(string) string, usage io.Writer) (Con
 			}
 		}
 	})
-	return c, c.check(get)
+	err := c.check(get)
+	return c, fs.Args(), err
 }
 
 // check reads and checks the values that are not plain strings.

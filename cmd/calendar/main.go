@@ -46,7 +46,9 @@ const headerTimeout = 10 * time.Second
 
 // run serves until ctx ends, then shuts down gracefully; "reindex" as the
 // first argument rebuilds the index instead, "verify" compares it with the
-// store, "users" lists users or resets a password, "help" shows the usage. -h is flag.ErrHelp once the usage is written.
+// store, "users" lists users or resets a password, "restore" fills an empty
+// data directory from a backup, "help" shows the usage. -h is flag.ErrHelp
+// once the usage is written.
 func run(ctx context.Context, args []string, getenv func(string) string, logOut io.Writer) error {
 	if len(args) > 0 {
 		switch args[0] {
@@ -56,6 +58,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, logOut 
 			return verify(ctx, args[1:], getenv, logOut)
 		case "users":
 			return usersCommand(ctx, args[1:], getenv, os.Stdout, logOut)
+		case "restore":
+			return restore(args[1:], getenv, logOut)
 		case "help":
 			_, err := loadConfig([]string{"-h"}, getenv, logOut)
 			return err

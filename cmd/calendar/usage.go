@@ -11,6 +11,7 @@ var commands = []struct{ name, usage string }{
 	{"reindex", "rebuild the search index from the store, with the service stopped"},
 	{"verify", "compare the search index with the store and report what differs"},
 	{"users", "list: the users and their roles; reset-password LOGIN: a new password, the others revoked (service stopped)"},
+	{"restore", "fill an empty data directory from a backup archive: calendar restore [flags] FILE (- reads standard input); service stopped"},
 	{"help", "show this help"},
 }
 

@@ -16,21 +16,27 @@ import (
 // see its exit status.
 func runMain(t *testing.T, args string) (string, error) {
 	t.Helper()
+	return runMainIn(t.TempDir(), args, nil)
+}
+
+// runMainIn is runMain on a data directory, reading stdin (nil: none).
+func runMainIn(dataDir, args string, stdin io.Reader) (string, error) {
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "CALENDAR_TEST_MAIN_ARGS="+args, "CALENDAR_DATA_DIR="+t.TempDir())
+	cmd.Env = append(os.Environ(), "CALENDAR_TEST_MAIN_ARGS="+args, "CALENDAR_DATA_DIR="+dataDir)
+	cmd.Stdin = stdin
 	out, err := cmd.CombinedOutput()
 	return string(out), err
 }
 
 func TestHelpListsTheCommandsAndExitsZero(t *testing.T) {
 	t.Parallel()
-	for _, args := range []string{"-h", "--help", "help", "reindex -h", "verify -h"} {
+	for _, args := range []string{"-h", "--help", "help", "reindex -h", "verify -h", "restore -h"} {
 		t.Run(args, func(t *testing.T) {
 			out, err := runMain(t, args)
 			if err != nil {
 				t.Fatalf("exit: %v\n%s", err, out)
 			}
-			for _, want := range []string{"Usage: calendar [command] [flags]", "reindex", "verify", "help", "-addr", "[CALENDAR_ADDR]", "-data-dir"} {
+			for _, want := range []string{"Usage: calendar [command] [flags]", "reindex", "verify", "restore", "help", "-addr", "[CALENDAR_ADDR]", "-data-dir"} {
 				if !strings.Contains(out, want) {
 					t.Errorf("usage without %q:\n%s", want, out)
 				}
