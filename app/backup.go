@@ -33,7 +33,7 @@ func (a *App) Backup(ctx context.Context, caller Caller) (*Backup, error) {
 	if !ok {
 		return nil, calendar.NewError(calendar.KindNotImplemented, "backup_not_supported",
 			"This route backs up the embedded store only. Back MongoDB up with mongodump and restore it with mongorestore "+
-				"(the uploaded files are in its GridFS collections, so they come along): see docs/backup.md.")
+				"(the uploaded files are in its GridFS collections, so they come along): see docs/operations.md, Backup and restore.")
 	}
 	return &Backup{Name: "calendar-backup-" + time.Now().UTC().Format("20060102T150405Z") + ".tar.gz", store: store}, nil
 }

@@ -21,7 +21,7 @@ import (
 
 // TestMain lets the test binary run as the service in a child process.
 func TestMain(m *testing.M) {
-	if args := os.Getenv("CALENDAR_TEST_MAIN_ARGS"); args != "" { // runMain: the real main, exit status included
+	if args, ok := os.LookupEnv("CALENDAR_TEST_MAIN_ARGS"); ok { // runMain: the real main, exit status included (no args: it serves)
 		os.Args = append([]string{"calendar"}, strings.Fields(args)...)
 		main()
 		os.Exit(0)

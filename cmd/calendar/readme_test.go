@@ -115,17 +115,25 @@ func TestTheREADMEExamplesRunInOrderOnAFreshStart(t *testing.T) {
 }
 
 // readmeCommands are the shell commands of the README's sh blocks, from its
-// first steps on, continued lines joined; blocks that build, test or need
-// Docker are left out.
+// first steps on; blocks that build, test or need Docker are left out.
 func readmeCommands(t *testing.T) []string {
 	t.Helper()
-	raw, err := os.ReadFile("../../README.md")
+	return shellCommands(t, "../../README.md", "## First steps", 20)
+}
+
+// shellCommands are the commands of a document's sh blocks after the
+// heading from, continued lines joined, comment lines left out; at least
+// atLeast, or the document lost its examples. Blocks that build, test or
+// need Docker are left out.
+func shellCommands(t *testing.T, path, from string, atLeast int) []string {
+	t.Helper()
+	raw, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, text, ok := strings.Cut(string(raw), "## First steps")
+	_, text, ok := strings.Cut(string(raw), from)
 	if !ok {
-		t.Fatal("the README has no First steps")
+		t.Fatalf("%s has no %q", path, from)
 	}
 	var commands []string
 	for _, block := range regexp.MustCompile("(?s)```sh\n(.*?)```").FindAllStringSubmatch(text, -1) {
@@ -143,9 +151,12 @@ func readmeCommands(t *testing.T) []string {
 			}
 			command = ""
 		}
+		if strings.TrimSpace(command) != "" {
+			t.Fatalf("%s: a command runs past the end of its block (a quote left open?):\n%s", path, command)
+		}
 	}
-	if len(commands) < 20 {
-		t.Fatalf("only %d commands found in the README", len(commands))
+	if len(commands) < atLeast {
+		t.Fatalf("only %d commands found in %s", len(commands), path)
 	}
 	return commands
 }

@@ -28,7 +28,7 @@ func restore(args []string, getenv func(string) string, out io.Writer) error {
 		return errors.New("restore takes one archive after its flags: calendar restore [flags] FILE (- reads standard input)")
 	}
 	if cfg.MongoURI != "" {
-		return fmt.Errorf("%s is set: restore fills the embedded store's data directory; restore MongoDB with mongorestore (docs/backup.md)",
+		return fmt.Errorf("%s is set: restore fills the embedded store's data directory; restore MongoDB with mongorestore (docs/operations.md, Backup and restore)",
 			cfg.name("CALENDAR_MONGODB_URI"))
 	}
 	var archive io.Reader = os.Stdin
