@@ -14,6 +14,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -64,8 +65,11 @@ type API struct {
 	server   *fuego.Server
 	routes   []*route
 	// lookup maps a path to its route regardless of method, for OPTIONS.
-	lookup  *http.ServeMux
-	doc     *openAPIDoc
+	lookup *http.ServeMux
+	// doc is the OpenAPI document of the routes, written at its first
+	// request: writing and validating it costs more than the rest of New
+	// together, and most processes (every test's service) never serve it.
+	doc     func() *openAPIDoc
 	metrics *metrics
 }
 
@@ -141,9 +145,10 @@ func newAPI(cfg Config, users accounts, collectors ...prometheus.Collector) *API
 	return api
 }
 
-// documented writes the OpenAPI document of the routes mounted so far.
+// documented makes the OpenAPI document of the routes mounted so far, the
+// first time it is asked for.
 func (api *API) documented() {
-	api.doc = newOpenAPIDoc(api.server.Engine.OutputOpenAPISpec())
+	api.doc = sync.OnceValue(func() *openAPIDoc { return newOpenAPIDoc(api.server.Engine.OutputOpenAPISpec()) })
 }
 
 type ctxKey struct{}

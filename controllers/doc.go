@@ -72,7 +72,7 @@ func jsonStringBody(s string) []byte {
 func (api *API) mountDoc() {
 	handle(api, EventsNamespace, []string{http.MethodGet}, "/doc", nil, func(r *Request) (json.RawMessage, error) {
 		adminRoot := strings.TrimSuffix(api.apiRoot(r.lang, AdminNamespace), "v1/")
-		return api.doc.forRoots(api.apiRoot(r.lang, EventsNamespace), adminRoot), nil
+		return api.doc().forRoots(api.apiRoot(r.lang, EventsNamespace), adminRoot), nil
 	},
 		fuego.OptionSummary("OpenAPI document"),
 		fuego.OptionDescription("This document: every route, parameter and schema of the API."),
