@@ -149,3 +149,16 @@ func TestARoleChangeHoldsFromTheNextRequestAndTheLastAdministratorKeepsTheRole(t
 	s.do("PATCH", path, asAdmin(), jsonBody(map[string]string{"role": "subscriber"}), header("If-Match", `"1"`)).
 		expectError(t, http.StatusPreconditionFailed, "rest_precondition_failed")
 }
+
+// Behind a trusted proxy, a password's last_ip is the client the proxy
+// forwards, not the proxy.
+func TestAPasswordsLastIPIsTheClientATrustedProxyForwards(t *testing.T) {
+	t.Parallel()
+	s := startBehindProxies(t, "127.0.0.1")
+	id, password := s.createUser("remote", calendar.RoleAuthor)
+	s.do("GET", adminPath+"/users/me", bearer(password), forwardedFor("203.0.113.9")).expectStatus(t, http.StatusOK)
+	first := named(t, s.do("GET", passwordsPath(id), asAdmin()).list(t), "First password")
+	if first["last_ip"] != "203.0.113.9" {
+		t.Fatalf("last_ip %v, want the forwarded 203.0.113.9", first["last_ip"])
+	}
+}
