@@ -170,3 +170,27 @@ func TestRemovingLinkedPostsUnlinksTheirEvents(t *testing.T) {
 		t.Fatalf("category list of the event: %q", got)
 	}
 }
+
+// An unpublished post's link is WordPress' plain one, which names the
+// plugin's post types (a client that parses it looks for tribe_events).
+func TestAnUnpublishedPostsLinkNamesThePluginsPostType(t *testing.T) {
+	w := newWorld(t)
+	draft := app.PostFields{Status: calendar.StatusDraft}
+	event := w.event("Draft gala", "2030-06-01", app.EventInput{PostFields: draft})
+	venue := w.venue("Draft hall", app.LinkedInput{PostFields: draft})
+	organizer, err := w.app.Organizers.Create(w.ctx, w.admin(), app.LinkedInput{PostFields: app.PostFields{Title: ptr("Draft band"), Status: calendar.StatusDraft}})
+	w.must(err)
+	for _, tc := range []struct{ url, want string }{
+		{event.URL, "http://x/?post_type=tribe_events&p="},
+		{venue.URL, "http://x/?post_type=tribe_venue&p="},
+		{organizer.URL, "http://x/?post_type=tribe_organizer&p="},
+	} {
+		if !strings.HasPrefix(tc.url, tc.want) {
+			t.Errorf("link %q, want it to start with %q", tc.url, tc.want)
+		}
+	}
+	published := w.event("Gala", "2030-06-01", app.EventInput{})
+	if published.URL != "http://x/event/gala/" {
+		t.Errorf("a published event's link %q, want its permalink", published.URL)
+	}
+}

@@ -189,7 +189,14 @@ func permalink(p *calendar.Post, home string) string {
 	if p.Status == calendar.StatusPublish {
 		return home + "/" + p.Type + "/" + p.Slug + "/"
 	}
-	return home + "/?post_type=" + p.Type + "&p=" + itoa(p.ID)
+	return home + "/?post_type=" + wordpressPostType[p.Type] + "&p=" + itoa(p.ID)
+}
+
+// wordpressPostType is each post type's name in WordPress, which plain links
+// (an unpublished post's) carry; pretty permalinks use the short rewrite slug.
+var wordpressPostType = map[string]string{
+	calendar.PostTypeEvent: "tribe_events", calendar.PostTypeVenue: "tribe_venue",
+	calendar.PostTypeOrganizer: "tribe_organizer", calendar.PostTypeAttachment: "attachment",
 }
 
 // errInTrash is the plugin's 410 for deleting what is already in the trash.
