@@ -16,7 +16,10 @@ import (
 // Settings are the site settings the rules depend on.
 type Settings struct {
 	// SiteURL is the home URL without a trailing slash.
-	SiteURL  string
+	SiteURL string
+	// SiteName is the site's name as people know it (an iCalendar feed's
+	// X-WR-CALNAME); the site URL's host when empty.
+	SiteName string
 	TimeZone *time.Location
 	// PerPage is the default page size of lists.
 	PerPage int

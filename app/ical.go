@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"maps"
 	"net/url"
@@ -102,7 +103,7 @@ func (s *Events) renderICal(entries []feedEntry) []byte {
 	w.Line("VERSION", "", "2.0")
 	w.Line("PRODID", "", "-//calendar//events feed//EN")
 	w.Line("CALSCALE", "", "GREGORIAN")
-	w.Text("X-WR-CALNAME", s.siteHost())
+	w.Text("X-WR-CALNAME", cmp.Or(s.settings.SiteName, s.siteHost()))
 	for _, name := range slices.Sorted(maps.Keys(locs)) {
 		y := years[name]
 		slices.Sort(y)
@@ -184,7 +185,7 @@ func (s *Events) writeVEvent(w *ical.Writer, en feedEntry) {
 		}
 		w.Line("CATEGORIES", "", strings.Join(names, ","))
 	}
-	w.Line("SEQUENCE", "", strconv.FormatInt(e.Seq, 10))
+	w.Line("SEQUENCE", "", strconv.FormatInt(e.Revisions, 10))
 	if !e.Date.IsZero() {
 		w.Line("CREATED", "", ical.UTC(e.Date))
 	}

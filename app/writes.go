@@ -136,6 +136,7 @@ func (s *postService) edit(ctx context.Context, p *calendar.Post, w postWrite, c
 		}
 		if !w.keepModified {
 			next.Modified = s.now().UTC().Truncate(time.Second)
+			next.Revisions++
 		}
 		err := s.sync.writeThrough(calendar.CollectionPosts, next, false, func() error { return s.store.Posts().Update(ctx, next) },
 			func() error { return s.index.PutPosts(ctx, []*calendar.Post{next}) })

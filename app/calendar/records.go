@@ -36,8 +36,11 @@ type Post struct {
 	Excerpt  string    `bson:"excerpt,omitempty"`
 	Date     time.Time `bson:"date"`     // publication instant, UTC
 	Modified time.Time `bson:"modified"` // last change, UTC
-	Password string    `bson:"password,omitempty"`
-	Image    string    `bson:"image,omitempty"` // absolute http(s) URL
+	// Revisions counts the edits of the post's own fields since it was
+	// made (bookkeeping writes aside): an iCalendar event's SEQUENCE.
+	Revisions int64  `bson:"revisions,omitempty"`
+	Password  string `bson:"password,omitempty"`
+	Image     string `bson:"image,omitempty"` // absolute http(s) URL
 	// ImageID is the attachment the image is, when it is one of ours;
 	// ImageFile is a copy of its files, so a post renders without loading it.
 	ImageID   int64      `bson:"image_id,omitempty"`

@@ -20,6 +20,7 @@ import (
 type Config struct {
 	Addr          string
 	SiteURL       string
+	SiteName      string
 	DataDir       string
 	MongoURI      string
 	MongoDB       string
@@ -62,6 +63,7 @@ type setting struct {
 var settings = []setting{
 	{"CALENDAR_ADDR", "addr", "127.0.0.1:8080", "address to listen on, host:port"},
 	{"CALENDAR_SITE_URL", "site-url", "", "home URL written into responses (default http://{CALENDAR_ADDR})"},
+	{"CALENDAR_SITE_NAME", "site-name", "", "the site's name, as calendar apps show its iCalendar feed (default: the site URL's host)"},
 	{"CALENDAR_DATA_DIR", "data-dir", "./data", "directory of the embedded store and the search index"},
 	{"CALENDAR_MONGODB_URI", "mongodb-uri", "", "MongoDB connection string; when empty the embedded store is used"},
 	{"CALENDAR_MONGODB_DB", "mongodb-db", "calendar", "MongoDB database name"},
@@ -115,7 +117,7 @@ func loadConfigArgs(args []string, getenv func(string) string, usage io.Writer) 
 	get := func(env string) string { return strings.TrimSpace(*raw[env]) }
 
 	c := Config{
-		Addr: get("CALENDAR_ADDR"), SiteURL: get("CALENDAR_SITE_URL"), DataDir: get("CALENDAR_DATA_DIR"),
+		Addr: get("CALENDAR_ADDR"), SiteURL: get("CALENDAR_SITE_URL"), SiteName: get("CALENDAR_SITE_NAME"), DataDir: get("CALENDAR_DATA_DIR"),
 		MongoURI: get("CALENDAR_MONGODB_URI"), MongoDB: get("CALENDAR_MONGODB_DB"), AdminPassword: *raw["CALENDAR_ADMIN_PASSWORD"],
 		LogFormat: strings.ToLower(get("CALENDAR_LOG_FORMAT")), MetricsToken: get("CALENDAR_METRICS_TOKEN"),
 		flagged: map[string]string{},
