@@ -35,14 +35,17 @@ func (api *API) bodyLimit(r *http.Request) int64 {
 // form body (urlencoded with any charset, or multipart), query string; the
 // path's values win over all of them (WordPress lets an id in the query or
 // the body name another item than the path: DELETE /users/11?id=12 would
-// delete user 12). A JSON null counts as absent, as in WordPress.
-func decodeValues(r *http.Request, path map[string]string) (Values, error) {
-	body, err := decodeBody(r)
+// delete user 12). A JSON null counts as absent, as in WordPress. A plain
+// key repeated in a query string or a form is a list when args declare it an
+// array (a=1&a=2, what OpenAPI's default style sends), else its last value.
+func decodeValues(r *http.Request, path map[string]string, args []Arg) (Values, error) {
+	lists := arrayNames(args)
+	body, err := decodeBody(r, lists)
 	if err != nil {
 		return nil, err
 	}
 	query, _ := url.ParseQuery(r.URL.RawQuery) // like PHP, keep what parses
-	sources := []map[string]any{body, phpForm(query)}
+	sources := []map[string]any{body, phpForm(query, lists)}
 	values := Values{}
 	for _, src := range sources {
 		for k, v := range src {
@@ -57,7 +60,20 @@ func decodeValues(r *http.Request, path map[string]string) (Values, error) {
 	return values, nil
 }
 
-func decodeBody(r *http.Request) (map[string]any, error) {
+// arrayNames are the parameters args declare as arrays.
+func arrayNames(args []Arg) map[string]bool {
+	names := map[string]bool{}
+	for _, a := range args {
+		if a.Type == TypeArray {
+			names[a.Name] = true
+		}
+	}
+	return names
+}
+
+// decodeBody reads a JSON or form body; lists names the parameters a
+// repeated form key sends as a list (phpForm).
+func decodeBody(r *http.Request, lists map[string]bool) (map[string]any, error) {
 	if r.Body == nil || r.Body == http.NoBody {
 		return nil, nil
 	}
@@ -66,7 +82,7 @@ func decodeBody(r *http.Request) (map[string]any, error) {
 	case mediaType == "application/json" || strings.HasSuffix(mediaType, "+json"):
 		return decodeJSON(r.Body)
 	case mediaType == "multipart/form-data":
-		return decodeMultipart(r, params["boundary"])
+		return decodeMultipart(r, params["boundary"], lists)
 	case isWrite(r.Method) && dispositionName(r) != "":
 		return decodeRawUpload(r)
 	case (mediaType == "application/x-www-form-urlencoded" || mediaType == "") && isWrite(r.Method):
@@ -75,7 +91,7 @@ func decodeBody(r *http.Request) (map[string]any, error) {
 			return nil, err
 		}
 		form, _ := url.ParseQuery(string(raw))
-		return phpForm(form), nil
+		return phpForm(form, lists), nil
 	}
 	return nil, nil
 }
@@ -128,7 +144,7 @@ func decodeJSON(body io.Reader) (map[string]any, error) {
 // by the request's own limit), which only the upload route reads; other
 // files are skipped unread. Nothing is written to disk, so nothing is left
 // behind whatever the request turns out to be.
-func decodeMultipart(r *http.Request, boundary string) (map[string]any, error) {
+func decodeMultipart(r *http.Request, boundary string, lists map[string]bool) (map[string]any, error) {
 	if boundary == "" {
 		return nil, calendar.NewError(calendar.KindInvalid, "rest_invalid_body", "Invalid multipart body passed: no boundary.")
 	}
@@ -166,7 +182,7 @@ func decodeMultipart(r *http.Request, boundary string) (map[string]any, error) {
 			values[name] = append(values[name], string(raw))
 		}
 	}
-	form := phpForm(values)
+	form := phpForm(values, lists)
 	if file != nil {
 		form["file"] = *file
 	}
@@ -220,8 +236,11 @@ func isUnnamedRawBody(r *http.Request) bool {
 }
 
 // phpForm reads form keys the way PHP does: a[]=1&a[]=2 is a list, a[k]=v and
-// a[k][j]=v are nested objects, a repeated plain key keeps its last value.
-func phpForm(form map[string][]string) map[string]any {
+// a[k][j]=v are nested objects, a repeated plain key keeps its last value;
+// but a plain key that lists names is read as a[]: a=1&a=2 is the list
+// [1, 2] (a single a=1,2 stays a string, which the array reader splits).
+// The lists are bounded where they are checked (MaxListLength).
+func phpForm(form map[string][]string, lists map[string]bool) map[string]any {
 	out := map[string]any{}
 	for key, vals := range form {
 		if len(vals) == 0 {
@@ -230,6 +249,9 @@ func phpForm(form map[string][]string) map[string]any {
 		name, path := splitBrackets(key)
 		if name == "" {
 			continue
+		}
+		if len(path) == 0 && lists[name] && len(vals) > 1 {
+			path = []string{""}
 		}
 		if len(path) == 0 {
 			out[name] = vals[len(vals)-1]
@@ -348,7 +370,7 @@ func bodyMethod(r *http.Request) string {
 	}
 	peek := r.Clone(r.Context())
 	peek.Body = replay()
-	fields, _ := decodeBody(peek)
+	fields, _ := decodeBody(peek, nil)
 	method, _ := fields["_method"].(string)
 	r.Body = replay()
 	return method

@@ -37,7 +37,7 @@ func FuzzDecodeValues(f *testing.F) {
 		}
 		w := httptest.NewRecorder()
 		r.Body = http.MaxBytesReader(w, r.Body, MaxBodyBytes)
-		_, err := decodeValues(r, map[string]string{"id": "1"})
+		_, err := decodeValues(r, map[string]string{"id": "1"}, nil)
 		if err == nil {
 			return
 		}

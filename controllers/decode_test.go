@@ -39,7 +39,7 @@ func TestDecodeValuesPrecedence(t *testing.T) {
 			if c.contentType != "" {
 				r.Header.Set("Content-Type", c.contentType)
 			}
-			got, err := decodeValues(r, c.path)
+			got, err := decodeValues(r, c.path, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -68,7 +68,7 @@ func TestPHPFormKeys(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.query, func(t *testing.T) {
 			r := httptest.NewRequest("GET", "/x?"+c.query, nil)
-			got, err := decodeValues(r, nil)
+			got, err := decodeValues(r, nil, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

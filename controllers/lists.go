@@ -37,8 +37,9 @@ func appendLinks(out object, next, previous string) object {
 	return out
 }
 
-// pageLinks sets the totals headers under both names clients use and returns
-// the URLs of this page, the next one and the previous one ("" when none).
+// pageLinks sets the totals headers under both names clients use and the
+// Link header, and returns the URLs of this page, the next one and the
+// previous one ("" when none).
 func pageLinks[V any](api *API, r *Request, path string, args []Arg, page *app.Page[V]) (self, next, previous string) {
 	setTotals(r.Header(), page.Total, page.TotalPages)
 	base := api.apiRoot(r.lang, EventsNamespace) + strings.TrimPrefix(path, "/") + "/"
@@ -49,7 +50,25 @@ func pageLinks[V any](api *API, r *Request, path string, args []Arg, page *app.P
 	if page.Page > 1 {
 		previous = pageURL(base, r.Values, args, page.Page-1, false)
 	}
+	setPageLinks(r.Header(), next, previous)
 	return self, next, previous
+}
+
+// setPageLinks writes the Link header of a list page as WordPress' posts
+// controller does: rel="prev", then rel="next", each only when that page
+// exists, as one header of comma-separated links (WP_REST_Response's
+// link_header appends to the one value); no header on a single page.
+func setPageLinks(h http.Header, next, previous string) {
+	var links []string
+	if previous != "" {
+		links = append(links, "<"+previous+">; rel=\"prev\"")
+	}
+	if next != "" {
+		links = append(links, "<"+next+">; rel=\"next\"")
+	}
+	if len(links) > 0 {
+		h.Set("Link", strings.Join(links, ", "))
+	}
 }
 
 // setTotals writes a list's totals under the plugin's names and WordPress',

@@ -56,7 +56,7 @@ func mountMedia(api *API, media mediaService) {
 		if err != nil {
 			return nil, err
 		}
-		setTotals(r.Header(), page.Total, page.TotalPages)
+		pageLinks(api, r, "/media", listArgs, page) // the headers; the list itself is WordPress' bare array
 		return page.Items, nil
 	}, fuego.OptionSummary("List the media library"), fuego.OptionAddResponse(http.StatusOK, "One page of images", fuego.Response{Type: MediaList{}}))
 

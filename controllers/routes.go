@@ -94,7 +94,7 @@ func handle[T any](api *API, namespace string, methods []string, path string, ar
 			}
 			pathValues[name] = v
 		}
-		values, err := decodeValues(r, pathValues)
+		values, err := decodeValues(r, pathValues, args)
 		if err != nil {
 			return zero, err
 		}
@@ -182,7 +182,9 @@ func regexpPath(path string) string {
 
 // documentArgs writes the declared parameters into the OpenAPI operation: path
 // parameters, then query parameters for reads and deletes, or a request body
-// (JSON or form) for writes.
+// (JSON or form) for writes. Arrays say how a query or a form sends them:
+// style form, exploded (a=1&a=2), which the service reads as a list
+// (phpForm), beside a[]=1&a[]=2 and a=1,2.
 func documentArgs(method string, pathParams []string, args []Arg) fuego.RouteOption {
 	return func(r *fuego.BaseRoute) {
 		inPath := map[string]bool{}
@@ -199,11 +201,15 @@ func documentArgs(method string, pathParams []string, args []Arg) fuego.RouteOpt
 				}
 				p := openapi3.NewQueryParameter(a.Name).WithDescription(describe(a)).WithSchema(paramSchema(a))
 				p.Required = a.Required
+				if a.Type == TypeArray {
+					p.Style, p.Explode = openapi3.SerializationForm, openapi3.BoolPtr(true)
+				}
 				r.Operation.AddParameter(p)
 			}
 			return
 		}
 		body := openapi3.NewObjectSchema()
+		encoding := map[string]*openapi3.Encoding{}
 		for _, a := range args {
 			if inPath[a.Name] {
 				continue
@@ -212,12 +218,20 @@ func documentArgs(method string, pathParams []string, args []Arg) fuego.RouteOpt
 			if a.Required {
 				body.Required = append(body.Required, a.Name)
 			}
+			if a.Type == TypeArray {
+				encoding[a.Name] = &openapi3.Encoding{Style: openapi3.SerializationForm, Explode: openapi3.BoolPtr(true)}
+			}
 		}
 		if len(body.Properties) == 0 {
 			return
 		}
-		r.Operation.RequestBody = &openapi3.RequestBodyRef{Value: openapi3.NewRequestBody().
-			WithContent(openapi3.NewContentWithSchema(body, []string{"application/json", "application/x-www-form-urlencoded", "multipart/form-data"}))}
+		content := openapi3.NewContentWithSchema(body, []string{"application/json", "application/x-www-form-urlencoded", "multipart/form-data"})
+		if len(encoding) > 0 {
+			for _, form := range []string{"application/x-www-form-urlencoded", "multipart/form-data"} {
+				content[form].Encoding = encoding
+			}
+		}
+		r.Operation.RequestBody = &openapi3.RequestBodyRef{Value: openapi3.NewRequestBody().WithContent(content)}
 	}
 }
 
