@@ -14,8 +14,8 @@ import (
 const DefaultCacheMaxAge = 60 * time.Second
 
 // answer holds a whole response until the handler is done, so that what
-// depends on the complete body can be applied to it: _fields, _envelope, the
-// ETag and its 304, and HEAD. Bodies are bounded (pages of at most 50 items).
+// depends on the complete body can be applied to it: _fields, _envelope,
+// _jsonp, the ETag and its 304, and HEAD. Bodies are bounded (pages of at most 50 items).
 type answer struct {
 	w      http.ResponseWriter
 	r      *http.Request

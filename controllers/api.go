@@ -168,7 +168,7 @@ func infoOf(ctx context.Context) requestInfo {
 }
 
 // ServeHTTP serves a request and then applies to the whole answer what needs
-// all of it: _fields, _envelope, conditional requests, HEAD.
+// all of it: _fields, _envelope, _jsonp, conditional requests, HEAD.
 func (api *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w, r, answered := api.begin(w, r) // request ID, access log, metrics
 	defer answered()
@@ -189,7 +189,7 @@ func (api *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func (api *API) serve(w *answer, r *http.Request, bodyLimit int64, v via) {
 	defer api.recoverPanic(w, r)
 	api.setCommonHeaders(w, r)
-	probe := isProbe(r.URL.Path)
+	probe := isProbe(strings.TrimSuffix(r.URL.Path, "/"))
 	if !probe {
 		w.apiLink = api.apiLink(v)
 	}
