@@ -74,6 +74,9 @@ type App struct {
 	sync       *indexSync
 }
 
+// TimeZone is the site's time zone.
+func (a *App) TimeZone() *time.Location { return a.settings.TimeZone }
+
 // New wires the services over a store and an index.
 func New(store calendar.Store, index calendar.Index, settings Settings) *App {
 	if settings.TimeZone == nil {

@@ -57,14 +57,14 @@ func (api *API) begin(w http.ResponseWriter, r *http.Request) (http.ResponseWrit
 		remote, proxy = slog.String("remote", client), slog.String("proxy", r.RemoteAddr)
 	}
 	ow := &observedWriter{ResponseWriter: w}
-	method, path := r.Method, r.URL.Path
+	method, path, query := r.Method, r.URL.Path, r.URL.RawQuery
 	return ow, r, func() {
 		status := ow.status
 		if status == 0 {
 			status = http.StatusOK
 		}
 		elapsed := time.Since(start)
-		route := api.routeOf(method, path)
+		route := api.routeOf(method, path, query)
 		api.metrics.observe(method, route, status, elapsed)
 		level := slog.LevelInfo
 		if isProbe(route) {
@@ -82,15 +82,14 @@ func (api *API) begin(w http.ResponseWriter, r *http.Request) (http.ResponseWrit
 // unmatchedRoute labels requests no route matches, so labels stay bounded.
 const unmatchedRoute = "unmatched"
 
-// routeOf is the route pattern a path answers to (its language segment and
-// trailing slash dropped as the outer handler does), whatever the method.
-func (api *API) routeOf(method, path string) string {
+// routeOf is the route pattern a path answers to (?rest_route=, its language
+// segment, /wp-json and trailing slash read as the outer handler reads them),
+// whatever the method.
+func (api *API) routeOf(method, path, rawQuery string) string {
 	if strings.HasPrefix(path, uploadsPrefix) {
 		return uploadsPrefix
 	}
-	if m := languagePrefix.FindStringSubmatch(path); m != nil {
-		path = m[2]
-	}
+	_, path, _ = address(path, rawQuery)
 	if len(path) > 1 {
 		path = strings.TrimSuffix(path, "/")
 	}

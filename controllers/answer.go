@@ -14,8 +14,8 @@ import (
 const DefaultCacheMaxAge = 60 * time.Second
 
 // answer holds a whole response until the handler is done, so that what
-// depends on the complete body can be applied to it: _fields, _envelope, the
-// ETag and its 304, and HEAD. Bodies are bounded (pages of at most 50 items).
+// depends on the complete body can be applied to it: _fields, _envelope,
+// _jsonp, the ETag and its 304, and HEAD. Bodies are bounded (pages of at most 50 items).
 type answer struct {
 	w      http.ResponseWriter
 	r      *http.Request
@@ -26,6 +26,10 @@ type answer struct {
 	listKey  string
 	fields   fieldTree
 	envelope bool
+	jsonp    jsonp
+	// apiLink is the Link header to the REST root, added last so that
+	// _envelope leaves it outside, as WordPress sends it.
+	apiLink string
 	// revision is the stored revision of the one item the answer shows (0:
 	// not one item); its entity tag carries it (conditional.go).
 	revision int64
@@ -44,6 +48,7 @@ func newAnswer(w http.ResponseWriter, r *http.Request) *answer {
 	query := r.URL.Query()
 	_, a.envelope = query["_envelope"]
 	a.fields = parseFields(append(query["_fields"], query["_fields[]"]...))
+	a.jsonp = parseJSONP(query)
 	return a
 }
 
@@ -66,6 +71,7 @@ func (a *answer) Write(b []byte) (int, error) {
 func (a *answer) passThrough() http.ResponseWriter {
 	a.streamed = true
 	dropFrameworkHeaders(a.w.Header())
+	a.addAPILink()
 	return a.w
 }
 
@@ -74,6 +80,15 @@ func dropFrameworkHeaders(h http.Header) {
 	h.Del("X-Powered-By")
 	h.Del("Server-Timing")
 	h.Del("Trailer")
+}
+
+// addAPILink links the answer to the site index, as WordPress does before
+// the route's own headers; a route's Link (a list's pages) replaces it there,
+// since PHP's header() replaces a header sent before under the same name.
+func (a *answer) addAPILink() {
+	if a.apiLink != "" && a.w.Header().Get("Link") == "" {
+		a.w.Header().Set("Link", a.apiLink)
+	}
 }
 
 // reset forgets what was written, for an error that replaces the answer.
@@ -108,6 +123,11 @@ func (a *answer) send(maxAge time.Duration) {
 	if a.envelope {
 		body, status = envelope(body, status, h), http.StatusOK
 		h.Set("Content-Type", "application/json; charset=UTF-8")
+	}
+	a.addAPILink()
+	if a.jsonp.callback != "" && len(bytes.TrimSpace(body)) > 0 && strings.HasPrefix(h.Get("Content-Type"), "application/json") {
+		body = a.jsonp.wrap(body) // a JSON answer, the error's too, after _fields and _envelope
+		h.Set("Content-Type", "application/javascript; charset=UTF-8")
 	}
 	if ok && a.revision != 0 {
 		h.Set("ETag", itemETag(a.revision, body)) // writes too: the client's next If-Match

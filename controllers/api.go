@@ -10,7 +10,6 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"regexp"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -25,7 +24,8 @@ import (
 	"calendar/app/calendar"
 )
 
-// The namespaces the service answers, under {base_url}/ and {base_url}/{lang}/.
+// The namespaces the service answers, under {base_url}/ and {base_url}/{lang}/,
+// each also under wp-json/ (controllers/wpjson.go).
 const (
 	EventsNamespace = "vendor/events/v1"
 	AdminNamespace  = "vendor/admin/v1"
@@ -71,6 +71,8 @@ type API struct {
 	// together, and most processes (every test's service) never serve it.
 	doc     func() *openAPIDoc
 	metrics *metrics
+	// zone is the site's time zone, for the site index (UTC when nil).
+	zone *time.Location
 }
 
 // accounts is what every request asks of the users (app.Users): who its
@@ -90,7 +92,7 @@ type uploadGate interface {
 // New builds the HTTP API over the app: every namespace and resource.
 func New(cfg Config, a *app.App) *API {
 	api := newAPI(cfg, a.Users, newIndexCollector(a))
-	api.uploads, api.ready = a.Media, a.Ready
+	api.uploads, api.ready, api.zone = a.Media, a.Ready, a.TimeZone()
 	api.mountHealth()
 	api.mountMetrics()
 	api.mountRoot(EventsNamespace)
@@ -155,7 +157,7 @@ type ctxKey struct{}
 
 // requestInfo is what the outer handler learns about a request before routing.
 type requestInfo struct {
-	lang   string // language segment the request came in with, "" when none
+	via    via // how the request addressed the API: language segment, /wp-json/
 	actor  *calendar.User
 	answer *answer
 }
@@ -165,12 +167,8 @@ func infoOf(ctx context.Context) requestInfo {
 	return info
 }
 
-// languagePrefix matches a leading language segment such as /fr, /de or /pt-br
-// in front of a namespace.
-var languagePrefix = regexp.MustCompile(`^/([a-zA-Z]{2,3}(?:[-_][a-zA-Z0-9]{2,8})*)(/vendor/.*)$`)
-
 // ServeHTTP serves a request and then applies to the whole answer what needs
-// all of it: _fields, _envelope, conditional requests, HEAD.
+// all of it: _fields, _envelope, _jsonp, conditional requests, HEAD.
 func (api *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w, r, answered := api.begin(w, r) // request ID, access log, metrics
 	defer answered()
@@ -178,18 +176,28 @@ func (api *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		api.serveUpload(w, r)
 		return
 	}
+	v := readdress(r) // the route asked for, past ?rest_route=, a language, /wp-json
 	limit := api.bodyLimit(r)
 	r.Body = http.MaxBytesReader(w, r.Body, limit)
 	a := newAnswer(w, r)
-	api.serve(a, r, limit)
+	api.serve(a, r, limit, v)
 	a.send(api.cfg.CacheMaxAge)
 }
 
 // serve runs the WordPress order of checks around the router: credentials,
 // then the route, then (in each handler) parameters, permission and the work.
-func (api *API) serve(w *answer, r *http.Request, bodyLimit int64) {
+func (api *API) serve(w *answer, r *http.Request, bodyLimit int64, v via) {
 	defer api.recoverPanic(w, r)
 	api.setCommonHeaders(w, r)
+	probe := isProbe(strings.TrimSuffix(r.URL.Path, "/"))
+	if !probe {
+		w.apiLink = api.apiLink(v)
+	}
+	if w.jsonp.invalid { // before anything else, as WordPress checks it
+		w.jsonp = jsonp{}
+		api.writeError(w, r, errCallbackInvalid())
+		return
+	}
 	if r.ContentLength > bodyLimit {
 		api.writeError(w, r, errBodyTooLarge(bodyLimit))
 		return
@@ -198,17 +206,16 @@ func (api *API) serve(w *answer, r *http.Request, bodyLimit int64) {
 	overrideMethod(r)
 	receiving = receiving && r.Method == http.MethodPost
 
-	info := requestInfo{answer: w}
-	if m := languagePrefix.FindStringSubmatch(r.URL.Path); m != nil {
-		info.lang = strings.ToLower(m[1])
-		r.URL.Path = m[2]
-		r.URL.RawPath = strings.TrimPrefix(r.URL.RawPath, "/"+m[1])
-	}
+	info := requestInfo{answer: w, via: v}
 	if len(r.URL.Path) > 1 {
 		r.URL.Path = strings.TrimSuffix(r.URL.Path, "/")
 		r.URL.RawPath = strings.TrimSuffix(r.URL.RawPath, "/")
 	}
-	if !isProbe(r.URL.Path) && r.Header.Get("Authorization") != "" {
+	if probe && (v.wpJSON || v.restRoute) { // the probes are not routes of the REST API
+		api.writeError(w, r, errNoRoute())
+		return
+	}
+	if !probe && r.Header.Get("Authorization") != "" {
 		actor, err := api.authenticate(r)
 		if err != nil {
 			api.writeError(w, r, err)
@@ -227,6 +234,10 @@ func (api *API) serve(w *answer, r *http.Request, bodyLimit int64) {
 	r = r.WithContext(context.WithValue(r.Context(), ctxKey{}, info))
 	if r.Method == http.MethodOptions {
 		api.serveOptions(w, r)
+		return
+	}
+	if r.URL.Path == "/" && (v.wpJSON || v.restRoute) && r.Method == http.MethodGet {
+		_ = encodeJSON(w, api.siteIndex(v))
 		return
 	}
 	if _, pattern := api.server.Mux.Handler(r); pattern == "" {

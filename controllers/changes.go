@@ -36,7 +36,7 @@ func mountChanges(api *API, feed changeFeed) {
 			return nil, err
 		}
 		r.Header().Set(lastSeqHeader, strconv.FormatInt(page.StoreSeq, 10))
-		base := api.apiRoot(r.lang, EventsNamespace) + "changes/"
+		base := api.apiRoot(r.via, EventsNamespace) + "changes/"
 		since, _ := r.Values.Int("since")
 		out := &ChangeList{Changes: page.Changes, LastSeq: page.LastSeq, More: page.More,
 			RestURL: changesURL(base, since, page.PerPage)}

@@ -20,8 +20,9 @@ import (
 // little more for a form's envelope and fields.
 const MaxBodyBytes = 1 << 20
 
-// uploadRoute is the path of uploads, with or without a language segment.
-var uploadRoute = regexp.MustCompile(`^(/[a-zA-Z]{2,3}(?:[-_][a-zA-Z0-9]{2,8})*)?/` + regexp.QuoteMeta(EventsNamespace) + `/media/?$`)
+// uploadRoute is the route of uploads, once the request's path is the route
+// it asks for (readdress: no language segment, no /wp-json).
+var uploadRoute = regexp.MustCompile(`^/` + regexp.QuoteMeta(EventsNamespace) + `/media/?$`)
 
 // bodyLimit is the largest body the request may send.
 func (api *API) bodyLimit(r *http.Request) int64 {

@@ -71,8 +71,8 @@ func jsonStringBody(s string) []byte {
 // mountDoc registers GET {api}/doc.
 func (api *API) mountDoc() {
 	handle(api, EventsNamespace, []string{http.MethodGet}, "/doc", nil, func(r *Request) (json.RawMessage, error) {
-		adminRoot := strings.TrimSuffix(api.apiRoot(r.lang, AdminNamespace), "v1/")
-		return api.doc().forRoots(api.apiRoot(r.lang, EventsNamespace), adminRoot), nil
+		adminRoot := strings.TrimSuffix(api.apiRoot(r.via, AdminNamespace), "v1/")
+		return api.doc().forRoots(api.apiRoot(r.via, EventsNamespace), adminRoot), nil
 	},
 		fuego.OptionSummary("OpenAPI document"),
 		fuego.OptionDescription("This document: every route, parameter and schema of the API."),

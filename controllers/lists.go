@@ -42,7 +42,7 @@ func appendLinks(out object, next, previous string) object {
 // previous one ("" when none).
 func pageLinks[V any](api *API, r *Request, path string, args []Arg, page *app.Page[V]) (self, next, previous string) {
 	setTotals(r.Header(), page.Total, page.TotalPages)
-	base := api.apiRoot(r.lang, EventsNamespace) + strings.TrimPrefix(path, "/") + "/"
+	base := api.apiRoot(r.via, EventsNamespace) + strings.TrimPrefix(path, "/") + "/"
 	self = pageURL(base, r.Values, args, page.Page, r.Values.Has("page"))
 	if page.Page < page.TotalPages {
 		next = pageURL(base, r.Values, args, page.Page+1, false)

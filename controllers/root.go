@@ -2,7 +2,9 @@ package controllers
 
 import (
 	"net/http"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/go-fuego/fuego"
 
@@ -35,7 +37,7 @@ func (api *API) mountRoot(namespace string) {
 		if !api.hasNamespace(asked) {
 			return nil, calendar.NewError(calendar.KindNotFound, "rest_invalid_namespace", "The specified namespace could not be found.")
 		}
-		return api.namespaceIndex(asked, r.lang), nil
+		return api.namespaceIndex(asked, r.via), nil
 	},
 		fuego.OptionSummary("Namespace index"),
 		fuego.OptionDescription("Every route of the namespace with its methods and parameters."),
@@ -51,29 +53,65 @@ func (api *API) hasNamespace(ns string) bool {
 	return false
 }
 
-func (api *API) namespaceIndex(namespace, lang string) object {
+func (api *API) namespaceIndex(namespace string, v via) object {
 	routes := object{}
 	for _, rt := range api.routes {
 		if rt.namespace == namespace {
-			routes = append(routes, member{regexpPath(rt.path), api.describeRoute(rt, lang)})
+			routes = append(routes, member{regexpPath(rt.path), api.describeRoute(rt, v)})
 		}
 	}
 	return object{
 		{"namespace", namespace},
 		{"routes", routes},
-		{"_links", map[string][]Link{"up": {{Href: api.siteRoot(lang)}}}},
+		{"_links", map[string][]Link{"up": {{Href: api.indexURL(v)}}}},
 	}
 }
 
-func (api *API) siteRoot(lang string) string {
-	if lang != "" {
-		return api.cfg.SiteURL + "/" + lang + "/"
+// siteIndex is WordPress' REST root, {home}/wp-json/ (get_index): the site,
+// its namespaces, and every route as the namespace indexes describe them,
+// after the index's own. The service has no site name or tagline (both
+// empty) and no page to authorize an application password from, which
+// WordPress would name under authentication: that list is empty.
+func (api *API) siteIndex(v via) object {
+	zone := api.zone
+	if zone == nil {
+		zone = time.UTC
 	}
-	return api.cfg.SiteURL + "/"
+	_, offset := time.Now().In(zone).Zone()
+	timezone := zone.String()
+	if timezone == "UTC" { // WordPress keeps UTC as an offset, without a zone name
+		timezone = ""
+	}
+	namespaces := []string{}
+	routes := object{{"/", object{
+		{"namespace", ""},
+		{"methods", []string{http.MethodGet}},
+		{"endpoints", []object{{{"methods", []string{http.MethodGet}},
+			{"args", object{{"context", object{{"default", "view"}, {"required", false}}}}}}}},
+		{"_links", map[string][]Link{"self": {{Href: api.indexURL(v)}}}},
+	}}}
+	for _, rt := range api.routes {
+		if !slices.Contains(namespaces, rt.namespace) {
+			namespaces = append(namespaces, rt.namespace)
+		}
+		routes = append(routes, member{regexpPath(rt.path), api.describeRoute(rt, v)})
+	}
+	return object{
+		{"name", ""},
+		{"description", ""},
+		{"url", api.cfg.SiteURL},
+		{"home", strings.TrimSuffix(api.siteRoot(v), "/")},
+		{"gmt_offset", float64(offset) / 3600},
+		{"timezone_string", timezone},
+		{"namespaces", namespaces},
+		{"authentication", []any{}},
+		{"routes", routes},
+		{"_links", map[string][]Link{"help": {{Href: "https://developer.wordpress.org/rest-api/"}}}},
+	}
 }
 
 // describeRoute is a route as the namespace index and OPTIONS show it.
-func (api *API) describeRoute(rt *route, lang string) object {
+func (api *API) describeRoute(rt *route, v via) object {
 	var endpoints []object
 	for _, e := range rt.endpoints {
 		var args any = []any{} // WordPress writes an empty args list as []
@@ -88,7 +126,7 @@ func (api *API) describeRoute(rt *route, lang string) object {
 	}
 	out := object{{"namespace", rt.namespace}, {"methods", rt.methods()}, {"endpoints", endpoints}}
 	if len(pathNames(rt.path)) == 0 {
-		href := strings.TrimSuffix(api.siteRoot(lang), "/") + rt.path
+		href := strings.TrimSuffix(api.restRoot(v), "/") + rt.path
 		out = append(out, member{"_links", map[string][]Link{"self": {{Href: href}}}})
 	}
 	return out
@@ -120,7 +158,7 @@ func describeArg(a Arg) object {
 func (api *API) serveOptions(w http.ResponseWriter, r *http.Request) {
 	h, pattern := api.lookup.Handler(r)
 	if rh, ok := h.(routeHandler); ok && pattern != "" {
-		_ = encodeJSON(w, api.describeRoute(rh.rt, infoOf(r.Context()).lang))
+		_ = encodeJSON(w, api.describeRoute(rh.rt, infoOf(r.Context()).via))
 		return
 	}
 	_ = encodeJSON(w, []any{})

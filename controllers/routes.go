@@ -41,7 +41,7 @@ type Request struct {
 	Values Values
 	// Caller is who asks, from where, through which root of the API.
 	Caller app.Caller
-	lang   string
+	via    via
 	header http.Header
 	status int
 }
@@ -102,9 +102,9 @@ func handle[T any](api *API, namespace string, methods []string, path string, ar
 			return zero, err
 		}
 		info := infoOf(r.Context())
-		req := &Request{HTTP: r, Values: values, lang: info.lang, header: c.Response().Header(),
-			Caller: app.Caller{User: info.actor, Client: clientOf(r), Root: api.apiRoot(info.lang, EventsNamespace),
-				Site: strings.TrimSuffix(api.siteRoot(info.lang), "/")}}
+		req := &Request{HTTP: r, Values: values, via: info.via, header: c.Response().Header(),
+			Caller: app.Caller{User: info.actor, Client: clientOf(r), Root: api.apiRoot(info.via, EventsNamespace),
+				Site: strings.TrimSuffix(api.siteRoot(info.via), "/")}}
 		if len(names) > 0 && r.Method != http.MethodGet {
 			req.Caller.Expect = precondition(r)
 		}
@@ -281,14 +281,4 @@ func paramSchema(a Arg) *openapi3.Schema {
 		s.Enum = append(s.Enum, e)
 	}
 	return s
-}
-
-// apiRoot is the URL of a namespace as the request addressed it, with its
-// language segment and a trailing slash.
-func (api *API) apiRoot(lang, namespace string) string {
-	prefix := ""
-	if lang != "" {
-		prefix = "/" + lang
-	}
-	return api.cfg.SiteURL + prefix + "/" + strings.Trim(namespace, "/") + "/"
 }
