@@ -77,6 +77,9 @@ type App struct {
 // TimeZone is the site's time zone.
 func (a *App) TimeZone() *time.Location { return a.settings.TimeZone }
 
+// SiteName is the site's name (the setting, else the site URL's host).
+func (a *App) SiteName() string { return a.Events.siteName() }
+
 // New wires the services over a store and an index.
 func New(store calendar.Store, index calendar.Index, settings Settings) *App {
 	if settings.TimeZone == nil {

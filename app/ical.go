@@ -62,6 +62,10 @@ func (s *Events) Feed(ctx context.Context, caller Caller, f EventFilter) (*Feed,
 }
 
 // siteHost names the site in UIDs and the calendar name.
+// siteName is the site's name as people know it: the setting, else the site
+// URL's host.
+func (s *postService) siteName() string { return cmp.Or(s.settings.SiteName, s.siteHost()) }
+
 func (s *postService) siteHost() string {
 	u, err := url.Parse(s.settings.SiteURL)
 	if err != nil || u.Hostname() == "" {
@@ -103,7 +107,7 @@ func (s *Events) renderICal(entries []feedEntry) []byte {
 	w.Line("VERSION", "", "2.0")
 	w.Line("PRODID", "", "-//calendar//events feed//EN")
 	w.Line("CALSCALE", "", "GREGORIAN")
-	w.Text("X-WR-CALNAME", cmp.Or(s.settings.SiteName, s.siteHost()))
+	w.Text("X-WR-CALNAME", s.siteName())
 	for _, name := range slices.Sorted(maps.Keys(locs)) {
 		y := years[name]
 		slices.Sort(y)

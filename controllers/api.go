@@ -71,8 +71,10 @@ type API struct {
 	// together, and most processes (every test's service) never serve it.
 	doc     func() *openAPIDoc
 	metrics *metrics
-	// zone is the site's time zone, for the site index (UTC when nil).
-	zone *time.Location
+	// zone is the site's time zone, siteName its name, for the site index
+	// (UTC when nil).
+	zone     *time.Location
+	siteName string
 }
 
 // accounts is what every request asks of the users (app.Users): who its
@@ -92,7 +94,7 @@ type uploadGate interface {
 // New builds the HTTP API over the app: every namespace and resource.
 func New(cfg Config, a *app.App) *API {
 	api := newAPI(cfg, a.Users, newIndexCollector(a))
-	api.uploads, api.ready, api.zone = a.Media, a.Ready, a.TimeZone()
+	api.uploads, api.ready, api.zone, api.siteName = a.Media, a.Ready, a.TimeZone(), a.SiteName()
 	api.mountHealth()
 	api.mountMetrics()
 	api.mountRoot(EventsNamespace)

@@ -520,12 +520,15 @@ func TestAnEmptyFeedStillHasAComponent(t *testing.T) {
 	}
 }
 
-func TestTheFeedIsNamedAfterTheSite(t *testing.T) {
+func TestTheFeedAndTheSiteIndexAreNamedAfterTheSite(t *testing.T) {
 	t.Parallel()
 	for name, want := range map[string]string{"": "127.0.0.1", "Jazz in Lyon": "Jazz in Lyon"} {
 		s := startServiceSettings(t, func(set *app.Settings) { set.SiteName = name }, noConfig)
 		if got := text(t, parseFeed(t, s.do("GET", feedPath)).Component, "X-WR-CALNAME"); got != want {
 			t.Errorf("site name %q: X-WR-CALNAME %q, want %q", name, got, want)
+		}
+		if got := s.do("GET", "/wp-json/").object(t)["name"]; got != want { // the same name in the site index
+			t.Errorf("site name %q: the site index's name %v, want %q", name, got, want)
 		}
 	}
 }

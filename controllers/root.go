@@ -69,9 +69,9 @@ func (api *API) namespaceIndex(namespace string, v via) object {
 
 // siteIndex is WordPress' REST root, {home}/wp-json/ (get_index): the site,
 // its namespaces, and every route as the namespace indexes describe them,
-// after the index's own. The service has no site name or tagline (both
-// empty) and no page to authorize an application password from, which
-// WordPress would name under authentication: that list is empty.
+// after the index's own. The name is the site's (CALENDAR_SITE_NAME); there
+// is no tagline, and no page to authorize an application password from,
+// which WordPress would name under authentication: that list is empty.
 func (api *API) siteIndex(v via) object {
 	zone := api.zone
 	if zone == nil {
@@ -97,7 +97,7 @@ func (api *API) siteIndex(v via) object {
 		routes = append(routes, member{regexpPath(rt.path), api.describeRoute(rt, v)})
 	}
 	return object{
-		{"name", ""},
+		{"name", api.siteName},
 		{"description", ""},
 		{"url", api.cfg.SiteURL},
 		{"home", strings.TrimSuffix(api.siteRoot(v), "/")},

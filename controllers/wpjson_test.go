@@ -78,8 +78,8 @@ func TestTheSiteIndexAnswersAtWPJSONAndAtRestRouteSlash(t *testing.T) {
 			t.Fatalf("%s: keys %v, want %v", path, keys, want)
 		}
 		index := res.object(t)
-		if index["url"] != s.URL || index["home"] != s.URL || index["gmt_offset"] != float64(0) {
-			t.Fatalf("%s: site %v %v %v", path, index["url"], index["home"], index["gmt_offset"])
+		if index["url"] != s.URL || index["home"] != s.URL || index["gmt_offset"] != float64(0) || index["name"] != "127.0.0.1" {
+			t.Fatalf("%s: site %v %v %v %v", path, index["url"], index["home"], index["gmt_offset"], index["name"])
 		}
 		namespaces := index["namespaces"].([]any)
 		if !slices.Contains(namespaces, any("vendor/events/v1")) || !slices.Contains(namespaces, any("vendor/admin/v1")) {
