@@ -32,7 +32,20 @@ type ImageSizeView struct {
 	URL    string `json:"url"`
 }
 
-// VenueView is the venue object, keys in the plugin's order; empty keys are left out.
+// The venue and organizer objects follow one rule, the plugin's
+// (Post_Repository::get_venue_data and get_organizer_data run PHP's
+// array_filter over each object): a key whose value is empty is left out,
+// wherever the object is shown (read alone, listed, embedded in an event,
+// answered to a write). Empty here is what the service can write as empty: a
+// text "", no author, no image, no JSON-LD. What the plugin adds after its
+// filter stays even when false: a venue's show_map and show_map_link (and its
+// global IDs, never empty). An organizer's filter runs over every key, so its
+// description, excerpt, phone, website and email go when empty, as a venue's
+// do. Unlike PHP's filter, a text "0" (a zip code, a phone) is a value and is
+// kept (docs/contract.md). The omitempty tags below are that rule.
+
+// VenueView is the venue object, keys in the plugin's order; empty keys are
+// left out (the rule above).
 type VenueView struct {
 	ID              int64           `json:"id"`
 	Author          string          `json:"author,omitempty"`
@@ -45,7 +58,7 @@ type VenueView struct {
 	Venue           string          `json:"venue"`
 	Description     string          `json:"description,omitempty"`
 	Excerpt         string          `json:"excerpt,omitempty"`
-	Slug            string          `json:"slug"`
+	Slug            string          `json:"slug,omitempty"`
 	Image           *ImageView      `json:"image,omitempty"`
 	Address         string          `json:"address,omitempty"`
 	City            string          `json:"city,omitempty"`
@@ -72,7 +85,8 @@ type VenueView struct {
 	modifiedAt time.Time
 }
 
-// OrganizerView is the organizer object, keys in the plugin's order.
+// OrganizerView is the organizer object, keys in the plugin's order; empty
+// keys are left out (the rule above VenueView), as a venue's.
 type OrganizerView struct {
 	ID              int64           `json:"id"`
 	Author          string          `json:"author,omitempty"`
@@ -83,13 +97,13 @@ type OrganizerView struct {
 	ModifiedUTC     string          `json:"modified_utc"`
 	URL             string          `json:"url"`
 	Organizer       string          `json:"organizer"`
-	Description     string          `json:"description"` // always there, unlike a venue's (the plugin's way)
-	Excerpt         string          `json:"excerpt"`
-	Slug            string          `json:"slug"`
+	Description     string          `json:"description,omitempty"`
+	Excerpt         string          `json:"excerpt,omitempty"`
+	Slug            string          `json:"slug,omitempty"`
 	Image           *ImageView      `json:"image,omitempty"`
-	Phone           string          `json:"phone"`
-	Website         string          `json:"website"`
-	Email           string          `json:"email"`
+	Phone           string          `json:"phone,omitempty"`
+	Website         string          `json:"website,omitempty"`
+	Email           string          `json:"email,omitempty"`
 	JSONLD          json.RawMessage `json:"json_ld,omitempty"`
 	GlobalID        string          `json:"global_id"`
 	GlobalIDLineage []string        `json:"global_id_lineage"`
