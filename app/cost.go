@@ -1,13 +1,13 @@
 package app
 
 import (
+	"cmp"
 	"math"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
-	"calendar/app/calendar"
 	"calendar/app/wordpress"
 )
 
@@ -49,7 +49,7 @@ func phpKey(s string) costKey {
 	return costKey{s: s}
 }
 
-// numericKey reports a key's number when PHP takes it as one (keys made here
+// number reports a key's number when PHP takes it as one (keys made here
 // are integers, digit strings or slugs).
 func (k costKey) number() (float64, bool) {
 	if k.isInt {
@@ -291,13 +291,14 @@ func currencySymbol(parts []string) (string, bool) {
 	return first, seen
 }
 
-// costText is the plugin's cost and cost_details.values: the lowest and
+// costText is the plugin's cost and cost_details.values, given the cost's
+// symbol and position (CurrencyOf): the lowest and
 // highest costs ("0" as "Free"; a number with the symbol at its position, "$"
 // before it when none was inferred), joined by " – " unless equal; the values
 // are every keyed cost as a number without thousands separators, or its key
 // when it is not one, in numeric order.
-func costText(p *calendar.Post) (string, []string) {
-	costs := eventCosts(p.Cost)
+func costText(cost []string, symbol, position string) (string, []string) {
+	costs := eventCosts(cost)
 	values := make([]string, 0, len(costs))
 	for _, c := range costs {
 		v := strings.ReplaceAll(c.text, ",", "")
@@ -326,11 +327,8 @@ func costText(p *calendar.Post) (string, []string) {
 			c = "Free"
 		}
 		if _, ok := phpNumber(strings.NewReplacer(",", "", ".", "").Replace(c)); ok {
-			symbol := p.CostSymbol
-			if symbol == "" {
-				symbol = "$"
-			}
-			if p.CostPosition != "" && p.CostPosition != "prefix" {
+			symbol := cmp.Or(symbol, "$")
+			if position != "" && position != "prefix" {
 				c += symbol
 			} else {
 				c = symbol + c

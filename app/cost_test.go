@@ -5,8 +5,6 @@ import (
 	"os"
 	"slices"
 	"testing"
-
-	"calendar/app/calendar"
 )
 
 // TestCostFollowsThePluginsTable: every cost of the oracle table (made by
@@ -41,11 +39,10 @@ func TestCostFollowsThePluginsTable(t *testing.T) {
 			}
 			cost = []string{one}
 		}
-		p := &calendar.Post{Cost: cost}
-		p.CostSymbol, p.CostPosition = CurrencyOf(cost)
-		text, values := costText(p)
-		if p.CostSymbol != c.CurrencySymbol || p.CostPosition != c.CurrencyPosition {
-			t.Errorf("cost %s: currency %q %q, want %q %q", c.Input, p.CostSymbol, p.CostPosition, c.CurrencySymbol, c.CurrencyPosition)
+		symbol, position := CurrencyOf(cost)
+		text, values := costText(cost, symbol, position)
+		if symbol != c.CurrencySymbol || position != c.CurrencyPosition {
+			t.Errorf("cost %s: currency %q %q, want %q %q", c.Input, symbol, position, c.CurrencySymbol, c.CurrencyPosition)
 		}
 		if text != c.Cost {
 			t.Errorf("cost %s: cost %q, want %q", c.Input, text, c.Cost)
