@@ -103,3 +103,40 @@ func TestAnEventsDateIsReadBackAsGiven(t *testing.T) {
 		})
 	}
 }
+
+// VenueDeletionCest::it_should_return_400_if_venue_id_does_not_exist (and
+// OrganizerDeletionCest's): the ID is checked before the permission, so an
+// anonymous DELETE of an ID that names no venue is 400, not 401; an existing
+// one is still 401.
+func TestAnonymousDeleteOfAMissingVenueOrOrganizerIs400(t *testing.T) {
+	t.Parallel()
+	s := startService(t)
+	for _, kind := range []string{"venue", "organizer"} {
+		t.Run(kind, func(t *testing.T) {
+			s.do("DELETE", "/vendor/events/v1/"+kind+"s/23456").expectError(t, http.StatusBadRequest, "rest_invalid_param")
+			existing := s.create(kind, asAdmin(), kind, "Existing "+kind)
+			s.do("DELETE", "/vendor/events/v1/"+kind+"s/"+idOf(existing)).expectError(t, http.StatusUnauthorized, "rest_forbidden")
+		})
+	}
+}
+
+// SingleEventSlugCest::it_should_return_bad_request_if_event_is_not_accessible:
+// a draft's slug answers 400, as a slug nothing has, to every caller who may
+// not read it, by every method; its author still finds it.
+func TestAnUnreadableEventsSlugIs400(t *testing.T) {
+	t.Parallel()
+	r := startWithRoles(t)
+	res := r.do("POST", "/vendor/events/v1/events", asAdmin(), jsonBody(map[string]any{"title": "A draft",
+		"slug": "a-draft", "status": "draft", "start_date": "2031-01-01 10:00", "end_date": "2031-01-01 11:00"}))
+	res.expectStatus(t, http.StatusCreated)
+	path := "/vendor/events/v1/events/by-slug/a-draft"
+	for _, method := range []string{"GET", "POST", "DELETE"} {
+		r.do(method, path).expectError(t, http.StatusBadRequest, "rest_invalid_param")
+		for _, role := range []calendar.Role{calendar.RoleSubscriber, calendar.RoleContributor, calendar.RoleAuthor} {
+			r.do(method, path, r.creds[role], jsonBody(map[string]any{"excerpt": "x"})).expectError(t, http.StatusBadRequest, "rest_invalid_param")
+		}
+		// and the same for a slug nothing has
+		r.do(method, "/vendor/events/v1/events/by-slug/no-such-event").expectError(t, http.StatusBadRequest, "rest_invalid_param")
+	}
+	r.do("GET", path, asAdmin()).expectStatus(t, http.StatusOK)
+}
