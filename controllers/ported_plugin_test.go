@@ -14,8 +14,8 @@ import (
 // each test below names the one it follows.
 
 // VenueInsertionCest::it_should_allow_inserting_post_fields_along_with_the_venue
-// (and OrganizerInsertionCest's test of the same name, VenueUpdateCest and
-// OrganizerUpdateCest's): author, date and date_utc are written as sent; the
+// and VenueUpdateCest::it_should_allow_updating_post_fields_along_with_the_venue
+// (organizers: their Insertion and Update Cests' like tests): author, date and date_utc are written as sent; the
 // date is the site's wall time of the timestamp sent, date_utc its own value,
 // not derived from date.
 func TestPostFieldsSentWithAVenueOrOrganizer(t *testing.T) {
@@ -47,8 +47,7 @@ func TestPostFieldsSentWithAVenueOrOrganizer(t *testing.T) {
 					t.Errorf("read back: %s = %v, want %v", k, read[k], v)
 				}
 			}
-			// An update sends them again, other values (VenueUpdateCest,
-			// OrganizerUpdateCest: the same post fields on update).
+			// An update sends them again, other values (VenueUpdateCest).
 			later, laterUTC := date.AddDate(0, 0, 1), utcDate.AddDate(0, 0, 2)
 			res := s.do("POST", "/vendor/events/v1/"+kind+"s/"+idOf(got), asAdmin(),
 				form("author", "1", "date", unix(later), "date_utc", unix(laterUTC)))
@@ -104,8 +103,8 @@ func TestAnEventsDateIsReadBackAsGiven(t *testing.T) {
 	}
 }
 
-// VenueDeletionCest::it_should_return_400_if_venue_id_does_not_exist (and
-// OrganizerDeletionCest's): the ID is checked before the permission, so an
+// VenueDeletionCest::it_should_return_400_if_trying_to_delete_venue_passing_bad_venue_id
+// (anonymous, ID 23; OrganizerDeletionCest's is the same for organizers): the ID is checked before the permission, so an
 // anonymous DELETE of an ID that names no venue is 400, not 401; an existing
 // one is still 401.
 func TestAnonymousDeleteOfAMissingVenueOrOrganizerIs400(t *testing.T) {
@@ -120,9 +119,12 @@ func TestAnonymousDeleteOfAMissingVenueOrOrganizerIs400(t *testing.T) {
 	}
 }
 
-// SingleEventSlugCest::it_should_return_bad_request_if_event_is_not_accessible:
+// SingleEventSlugCest::it_should_return_bad_request_if_event_is_not_accessible
+// (a draft's slug: 400; later versions, ::it_should_return_invalid_auth_status_if_event_is_not_accessible,
+// answer 403, which docs/contract.md keeps 400) and
+// ::it_should_return_bad_request_if_hitting_a_non_existing_single_event_endpoint:
 // a draft's slug answers 400, as a slug nothing has, to every caller who may
-// not read it, by every method; its author still finds it.
+// not read it, by every method, anonymous writes too; an editor reads it.
 func TestAnUnreadableEventsSlugIs400(t *testing.T) {
 	t.Parallel()
 	r := startWithRoles(t)
