@@ -168,9 +168,17 @@ func (s *Events) rezone(ctx context.Context, raw EventInput, in *eventInput, p *
 }
 
 // loadForWrite loads the event an update or a delete names. Anonymous
-// callers are refused before anything is read.
+// callers are refused by ID before anything is read (the plugin's 401 for an
+// ID that names nothing, EventDeletionCest); a slug is a parameter the
+// plugin checks before the permission, so one that names no event the
+// caller may read is 400 first (itemErrors), for anonymous callers too.
 func (s *Events) loadForWrite(ctx context.Context, actor *calendar.User, ref PostRef) (*calendar.Post, error) {
 	if actor == nil {
+		if ref.bySlug() {
+			if _, err := s.loadEvent(ctx, nil, ref); err != nil {
+				return nil, err
+			}
+		}
 		return nil, calendar.ErrForbidden(nil)
 	}
 	p, err := s.loadEvent(ctx, actor, ref)

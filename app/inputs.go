@@ -35,7 +35,8 @@ type PostFields struct {
 	// Status "" was not sent.
 	Status string
 	Author *int64
-	// Date is read in the post's zone, DateUTC in UTC; DateUTC wins.
+	// Date is read in the post's zone (its wall time there is the site's),
+	// DateUTC in UTC; sent together, each is kept as sent.
 	Date, DateUTC *string
 }
 

@@ -25,7 +25,16 @@ import (
 //
 // A slug that names a post the caller may not read is answered as one that
 // names nothing, so a guessed title is not confirmed; its author still finds
-// it. A post given as a filter or a link that the caller may not read is
+// it.
+//
+// Before the permission: the plugin checks a venue's or an organizer's id
+// (and any slug) as an argument, before the permission callback, so those
+// answers come first for every caller, anonymous writes and deletes too (an
+// anonymous DELETE of a venue ID that names nothing is 400, of one that is
+// there 401). An event's ID is not: an anonymous update or delete by ID is
+// 401 whatever it names (EventDeletionCest), by slug the slug's answer first.
+//
+// A post given as a filter or a link that the caller may not read is
 // answered as a missing one too (400 rest_invalid_param). A malformed ID (not digits) matches no route: 404 rest_no_route, from
 // the controllers' route wrapper.
 var itemErrors = struct {

@@ -12,12 +12,15 @@ import (
 // with force=true.
 func (s *LinkedPosts[V]) Delete(ctx context.Context, caller Caller, ref PostRef, force bool) (any, error) {
 	actor := caller.User
-	if actor == nil {
-		return nil, calendar.ErrForbidden(nil)
-	}
+	// The ID (or slug) first: the plugin's id argument is checked before
+	// the permission, so an anonymous DELETE of one that names nothing is
+	// 400, not 401 (itemErrors).
 	p, err := s.load(ctx, caller.User, s.kind.postType, ref)
 	if err != nil {
 		return nil, err
+	}
+	if actor == nil {
+		return nil, calendar.ErrForbidden(nil)
 	}
 	if !canDelete(actor, p) {
 		return nil, calendar.ErrForbidden(actor)

@@ -92,12 +92,12 @@ func (s *LinkedPosts[V]) duplicate(ctx context.Context, actor *calendar.User, in
 func (s *LinkedPosts[V]) Update(ctx context.Context, caller Caller, ref PostRef, raw LinkedInput) (V, error) {
 	var zero V
 	actor := caller.User
-	if actor == nil {
-		return zero, calendar.ErrForbidden(nil)
-	}
-	p, err := s.load(ctx, caller.User, s.kind.postType, ref)
+	p, err := s.load(ctx, caller.User, s.kind.postType, ref) // before the permission, as Delete
 	if err != nil {
 		return zero, err
+	}
+	if actor == nil {
+		return zero, calendar.ErrForbidden(nil)
 	}
 	if err := caller.Expect.holds(p.Seq, p.Modified); err != nil {
 		return zero, err // before an image is sideloaded

@@ -280,12 +280,15 @@ type postFields struct {
 	image                                 *imageChoice
 	status                                string
 	author                                int64
-	date                                  *time.Time
+	// date and dateUTC are the instants date and date_utc name: WordPress'
+	// post_date (in the site's zone) and post_date_gmt, each as sent.
+	date, dateUTC *time.Time
 }
 
 // checkPostFields checks the common fields: the name under titleParam (venue,
 // organizer or title), the bounds of each text, the author, and the
-// publication date, read in loc (date) or in UTC (date_utc).
+// publication dates: date read in loc (an event's zone) and its wall time
+// there taken as the site's, as the plugin writes post_date; date_utc in UTC.
 func (s *postService) checkPostFields(ctx context.Context, in PostFields, titleParam string, loc *time.Location, bad *calendar.InvalidParams) postFields {
 	f := postFields{description: in.Description, excerpt: in.Excerpt, password: in.Password, status: in.Status}
 	checkLengths(bad, map[string]*string{titleParam: in.Title, "description": in.Description, "excerpt": in.Excerpt,
@@ -306,12 +309,12 @@ func (s *postService) checkPostFields(ctx context.Context, in PostFields, titleP
 		}
 		f.author = *in.Author
 	}
-	// In this order: when both are sent, date_utc wins.
 	for _, d := range []struct {
 		name string
 		raw  *string
 		zone *time.Location
-	}{{"date", in.Date, loc}, {"date_utc", in.DateUTC, time.UTC}} {
+		dst  **time.Time
+	}{{"date", in.Date, loc, &f.date}, {"date_utc", in.DateUTC, time.UTC, &f.dateUTC}} {
 		if d.raw == nil {
 			continue
 		}
@@ -320,8 +323,12 @@ func (s *postService) checkPostFields(ctx context.Context, in PostFields, titleP
 			bad.Add(d.name, d.name+" is not a date.", nil)
 			continue
 		}
+		if d.zone != time.UTC { // the wall time in the post's zone is the site's
+			l := t.In(d.zone)
+			t = time.Date(l.Year(), l.Month(), l.Day(), l.Hour(), l.Minute(), l.Second(), 0, s.settings.TimeZone)
+		}
 		t = t.UTC().Truncate(time.Second)
-		f.date = &t
+		*d.dst = &t
 	}
 	return f
 }
@@ -358,8 +365,15 @@ func (f *postFields) apply(p *calendar.Post) {
 	if f.author != 0 {
 		p.Author = f.author
 	}
-	if f.date != nil {
-		p.Date = *f.date
+	// A write that sends a date sets both: date_utc is its own value when
+	// sent with date (and unlike it), else the one sent stands for both.
+	switch {
+	case f.date != nil && f.dateUTC != nil && !f.dateUTC.Equal(*f.date):
+		p.Date, p.DateUTC = *f.date, f.dateUTC
+	case f.date != nil:
+		p.Date, p.DateUTC = *f.date, nil
+	case f.dateUTC != nil:
+		p.Date, p.DateUTC = *f.dateUTC, nil
 	}
 }
 

@@ -134,7 +134,7 @@ type renderAs struct {
 // common renders the shared part.
 func (s *postService) common(p *calendar.Post, home string) postCommon {
 	c := postCommon{
-		author: itoa(p.Author), date: s.formatLocal(p.Date), dateUTC: formatUTC(p.Date),
+		author: itoa(p.Author), date: s.formatLocal(p.Date), dateUTC: formatUTC(p.PublishedUTC()),
 		modified: s.formatLocal(p.Modified), modifiedUTC: formatUTC(p.Modified),
 		url: permalink(p, home), globalID: s.globalID(p.ID),
 	}

@@ -151,7 +151,7 @@ func (j *seriesJob) rewriteOccurrence(ctx context.Context, o *calendar.Post, now
 		}
 		fresh := j.occurrenceAt(j.series, cur.Occurrence)
 		fresh.ID, fresh.Seq, fresh.CreatedSeq, fresh.Slug = cur.ID, cur.Seq, cur.CreatedSeq, cur.Slug
-		fresh.Date, fresh.Modified = cur.Date, cur.Modified
+		fresh.Date, fresh.DateUTC, fresh.Modified = cur.Date, cur.DateUTC, cur.Modified
 		if !cur.Occurrence.After(now) {
 			fresh.Start, fresh.End = cur.Start, cur.End
 		}

@@ -479,7 +479,7 @@ func TestTrashThenDeletePermanently(t *testing.T) {
 	if got := s.do("GET", "/vendor/events/v1/venues?status=trash", asAdmin()).object(t)["total"]; got != float64(0) {
 		t.Fatalf("a deleted venue is still in the index: total %v", got)
 	}
-	s.do("DELETE", "/vendor/events/v1/venues/999").expectError(t, http.StatusUnauthorized, "rest_forbidden") // anonymous: nothing is read
+	s.do("DELETE", "/vendor/events/v1/venues/999").expectError(t, http.StatusBadRequest, "rest_invalid_param") // the ID before the permission
 	s.do("DELETE", "/vendor/events/v1/venues/999", asAdmin()).expectError(t, http.StatusBadRequest, "rest_invalid_param")
 }
 

@@ -146,11 +146,13 @@ func expectedItem(kind, method string, role calendar.Role, own bool, status stri
 	if role == "wrong" {
 		return http.StatusUnauthorized
 	}
-	if role == "" && method != "GET" {
-		return http.StatusUnauthorized // anonymous writes: refused before anything is read
-	}
 	if bySlug && !own && !mayRead(role, own, status) {
-		return http.StatusBadRequest // as a slug nothing has: a guessed title is not confirmed
+		// As a slug nothing has, a parameter checked before the permission
+		// (anonymous writes too): a guessed title is not confirmed.
+		return http.StatusBadRequest
+	}
+	if role == "" && method != "GET" {
+		return http.StatusUnauthorized // anonymous writes of an item that is there
 	}
 	switch method {
 	case "GET":

@@ -36,6 +36,10 @@ type Post struct {
 	Excerpt  string    `bson:"excerpt,omitempty"`
 	Date     time.Time `bson:"date"`     // publication instant, UTC
 	Modified time.Time `bson:"modified"` // last change, UTC
+	// DateUTC is the publication date in UTC when a write sent it apart
+	// from Date and unlike it (WordPress keeps post_date_gmt as given, not
+	// derived from post_date); nil: Date's.
+	DateUTC *time.Time `bson:"date_utc,omitempty"`
 	// Revisions counts the edits of the post's own fields since it was
 	// made (bookkeeping writes aside): an iCalendar event's SEQUENCE.
 	Revisions int64  `bson:"revisions,omitempty"`
@@ -136,6 +140,14 @@ const (
 	GeoExact = "exact"
 	GeoCity  = "city"
 )
+
+// PublishedUTC is the publication date the API shows as date_utc.
+func (p *Post) PublishedUTC() time.Time {
+	if p.DateUTC != nil {
+		return *p.DateUTC
+	}
+	return p.Date
+}
 
 func (p *Post) DocID() int64      { return p.ID }
 func (p *Post) SetDocID(id int64) { p.ID, p.fresh = id, id != 0 }
