@@ -221,11 +221,7 @@ func (s *Events) renderEvent(e *calendar.Post, posts map[int64]*calendar.Post, t
 	}
 	c := s.common(e, home)
 	start, end := e.Start.In(zone), e.End.In(zone)
-	// The currency is inferred from the stored cost, as a write infers it:
-	// records written before the rules changed, and occurrences that copy
-	// only the cost, read as a fresh write would.
-	symbol, position := CurrencyOf(e.Cost)
-	cost, values := costText(e.Cost, symbol, position)
+	cost, values := costText(e)
 	website := c.url
 	if e.Website != nil {
 		website = *e.Website
@@ -240,7 +236,7 @@ func (s *Events) renderEvent(e *calendar.Post, posts map[int64]*calendar.Post, t
 		UTCStartDate: formatUTC(e.Start), UTCStartDateDetails: details(e.Start.UTC()),
 		UTCEndDate: formatUTC(e.End), UTCEndDateDetails: details(e.End.UTC()),
 		TimeZone: e.TimeZone, TimeZoneAbbr: wordpress.ZoneAbbr(zone, e.Start), Cost: cost,
-		CostDetails: CostDetails{CurrencySymbol: symbol, CurrencyPosition: position, Values: values},
+		CostDetails: CostDetails{CurrencySymbol: e.CostSymbol, CurrencyPosition: e.CostPosition, Values: values},
 		Website:     website, ShowMap: boolPtr(e.ShowMap == nil || *e.ShowMap), ShowMapLink: boolPtr(e.ShowMapLink == nil || *e.ShowMapLink),
 		HideFromListings: boolPtr(e.HideFromListings), Sticky: boolPtr(e.Sticky), Featured: boolPtr(e.Featured),
 		Categories: eventTerms(e.Categories, terms, counts, s.categories, root), Tags: eventTerms(e.Tags, terms, counts, s.tags, root),
