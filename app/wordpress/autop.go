@@ -10,14 +10,6 @@ import (
 	"strings"
 )
 
-// RenderContent is a description or an excerpt as WordPress' the_content
-// shows it when only its wptexturize and wpautop filters run:
-// trim(wpautop(wptexturize(text))), byte for byte as WordPress 6.1 does it.
-// testdata/cases.json holds WordPress' own answers for many inputs.
-func RenderContent(text string) string {
-	return phpTrim(wpautop(wptexturize(text)))
-}
-
 // apBlocks are wpautop's block-level elements ($allblocks).
 var apBlocks = []string{
 	"table", "thead", "tfoot", "caption", "col", "colgroup", "tbody", "tr", "td", "th", "div", "dl", "dd", "dt",
