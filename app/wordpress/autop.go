@@ -1,6 +1,7 @@
 // Package wordpress holds what the service does as WordPress does it, byte for
-// byte where an oracle table pins it: the_content's wptexturize and wpautop
-// (testdata/ was written by WordPress itself, with generate.php beside it),
+// byte where an oracle table pins it: the_content's default filters
+// (do_blocks, wptexturize, wpautop, wp_filter_content_tags, capital_P_dangit;
+// testdata/ was written by WordPress itself, with generate.php beside it),
 // sanitize_title and unique slugs, numeric IDs as WordPress reads them, and
 // the zones its settings name (UTC+5:30).
 package wordpress

@@ -14,7 +14,7 @@ import "strings"
 //
 // The parser keeps one frame per open block, and rendering walks the tree
 // it makes: both are linear in the text, and the depth is bounded by the
-// text's length (one opener is at least 12 bytes). One difference: WordPress
+// text's length (one opener is at least 13 bytes). One difference: WordPress
 // renders each block left open at the end of the text with all the text
 // after its opener, so n unclosed openers render the rest n times (64 KiB of
 // them, hundreds of megabytes). When the rendering would be more than
@@ -113,7 +113,7 @@ func freeform(html string) *parsedBlock {
 	return &parsedBlock{content: []blockChunk{{html: html}}}
 }
 
-// blockFrame is WP_Block_Parser_Frame; leading is -1 for PHP's null.
+// blockFrame is WP_Block_Parser_Frame; leadingHTMLAt is -1 for PHP's null.
 type blockFrame struct {
 	block                     *parsedBlock
 	tokenStart, tokenLen      int

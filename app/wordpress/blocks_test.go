@@ -14,9 +14,12 @@ import (
 func hostileBlocks() map[string]string {
 	n := calendar.MaxDescriptionBytes
 	fit := func(unit string) string { return strings.Repeat(unit, n/len(unit)) }
-	var imgs strings.Builder
+	var imgs, nested strings.Builder
 	for i := 0; imgs.Len() < n-64; i++ {
 		fmt.Fprintf(&imgs, `<img src="a" width="1" height="1" alt="%d">`, i)
+	}
+	for i := 0; nested.Len() < n-64; i++ { // "<img" inside a tag: WordPress' replacements one by one
+		fmt.Fprintf(&nested, `<img src="a" alt="<img %d">`, i)
 	}
 	return map[string]string{
 		"deep":           strings.Repeat("<!-- wp:group --><div>", n/44) + "deep" + strings.Repeat("</div><!-- /wp:group -->", n/44),
@@ -29,6 +32,7 @@ func hostileBlocks() map[string]string {
 		"comments":       fit("<!-- wp:"),
 		"braces":         fit("<!-- wp:a {}}}}}}}}} "),
 		"distinct imgs":  imgs.String(),
+		"nested imgs":    nested.String(),
 		"unfinished img": fit("<img "),
 	}
 }
