@@ -10,7 +10,11 @@ import (
 // them (RenderContent): dozens of passes over the text, about 0.1 ms a
 // kilobyte, tens of milliseconds for the worst 64 KiB. Lists of venues and
 // organizers render every item on every request, so the rendered texts are
-// kept by post revision, within a budget of bytes.
+// kept by post revision, within a budget of bytes. The cache is in memory
+// only (as is viewCache's, which holds them inside rendered events): when
+// the rules of RenderContent change, a restart is all it takes for no text
+// rendered by the old rules to be served, and answers' ETags, which hash
+// the body, change with them.
 
 // contentBudget bounds the bytes of rendered texts kept.
 const contentBudget = 32 << 20

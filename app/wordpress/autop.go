@@ -1,6 +1,7 @@
 // Package wordpress holds what the service does as WordPress does it, byte for
-// byte where an oracle table pins it: the_content's wptexturize and wpautop
-// (testdata/ was written by WordPress itself, with generate.php beside it),
+// byte where an oracle table pins it: the_content's default filters
+// (do_blocks, wptexturize, wpautop, wp_filter_content_tags, capital_P_dangit;
+// testdata/ was written by WordPress itself, with generate.php beside it),
 // sanitize_title and unique slugs, numeric IDs as WordPress reads them, and
 // the zones its settings name (UTC+5:30).
 package wordpress
@@ -9,14 +10,6 @@ import (
 	"strconv"
 	"strings"
 )
-
-// RenderContent is a description or an excerpt as WordPress' the_content
-// shows it when only its wptexturize and wpautop filters run:
-// trim(wpautop(wptexturize(text))), byte for byte as WordPress 6.1 does it.
-// testdata/cases.json holds WordPress' own answers for many inputs.
-func RenderContent(text string) string {
-	return phpTrim(wpautop(wptexturize(text)))
-}
 
 // apBlocks are wpautop's block-level elements ($allblocks).
 var apBlocks = []string{

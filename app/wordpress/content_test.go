@@ -7,8 +7,8 @@ import (
 )
 
 // TestRenderContentMatchesWordPress checks RenderContent against the table
-// testdata/generate.php made with WordPress 6.1's own wptexturize and
-// wpautop.
+// testdata/generate.php made with WordPress 6.1's own the_content filters
+// (do_blocks, wptexturize, wpautop, wp_filter_content_tags, capital_P_dangit).
 func TestRenderContentMatchesWordPress(t *testing.T) {
 	data, err := os.ReadFile("testdata/cases.json")
 	if err != nil {

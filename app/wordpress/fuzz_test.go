@@ -25,3 +25,25 @@ func FuzzSanitizeTitle(f *testing.F) {
 		}
 	})
 }
+
+// FuzzDoBlocks: block rendering never grows a text by more than
+// maxBlockGrowth, and leaves a text without "<!--" as it is.
+func FuzzDoBlocks(f *testing.F) {
+	for _, s := range []string{
+		"<!-- wp:paragraph -->\n<p>x</p>\n<!-- /wp:paragraph -->", "<!-- wp:latest-posts /-->", "lead <!-- wp:group -->A<!-- wp:p -->B",
+		`<!-- wp:p {"a":"} -->"} -->x<!-- /wp:p -->`, "<!-- /wp:a -->0", strings.Repeat("<!-- wp:group -->", 3000),
+		strings.Repeat("<!-- wp:group --><div>", 2000) + strings.Repeat("</div><!-- /wp:group -->", 2000),
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		out := doBlocks(s)
+		if len(out) > len(s)+maxBlockGrowth {
+			t.Fatalf("doBlocks(%q) made %d bytes", s, len(out))
+		}
+		if !strings.Contains(s, "<!--") && out != s {
+			t.Fatalf("doBlocks(%q) = %q", s, out)
+		}
+		RenderContent(s)
+	})
+}

@@ -1,13 +1,20 @@
 <?php
 /**
- * Generates cases.json, the oracle table for RenderContent (app/wordpress/autop.go):
+ * Generates cases.json, the oracle table for RenderContent (app/wordpress/content.go):
  * a JSON list of {"input": ..., "output": ...} where output is what
- * WordPress 6.1 gives for trim(wpautop(wptexturize(input))), i.e. the_content
- * when only those two filters run.
+ * WordPress 6.1's the_content gives for input with its default filters in
+ * their order (wp-includes/default-filters.php), trimmed:
+ *
+ *    9 do_blocks, which takes wpautop off when has_blocks(input)
+ *   10 wptexturize, wpautop, shortcode_unautop, wp_filter_content_tags
+ *   11 capital_P_dangit
+ *
+ * and not the ones that do nothing or are off here: prepend_attachment (attachment pages),
+ * wp_replace_insecure_home_url (sites migrated from http), do_shortcode and the embeds
+ * (no shortcode is registered), convert_smilies (use_smilies off).
  *
  * WordPress' code is not part of this repository: this script requires
- * wp-includes/formatting.php from Debian's wordpress package (6.1) at
- * generation time. To regenerate:
+ * wp-includes/ from Debian's wordpress package (6.1) at generation time. To regenerate:
  *
  *   mkdir -p /tmp/wp && cd /tmp/wp && apt-get download wordpress && dpkg -x wordpress*.deb x
  *   cd /work/main   # the repository root
@@ -18,24 +25,58 @@
  *
  * No shortcode is registered ($shortcode_tags is empty): the service does not
  * run shortcodes, so "[caption]" and the like are plain text to wptexturize.
+ * No block type is registered either: every block renders as its inner HTML
+ * (a dynamic block such as latest-posts, which needs a render callback, as
+ * nothing), and the block supports' render_block filters add nothing. The
+ * request is outside the main loop, as a REST request is, so every image with
+ * dimensions is lazy-loaded; no attachment is known, so a wp-image-N image
+ * gets no width, height or srcset from the media library.
  * Every input is valid UTF-8 so that the table is plain JSON; the random part
  * uses a fixed seed so the table is reproducible.
  */
 
-$wp = $argv[1] ?? '/tmp/wp/x/usr/share/wordpress';
-$formatting = rtrim($wp, '/') . '/wp-includes/formatting.php';
-if (!is_file($formatting)) {
-    fwrite(STDERR, "missing $formatting (see the header of this script)\n");
+$wp = rtrim($argv[1] ?? '/tmp/wp/x/usr/share/wordpress', '/') . '/wp-includes';
+if (!is_file("$wp/formatting.php")) {
+    fwrite(STDERR, "missing $wp/formatting.php (see the header of this script)\n");
     exit(1);
 }
 
-// The few WordPress functions formatting.php needs for these two filters.
+// The few WordPress functions these filters need, as a site outside the loop
+// (a REST request) with no shortcode, block type or attachment has them.
 function apply_filters($hook_name, $value, ...$args) { return $value; }
 function _x($text, $context, $domain = 'default') { return $text; }
 function __($text, $domain = 'default') { return $text; }
+function current_filter() { return 'the_content'; }
+function has_filter($hook_name, $callback = false) { return false; } // do_blocks' wpautop removal: see the_content()
+function doing_filter($hook_name = null) { return true; }
+function get_option($option, $default = false) { return array('blog_charset' => 'UTF-8')[$option] ?? $default; }
+function wp_parse_args($args, $defaults = array()) { return array_merge($defaults, (array) $args); }
+function is_admin() { return false; }
+function in_the_loop() { return false; }
+function is_main_query() { return false; }
+function absint($n) { return abs((int) $n); }
+function wp_get_attachment_metadata($attachment_id = 0, $unfiltered = false) { return false; }
+function _prime_post_caches($ids, $update_term_cache = true, $update_meta_cache = true) {}
+function add_shortcode($tag, $callback) {}
 $shortcode_tags = array();
 
-require $formatting;
+foreach (array('formatting.php', 'class-wp-block-parser.php', 'class-wp-block-type-registry.php', 'class-wp-block-list.php', 'class-wp-block.php', 'blocks.php', 'media.php') as $file) {
+    require "$wp/$file";
+}
+
+// the_content's filters in WordPress' order; do_blocks removes wpautop for
+// this text when it has blocks (and _restore_wpautop_hook puts it back after).
+function the_content(string $input): string {
+    $content = do_blocks($input);
+    $content = wptexturize($content);
+    if (!has_blocks($input)) {
+        $content = wpautop($content);
+    }
+    $content = shortcode_unautop($content);
+    $content = wp_filter_content_tags($content);
+    $content = capital_P_dangit($content);
+    return trim($content);
+}
 
 $cases = array();
 function add(string $input): void {
@@ -211,6 +252,76 @@ foreach (array(0, 2, 3) as $li) {
 }
 
 // ---------------------------------------------------------------------------
+// Block-editor content (do_blocks; wpautop skipped), as the editor saves it.
+
+$blocks = array(
+    "<!-- wp:paragraph -->\n<p>Doors open at 7. Bring a friend's \"plus one\" -- it's free...</p>\n<!-- /wp:paragraph -->",
+    "<!-- wp:paragraph -->\n<p>One</p>\n<!-- /wp:paragraph -->\n\n<!-- wp:paragraph -->\n<p>Two\nlines</p>\n<!-- /wp:paragraph -->",
+    "<!-- wp:paragraph {\"align\":\"center\",\"fontSize\":\"large\"} -->\n<p class=\"has-text-align-center has-large-font-size\">Centered</p>\n<!-- /wp:paragraph -->",
+    "<!-- wp:heading -->\n<h2>Programme</h2>\n<!-- /wp:heading -->\n\n<!-- wp:heading {\"level\":3} -->\n<h3>Friday</h3>\n<!-- /wp:heading -->",
+    "<!-- wp:list -->\n<ul><li>Coffee</li><li>Talks 'n' demos</li></ul>\n<!-- /wp:list -->",
+    "<!-- wp:list {\"ordered\":true} -->\n<ol><!-- wp:list-item -->\n<li>First</li>\n<!-- /wp:list-item -->\n\n<!-- wp:list-item -->\n<li>Second</li>\n<!-- /wp:list-item --></ol>\n<!-- /wp:list -->",
+    "<!-- wp:image {\"id\":12,\"sizeSlug\":\"large\",\"linkDestination\":\"none\"} -->\n<figure class=\"wp-block-image size-large\"><img src=\"https://example.com/wp-content/uploads/2024/05/poster.jpg\" alt=\"Poster\" class=\"wp-image-12\"/></figure>\n<!-- /wp:image -->",
+    "<!-- wp:image {\"id\":12,\"width\":300,\"height\":200,\"sizeSlug\":\"full\"} -->\n<figure class=\"wp-block-image size-full is-resized\"><img src=\"https://example.com/poster.jpg\" alt=\"\" class=\"wp-image-12\" width=\"300\" height=\"200\"/><figcaption>The poster</figcaption></figure>\n<!-- /wp:image -->",
+    "<!-- wp:image -->\n<figure class=\"wp-block-image\"><img src=\"a.jpg\" alt=\"\" width=\"10\" height=\"20\" loading=\"eager\"/></figure>\n<!-- /wp:image -->",
+    "<!-- wp:image -->\n<figure class=\"wp-block-image\"><img src=\"a.jpg\" decoding=\"sync\" width=\"10\" height=\"20\"/></figure>\n<!-- /wp:image -->",
+    "<!-- wp:columns -->\n<div class=\"wp-block-columns\"><!-- wp:column -->\n<div class=\"wp-block-column\"><!-- wp:paragraph -->\n<p>Left</p>\n<!-- /wp:paragraph --></div>\n<!-- /wp:column -->\n\n<!-- wp:column -->\n<div class=\"wp-block-column\"><!-- wp:heading {\"level\":4} -->\n<h4>Right</h4>\n<!-- /wp:heading -->\n\n<!-- wp:paragraph -->\n<p>Wordpress 'meetup'</p>\n<!-- /wp:paragraph --></div>\n<!-- /wp:column --></div>\n<!-- /wp:columns -->",
+    "<!-- wp:group {\"layout\":{\"type\":\"constrained\"}} -->\n<div class=\"wp-block-group\"><!-- wp:paragraph -->\n<p>In a group</p>\n<!-- /wp:paragraph -->\n\n<!-- wp:separator -->\n<hr class=\"wp-block-separator has-alpha-channel-opacity\"/>\n<!-- /wp:separator --></div>\n<!-- /wp:group -->",
+    "<!-- wp:latest-posts /-->",
+    "<!-- wp:latest-posts {\"postsToShow\":3,\"displayPostDate\":true} /-->\n\n<!-- wp:paragraph -->\n<p>After</p>\n<!-- /wp:paragraph -->",
+    "<!-- wp:block {\"ref\":42} /-->", "<!-- wp:shortcode -->\n[gallery ids=\"1,2\"]\n<!-- /wp:shortcode -->",
+    "<!-- wp:quote -->\n<blockquote class=\"wp-block-quote\"><!-- wp:paragraph -->\n<p>\"Quoted\"</p>\n<!-- /wp:paragraph --><cite>Someone</cite></blockquote>\n<!-- /wp:quote -->",
+    "<!-- wp:code -->\n<pre class=\"wp-block-code\"><code>'x' -- \"y\"</code></pre>\n<!-- /wp:code -->",
+    "<!-- wp:html -->\n<div>Custom\n\nHTML</div>\n<!-- /wp:html -->",
+    "<!-- wp:embed {\"url\":\"https://www.youtube.com/watch?v=x\",\"type\":\"video\"} -->\n<figure class=\"wp-block-embed\"><div class=\"wp-block-embed__wrapper\">\nhttps://www.youtube.com/watch?v=x\n</div></figure>\n<!-- /wp:embed -->",
+    "<!-- wp:core/paragraph -->\n<p>Namespaced</p>\n<!-- /wp:core/paragraph -->", "<!-- wp:my-plugin/box {\"a\":\"}\"} -->\n<div>Plugin</div>\n<!-- /wp:my-plugin/box -->",
+    // Blocks and classic HTML mixed.
+    "Classic intro\n\nsecond paragraph\n\n<!-- wp:paragraph -->\n<p>Block</p>\n<!-- /wp:paragraph -->\n\nClassic outro",
+    "<p>Classic</p>\n<!-- wp:separator -->\n<hr class=\"wp-block-separator\"/>\n<!-- /wp:separator -->\ntext\nafter",
+    "<!-- wp:freeform -->\nClassic block\n\ntwo\n<!-- /wp:freeform -->",
+    // The parser's edges: stray, unclosed, mismatched and malformed delimiters.
+    "<!-- /wp:paragraph -->\n<p>stray closer first</p>", "<p>a</p>\n<!-- /wp:paragraph -->\n<!-- wp:paragraph -->\n<p>b</p>\n<!-- /wp:paragraph -->",
+    "<!-- wp:paragraph -->\n<p>never closed</p>", "<!-- wp:group -->\n<div>outer <!-- wp:paragraph -->\n<p>inner unclosed</p></div>",
+    "lead <!-- wp:group -->A<!-- wp:paragraph -->B<!-- wp:list -->C", "<!-- wp:a --><!-- wp:b -->x<!-- /wp:a -->y<!-- /wp:b -->z",
+    "<!-- wp:a -->0<!-- /wp:a -->", "<!-- wp:a --><!-- wp:b /-->0<!-- /wp:a -->", "<!-- wp:a -->0<!-- wp:b /-->0<!-- /wp:a -->",
+    "<!-- wp:a --><!-- wp:b -->0<!-- /wp:b --><!-- /wp:a -->", "0<!-- wp:a /-->0", "<!-- /wp:a /-->x", "<!-- /wp:a {\"x\":1} -->y",
+    "<!--wp:paragraph-->\n<p>no spaces</p>\n<!--/wp:paragraph-->", "<!--\twp:p\n-->x<!--\n/wp:p\t-->", "<!--  wp:p  -->x<!-- /wp:p -->",
+    "<!-- wp:Paragraph -->x<!-- /wp:Paragraph -->", "<!-- wp:9p -->x", "<!-- wp:p- -->x<!-- /wp:p- -->", "<!-- wp:ns/ -->x", "<!-- wp:a/b/c -->x",
+    "<!-- wp:p {\"a\":1}-->x<!-- /wp:p -->", "<!-- wp:p {\"a\":1}--> text <!-- wp:q {\"b\":2} /--> after", "<!-- wp:p {\"a\":{\"b\":{}}} -->x<!-- /wp:p -->",
+    "<!-- wp:p {} -->x<!-- /wp:p -->", "<!-- wp:p { -->x", "<!-- wp:p {\"a\":\"}} -->\"} -->x<!-- /wp:p -->", "<!-- wp:p {}} -->x<!-- /wp:p -->",
+    "<!-- wp:p {\"a\":1} /-->", "<!-- wp:p {\"a\":1}  /  -->", "<!-- wp:p/-->", "<!-- wp:p /-->", "<!-- wp:p -- >x", "<!-- wp:p",
+    "<!-- wp:", "<!-- wp:p -->", "<!-- /wp:p -->", "a <!-- wp:more --> b", "<!-- wp:more -->\n<!--more-->\n<!-- /wp:more -->",
+    "<!-- not a block --> <!-- wp:p -->x<!-- /wp:p -->", "<!-- wp:p -->'quoted' \"text\"<!-- /wp:p -->\n\nno autop\nhere",
+    "<!--  wp:p -->x", "\n\n<!-- wp:p -->\n<p>x</p>\n<!-- /wp:p -->\n\n",
+    // Deep and wide nesting: the parser keeps one frame per open block.
+    str_repeat('<!-- wp:group --><div>', 300) . 'deep' . str_repeat('</div><!-- /wp:group -->', 300),
+    str_repeat('<!-- wp:group -->', 40) . 'unclosed', // each unclosed block renders the rest of the text: quadratic
+    str_repeat("<!-- wp:paragraph -->\n<p>p</p>\n<!-- /wp:paragraph -->\n\n", 100),
+    str_repeat('<!-- wp:p {"a":1', 200), str_repeat('<!-- wp:p {"a":"} ', 100) . '-->',
+
+    // capital_P_dangit.
+    "Wordpress", "I love Wordpress.", "(Wordpress)", "'Wordpress'", "\"Wordpress\"", "<em>Wordpress</em>", "myWordpress site",
+    "wordpress and WORDPRESS", "Wordpress\n\nWordpress", "<a href=\"https://wordpress.org/\">Wordpress</a>", "<code>Wordpress</code> Wordpress",
+    "<!-- wp:paragraph -->\n<p>Wordpress</p>\n<!-- /wp:paragraph -->", "&#8216;Wordpress", "&#8220;Wordpress", "x-Wordpress",
+
+    // wp_filter_content_tags: images and iframes.
+    "<img src=\"a.jpg\" width=\"10\" height=\"20\">", "<img src=\"a.jpg\" width=\"10\">", "<img src=\"a.jpg\" height=\"20\">",
+    "<img src='a.jpg' width=\"10\" height=\"20\">", "<img src=\"a.jpg\" width=10 height=20>", "<img width=\"10\" height=\"20\" src=\"a.jpg\" />",
+    "<img src=\"a.jpg\" width=\"10\" height=\"20\" loading=\"eager\">", "<img src=\"a.jpg\" width=\"10\" height=\"20\" decoding=\"sync\">",
+    "<img  src=\"a.jpg\">", "<img\nsrc=\"a.jpg\" width=\"1\" height=\"1\">", "<img\tsrc=\"a.jpg\">", "<img >", "<img>", "<IMG src=\"a.jpg\">",
+    "<img data-src=\"a.jpg\" alt=\"x\">", "<img alt=\"a\" src=\"b\">\n<img alt=\"a\" src=\"b\">", "<img src=\"a\" alt=\"1\"><img src=\"a\" alt=\"2\">",
+    "<img src=\"a\" alt=\"<img \">", "<img src=\"a\" class=\"wp-image-7\" width=\"5\" height=\"5\">", "<img src=\"a\" srcset=\"a 1x\">",
+    "<img src=\"a.jpg\"", "text <img src=\"a\"> and <img src=\"b\" width=\"1\" height=\"2\"> more", "<picture><source srcset=\"a.webp\"><img src=\"a.jpg\"></picture>",
+    "<iframe src=\"https://example.com/\" width=\"560\" height=\"315\"></iframe>", "<iframe src=\"https://example.com/\"></iframe>",
+    "<iframe src=\"x\" width=\"1\" height=\"1\" loading=\"eager\"></iframe>", "<iframe src=\"x\" width=\"1\" height=\"1\" data-secret=\"s\"></iframe>",
+    "<iframe title=\"t\" src=\"x\" width=\"1\" height=\"1\"></iframe>", "<iframe src=\"x\" width=\"1\" height=\"1\">\n</iframe>\n\ntext",
+    "<!-- wp:html -->\n<iframe src=\"x\" width=\"1\" height=\"1\"></iframe>\n<!-- /wp:html -->", "<imgx src=\"a\">", "<img/src=\"a\">",
+);
+foreach ($blocks as $b) {
+    add($b);
+}
+
+// ---------------------------------------------------------------------------
 // Random documents from a token pool (fixed seed).
 
 $pool = array(
@@ -234,6 +345,24 @@ for ($i = 0; $i < 400; $i++) {
     add($doc);
 }
 
+// Random documents of block delimiters, HTML and text (fixed seed).
+
+$blockPool = array(
+    '<!-- wp:paragraph -->', '<!-- /wp:paragraph -->', '<!-- wp:group {"a":1} -->', '<!-- /wp:group -->', '<!-- wp:latest-posts /-->',
+    '<!-- wp:x {"b":"}"} /-->', '<!-- wp:', '{', '}', ' }', '} -->', ' /-->', '-->', '<!--', "\n", "\n\n", ' ', '0', 'text', "'q'",
+    '"dq"', 'Wordpress', ' Wordpress', '<p>', '</p>', '<div>', '</div>', '<img src="a" width="1" height="2">', '<img src="b">',
+    '<iframe src="c" width="1" height="2"></iframe>', '<pre>', '</pre>', '<!-- wp:core/image -->', '<!-- /wp:core/image -->',
+);
+mt_srand(20240501);
+for ($i = 0; $i < 300; $i++) {
+    $n = mt_rand(1, 25);
+    $doc = '';
+    for ($j = 0; $j < $n; $j++) {
+        $doc .= $blockPool[mt_rand(0, count($blockPool) - 1)];
+    }
+    add($doc);
+}
+
 // ---------------------------------------------------------------------------
 
 $seen = array();
@@ -243,7 +372,7 @@ foreach ($cases as $in) {
         continue;
     }
     $seen[$in] = true;
-    $out[] = array('input' => $in, 'output' => trim(wpautop(wptexturize($in))));
+    $out[] = array('input' => $in, 'output' => the_content($in));
 }
 
 $json = json_encode($out, JSON_PRETTY_PRINT | JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE | JSON_THROW_ON_ERROR);
