@@ -13,6 +13,7 @@ var fuzzTargets = []struct{ pkg, name string }{
 	{"calendar/app/strtotime", "FuzzParse"},
 	{"calendar/controllers", "FuzzCheckArgs"},
 	{"calendar/app/wordpress", "FuzzSanitizeTitle"},
+	{"calendar/app/wordpress", "FuzzDoBlocks"},
 	{"calendar/controllers", "FuzzWritesByEveryRole"},
 	{"calendar/controllers", "FuzzDecodeValues"},
 }
