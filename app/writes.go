@@ -246,10 +246,10 @@ func (s *Terms) discardTerm(ctx context.Context, t *calendar.Term, expect Precon
 // get loads a user; a missing one is the endpoint's answer for it.
 func (s *Users) get(ctx context.Context, id int64) (*calendar.User, error) {
 	u, err := s.repo.Get(ctx, id)
-	if errors.Is(err, calendar.ErrNotFound) {
-		return nil, itemErrors.userMissing()
+	if err != nil {
+		return nil, userGone(err)
 	}
-	return u, err
+	return u, nil
 }
 
 // editUser is edit for a user (users are not indexed): change runs on the
@@ -281,7 +281,8 @@ func (s *Users) editUser(ctx context.Context, id int64, expect Precondition, cha
 	return out, userGone(err)
 }
 
-// userGone is the endpoint's answer for a user deleted during a write.
+// userGone is the endpoint's answer for a user that is not there, or was
+// deleted during a write.
 func userGone(err error) error {
 	if errors.Is(err, calendar.ErrNotFound) {
 		return itemErrors.userMissing()

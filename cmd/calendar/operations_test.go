@@ -64,13 +64,9 @@ esac
 		}
 	})
 
-	script := "set -e\nsystemctl start calendar\n"
-	for i, c := range commands {
-		c = strings.ReplaceAll(c, "127.0.0.1:8080", addr)
-		c = strings.ReplaceAll(c, "/var/lib/calendar", dataDir)
-		script += "echo '@@" + strconv.Itoa(i) + "'\n" + c + "\n"
-	}
-	script += "systemctl stop calendar\n"
+	script := "set -e\nsystemctl start calendar\n" +
+		markedScript(commands, strings.NewReplacer("127.0.0.1:8080", addr, "/var/lib/calendar", dataDir)) +
+		"systemctl stop calendar\n"
 	cmd := exec.Command("bash", "-c", script)
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), "PATH="+bin+":"+os.Getenv("PATH"), "CALENDAR_ADDR="+addr, "CALENDAR_DATA_DIR="+dataDir,
@@ -81,14 +77,9 @@ esac
 		log, _ := os.ReadFile(filepath.Join(root, "service.log"))
 		t.Fatalf("the guide stopped: %v\n%s\nthe service's log:\n%s", err, out, log)
 	}
-	outputs := map[int]string{}
-	for _, part := range strings.Split(string(out), "@@")[1:] {
-		n, rest, _ := strings.Cut(part, "\n")
-		i, _ := strconv.Atoi(n)
-		outputs[i] = rest
-	}
+	outputs := outputsOf(out)
 	// What each command's comment promises, by a part of the command.
-	for _, want := range []struct{ command, shows string }{
+	checkPromises(t, "command of the guide", commands, outputs, []promise{
 		{"curl -s $SITE/readyz", `"status":"ready"`},
 		{"/metrics", "calendar_index_sync_lag "},
 		{"tar -tzf", "manifest.json\ncalendar.db"},
@@ -97,18 +88,5 @@ esac
 		{"calendar users list", "administrator"},
 		{"$ADMIN/users/me ", `"login":"admin"`},
 		{"users/me/application-passwords", `"name":"Reset `},
-	} {
-		found := false
-		for i, c := range commands {
-			if strings.Contains(c, want.command) {
-				found = true
-				if !strings.Contains(outputs[i], want.shows) {
-					t.Errorf("%s\nshows no %q:\n%s", c, want.shows, outputs[i])
-				}
-			}
-		}
-		if !found {
-			t.Errorf("no command of the guide has %q", want.command)
-		}
-	}
+	})
 }

@@ -37,11 +37,7 @@ func TestTheREADMEExamplesRunInOrderOnAFreshStart(t *testing.T) {
 	})
 	waitReady(t, addr)
 
-	var script strings.Builder
-	for i, c := range commands {
-		script.WriteString("echo '@@" + strconv.Itoa(i) + "'\n" + strings.ReplaceAll(c, "127.0.0.1:8080", addr) + "\n")
-	}
-	cmd := exec.Command("bash", "-c", script.String())
+	cmd := exec.Command("bash", "-c", markedScript(commands, strings.NewReplacer("127.0.0.1:8080", addr)))
 	cmd.Dir = t.TempDir()
 	if err := os.WriteFile(filepath.Join(cmd.Dir, "poster.jpg"), gradientJPEG(t, 1200, 800), 0o600); err != nil { // "any image as poster.jpg"
 		t.Fatal(err)
@@ -50,12 +46,7 @@ func TestTheREADMEExamplesRunInOrderOnAFreshStart(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the examples stopped: %v\n%s", err, out)
 	}
-	outputs := map[int]string{}
-	for _, part := range strings.Split(string(out), "@@")[1:] {
-		n, rest, _ := strings.Cut(part, "\n")
-		i, _ := strconv.Atoi(n)
-		outputs[i] = rest
-	}
+	outputs := outputsOf(out)
 
 	for _, line := range strings.Split(logs.String(), "\n") {
 		var entry struct {
@@ -67,7 +58,7 @@ func TestTheREADMEExamplesRunInOrderOnAFreshStart(t *testing.T) {
 		}
 	}
 	// What each example's comment promises, by a part of its command.
-	for _, want := range []struct{ command, shows string }{
+	checkPromises(t, "README example", commands, outputs, []promise{
 		{"$ADMIN/users            #", `"login":"admin"`},
 		{"login=maria", `"application_password"`},
 		{"$ADMIN/users/me         #", `"role":"administrator"`},
@@ -101,20 +92,7 @@ func TestTheREADMEExamplesRunInOrderOnAFreshStart(t *testing.T) {
 		{"media?search=poster", `"slug":"poster-2"`},
 		{"post_parent=$CLASS", `"title":"Yoga class"`},
 		{"events.ics?search=yoga", "RRULE:FREQ=WEEKLY;BYDAY=TU;COUNT=10"},
-	} {
-		found := false
-		for i, c := range commands {
-			if strings.Contains(c, want.command) {
-				found = true
-				if !strings.Contains(outputs[i], want.shows) {
-					t.Errorf("%s\nshows no %s:\n%s", c, want.shows, outputs[i])
-				}
-			}
-		}
-		if !found {
-			t.Errorf("no README example has %q", want.command)
-		}
-	}
+	})
 }
 
 // readmeCommands are the shell commands of the README's sh blocks, from its
@@ -122,6 +100,52 @@ func TestTheREADMEExamplesRunInOrderOnAFreshStart(t *testing.T) {
 func readmeCommands(t *testing.T) []string {
 	t.Helper()
 	return shellCommands(t, "../../README.md", "## First steps", 20)
+}
+
+// markedScript runs commands in one shell, each after a marker line
+// (@@<index>) that outputsOf splits the output on, with the addresses and
+// paths of the document replaced by the test's.
+func markedScript(commands []string, local *strings.Replacer) string {
+	var script strings.Builder
+	for i, c := range commands {
+		script.WriteString("echo '@@" + strconv.Itoa(i) + "'\n" + local.Replace(c) + "\n")
+	}
+	return script.String()
+}
+
+// outputsOf is each command's output in a markedScript's output, by index.
+func outputsOf(out []byte) map[int]string {
+	outputs := map[int]string{}
+	for _, part := range strings.Split(string(out), "@@")[1:] {
+		n, rest, _ := strings.Cut(part, "\n")
+		i, _ := strconv.Atoi(n)
+		outputs[i] = rest
+	}
+	return outputs
+}
+
+// promise is what a document's command says it shows: a part of the
+// command, and a part of its output.
+type promise struct{ command, shows string }
+
+// checkPromises checks that each command having a promise's part shows it,
+// and that some command has it (what names the commands in messages).
+func checkPromises(t *testing.T, what string, commands []string, outputs map[int]string, promises []promise) {
+	t.Helper()
+	for _, want := range promises {
+		found := false
+		for i, c := range commands {
+			if strings.Contains(c, want.command) {
+				found = true
+				if !strings.Contains(outputs[i], want.shows) {
+					t.Errorf("%s\nshows no %q:\n%s", c, want.shows, outputs[i])
+				}
+			}
+		}
+		if !found {
+			t.Errorf("no %s has %q", what, want.command)
+		}
+	}
 }
 
 // shellCommands are the commands of a document's sh blocks after the

@@ -21,11 +21,18 @@ func runMain(t *testing.T, args string) (string, error) {
 
 // runMainIn is runMain on a data directory, reading stdin (nil: none).
 func runMainIn(dataDir, args string, stdin io.Reader) (string, error) {
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "CALENDAR_TEST_MAIN_ARGS="+args, "CALENDAR_DATA_DIR="+dataDir)
+	cmd := mainCommand(dataDir, args)
 	cmd.Stdin = stdin
 	out, err := cmd.CombinedOutput()
 	return string(out), err
+}
+
+// mainCommand is the real main with args on a data directory, as a process
+// of its own (TestMain).
+func mainCommand(dataDir, args string) *exec.Cmd {
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "CALENDAR_TEST_MAIN_ARGS="+args, "CALENDAR_DATA_DIR="+dataDir)
+	return cmd
 }
 
 func TestHelpListsTheCommandsAndExitsZero(t *testing.T) {

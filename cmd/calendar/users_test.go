@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"net/http"
-	"os"
-	"os/exec"
 	"strings"
 	"testing"
 )
@@ -14,8 +12,7 @@ import (
 // process of its own, and gives its standard output apart from the rest.
 func runIn(t *testing.T, dir, args string) (stdout, stderr string, err error) {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "CALENDAR_TEST_MAIN_ARGS="+args, "CALENDAR_DATA_DIR="+dir)
+	cmd := mainCommand(dir, args)
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	err = cmd.Run()
