@@ -63,7 +63,7 @@ func (s *Events) checkEventInput(ctx context.Context, raw EventInput, existing *
 
 	zone := s.settings.TimeZone
 	if existing != nil && existing.TimeZone != "" {
-		if z, err := wordpress.ParseZone(existing.TimeZone); err == nil {
+		if z, err := calendar.ParseZone(existing.TimeZone); err == nil {
 			zone = z
 		}
 	}
@@ -72,7 +72,7 @@ func (s *Events) checkEventInput(ctx context.Context, raw EventInput, existing *
 			zone = s.settings.TimeZone
 			siteName := zone.String()
 			in.zoneName = &siteName
-		} else if z, err := wordpress.ParseZone(*name); err != nil {
+		} else if z, err := calendar.ParseZone(*name); err != nil {
 			bad.Add("timezone", "timezone must be an IANA zone name, UTC, or UTC+N / UTC-N.", nil)
 		} else {
 			zone, in.zoneName = z, name

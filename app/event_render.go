@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"calendar/app/calendar"
-	"calendar/app/wordpress"
 )
 
 // DateFormat is how the API writes dates: local or UTC wall time to the second.
@@ -215,7 +214,7 @@ func (s *Events) renderMissing(ctx context.Context, events []*calendar.Post, mis
 // (both keep its language segment; the kept views are keyed by root, which
 // tells home too).
 func (s *Events) renderEvent(e *calendar.Post, posts map[int64]*calendar.Post, terms map[int64]*calendar.Term, counts map[int64]int, single bool, root, home string) EventView {
-	zone, err := wordpress.ParseZone(e.TimeZone)
+	zone, err := calendar.ParseZone(e.TimeZone)
 	if err != nil {
 		zone = s.settings.TimeZone
 	}
@@ -235,7 +234,7 @@ func (s *Events) renderEvent(e *calendar.Post, posts map[int64]*calendar.Post, t
 		EndDate: end.Format(DateFormat), EndDateDetails: details(end),
 		UTCStartDate: formatUTC(e.Start), UTCStartDateDetails: details(e.Start.UTC()),
 		UTCEndDate: formatUTC(e.End), UTCEndDateDetails: details(e.End.UTC()),
-		TimeZone: e.TimeZone, TimeZoneAbbr: wordpress.ZoneAbbr(zone, e.Start), Cost: cost,
+		TimeZone: e.TimeZone, TimeZoneAbbr: calendar.ZoneAbbr(zone, e.Start), Cost: cost,
 		CostDetails: CostDetails{CurrencySymbol: e.CostSymbol, CurrencyPosition: e.CostPosition, Values: values},
 		Website:     website, ShowMap: boolPtr(e.ShowMap == nil || *e.ShowMap), ShowMapLink: boolPtr(e.ShowMapLink == nil || *e.ShowMapLink),
 		HideFromListings: boolPtr(e.HideFromListings), Sticky: boolPtr(e.Sticky), Featured: boolPtr(e.Featured),

@@ -311,7 +311,7 @@ func (s *Events) apply(p *calendar.Post, in *eventInput, links eventLinks) error
 // when no dates are sent; all-day events run from 00:00:00 to 23:59:59.
 func (s *Events) applySchedule(p *calendar.Post, in *eventInput) error {
 	zone := in.zone
-	oldZone, err := wordpress.ParseZone(p.TimeZone)
+	oldZone, err := calendar.ParseZone(p.TimeZone)
 	if err != nil {
 		oldZone = s.settings.TimeZone
 	}

@@ -13,7 +13,6 @@ import (
 
 	"calendar/app/calendar"
 	"calendar/app/ical"
-	"calendar/app/wordpress"
 )
 
 // DefaultFeedLimit caps the events of one iCalendar feed, DefaultFeedMaxBytes
@@ -76,7 +75,7 @@ func (s *postService) siteHost() string {
 
 // eventZone is the zone an event's times are written in, as renderEvent picks it.
 func (s *Events) eventZone(e *calendar.Post) *time.Location {
-	zone, err := wordpress.ParseZone(e.TimeZone)
+	zone, err := calendar.ParseZone(e.TimeZone)
 	if err != nil {
 		return s.settings.TimeZone
 	}
@@ -86,7 +85,7 @@ func (s *Events) eventZone(e *calendar.Post) *time.Location {
 // hasTZID: a zone of the tz database gets a TZID and a VTIMEZONE; UTC and
 // fixed offsets are written as UTC times.
 func hasTZID(loc *time.Location) bool {
-	return loc != time.UTC && loc.String() != "UTC" && !wordpress.IsOffsetZone(loc)
+	return loc != time.UTC && loc.String() != "UTC" && !calendar.IsOffsetZone(loc)
 }
 
 // renderICal writes the calendar, a VEVENT an entry.

@@ -146,7 +146,8 @@ func dedupe(ids []int64) []int64 {
 }
 
 // dateBounds applies the plugin's date rules: each bound is a whole day (its
-// UTC calendar date at 00:00:00 or 23:59:59, read in the site zone) unless
+// UTC calendar date at 00:00:00 or 23:59:59, a wall-clock time of the site's
+// zone, compared with the events' local times) unless
 // strict_dates is true (then the value is an instant, zone-less values in
 // UTC); with no date parameter the window runs from yesterday to two years
 // ahead; a relative bound alone drops that default window.
@@ -182,12 +183,16 @@ func (s *Events) dateBounds(f EventFilter, q *calendar.PostQuery, bad *calendar.
 			bad.Add(d.name, d.name+" is not a date.", nil)
 			continue
 		}
-		if !strict {
+		// The bound is a wall-clock time of the site's zone, compared with
+		// each event's local times (calendar.WallClock).
+		if strict {
+			t = calendar.WallClock(t, site)
+		} else {
 			y, m, day := t.UTC().Date()
 			if d.dayStart {
-				t = strtotime.WallClock(y, int(m), day, 0, 0, 0, site)
+				t = time.Date(y, m, day, 0, 0, 0, 0, time.UTC)
 			} else {
-				t = strtotime.WallClock(y, int(m), day, 23, 59, 59, site)
+				t = time.Date(y, m, day, 23, 59, 59, 0, time.UTC)
 			}
 		}
 		b := &calendar.Bound{T: t, Inclusive: d.incl}
@@ -344,7 +349,7 @@ func (s *LinkedPosts[V]) eventFilters(ctx context.Context, actor *calendar.User,
 	}
 	if f.OnlyWithUpcoming {
 		// The plugin's quirk, kept: the events' statuses are the list's.
-		upcoming := calendar.PostQuery{Type: calendar.PostTypeEvent, Statuses: q.Statuses, Reader: q.Reader, StartAfter: &calendar.Bound{T: s.now(), Inclusive: true}}
+		upcoming := calendar.PostQuery{Type: calendar.PostTypeEvent, Statuses: q.Statuses, Reader: q.Reader, StartAfter: &calendar.Bound{T: calendar.WallClock(s.now(), s.settings.TimeZone), Inclusive: true}}
 		counts, err := s.index.CountLinks(ctx, s.link(), upcoming)
 		if err != nil {
 			return err

@@ -23,7 +23,7 @@ import (
 
 // MappingVersion changes whenever the mapping or the indexed document changes;
 // an index built with another version is discarded and rebuilt from the store.
-const MappingVersion = 22 // 22: a protected post has no position
+const MappingVersion = 23 // 23: events start and end at their local wall-clock times
 
 // Field names of an indexed post. Text fields hold the whole lower-cased value
 // as one term, so a fragment matches as a substring with a wildcard query.
@@ -165,10 +165,13 @@ func newPostDoc(p *calendar.Post) postDoc {
 		d[fieldGeo] = map[string]any{"lat": geo.Lat, "lon": geo.Lng} // bleve reads a geopoint from map[string]any only
 	}
 	if p.Type == calendar.PostTypeEvent {
-		d[startTime.buckets] = bucketsOf(p.Start)
-		d[fieldStartKey] = sortKey(p.Start) + sortKey(p.Date) + idKey(p.ID)
-		d[endTime.buckets] = bucketsOf(p.End)
-		d[endTime.exact] = sortKey(p.End)
+		// The plugin orders and bounds events by their local times (its
+		// default time-zone mode); queries bound them by wall clocks too.
+		start, end := p.LocalSchedule()
+		d[startTime.buckets] = bucketsOf(start)
+		d[fieldStartKey] = sortKey(start) + sortKey(p.Date) + idKey(p.ID)
+		d[endTime.buckets] = bucketsOf(end)
+		d[endTime.exact] = sortKey(end)
 		d[fieldCats], d[fieldTags], d[fieldOrgs] = idStrings(p.Categories), idStrings(p.Tags), idStrings(p.Organizers)
 		if p.Venue != 0 {
 			d[fieldVenue] = docID(p.Venue)

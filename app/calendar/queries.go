@@ -56,8 +56,10 @@ type PostQuery struct {
 	// ExcludeIDs leaves these out.
 	IDs        []int64
 	ExcludeIDs []int64
-	// Event filters: bounds on the start and end instants, linked posts and
-	// terms (OR within each list), the featured flag, listing visibility.
+	// Event filters: bounds on the start and end, linked posts and terms (OR
+	// within each list), the featured flag, listing visibility. Start and end
+	// are bounded, and ordered, as wall-clock times (WallClock): each event's
+	// in its own zone, against the bound's in the site's.
 	StartAfter, StartBefore, EndAfter, EndBefore *Bound
 	Venues, Organizers, Categories, Tags         []int64
 	// Authors keeps the posts of these authors; Images those whose image is
@@ -98,7 +100,8 @@ type PostOrder int
 const (
 	// OrderNewest: publication date descending, then ID descending (venues, organizers).
 	OrderNewest PostOrder = iota
-	// OrderStart: event start ascending, then publication date, then ID.
+	// OrderStart: event start ascending (its wall-clock time, as the
+	// plugin's default time-zone mode orders), then publication date, then ID.
 	OrderStart
 	// OrderPublished: publication date ascending, then ID.
 	OrderPublished

@@ -1,10 +1,12 @@
-package wordpress
+package calendar
 
 import (
 	"errors"
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -13,8 +15,32 @@ var utcOffsetZone = regexp.MustCompile(`^UTC([+-])(\d{1,2})(?:(?:\.(\d+))|(?::(\
 var errBadZone = errors.New("not a time zone")
 
 // ParseZone reads an event zone: an IANA name, UTC, or an offset form such as
-// UTC+5, UTC-3.5 or UTC+5:30.
+// UTC+5, UTC-3.5 or UTC+5:30. Zones read are kept: every render and every
+// index write reads one, and loading an IANA zone reads its file.
 func ParseZone(name string) (*time.Location, error) {
+	if loc, ok := zonesRead.Load(name); ok {
+		return loc.(*time.Location), nil
+	}
+	loc, err := parseZone(name)
+	if err == nil && len(name) <= maxKeptZoneName && zonesKept.Add(1) <= maxKeptZones {
+		zonesRead.Store(name, loc)
+	}
+	return loc, err
+}
+
+// The zones kept are bounded: names are checked, but an offset's digits
+// (UTC+5.5000...) could make new ones without end.
+const (
+	maxKeptZones    = 4096
+	maxKeptZoneName = 40
+)
+
+var (
+	zonesRead sync.Map
+	zonesKept atomic.Int64
+)
+
+func parseZone(name string) (*time.Location, error) {
 	name = strings.TrimSpace(name)
 	if strings.EqualFold(name, "utc") {
 		return time.UTC, nil
@@ -60,4 +86,23 @@ func ZoneAbbr(loc *time.Location, at time.Time) string {
 	}
 	abbr, _ := at.In(loc).Zone()
 	return abbr
+}
+
+// WallClock is an instant's wall-clock time in a zone, written as if in UTC:
+// the plugin, in its default time-zone mode, orders and bounds events by
+// their local start and end as written ("2025-05-01 20:00:00"), whatever
+// their zone, and reads a date bound as a wall-clock time of the site's zone.
+func WallClock(t time.Time, zone *time.Location) time.Time {
+	l := t.In(zone)
+	return time.Date(l.Year(), l.Month(), l.Day(), l.Hour(), l.Minute(), l.Second(), l.Nanosecond(), time.UTC)
+}
+
+// LocalSchedule is an event's start and end as wall-clock times of its own
+// zone (WallClock); an event whose zone cannot be read keeps its UTC times.
+func (p *Post) LocalSchedule() (start, end time.Time) {
+	zone, err := ParseZone(p.TimeZone)
+	if err != nil || p.TimeZone == "" {
+		return p.Start, p.End
+	}
+	return WallClock(p.Start, zone), WallClock(p.End, zone)
 }
