@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -188,70 +186,4 @@ func (s *Events) resolveTerms(ctx context.Context, actor *calendar.User, terms *
 		}
 	}
 	return ids, nil
-}
-
-var costNumber = regexp.MustCompile(`\d+(?:[.,]\d+)*`)
-
-// inferCurrency finds the symbol around the numbers of the cost values: the
-// same non-numeric remainder in every value, before or after the number.
-func inferCurrency(values []string) (symbol, position string) {
-	for i, v := range values {
-		loc := costNumber.FindStringIndex(v)
-		if loc == nil {
-			return "", ""
-		}
-		before, after := strings.TrimSpace(v[:loc[0]]), strings.TrimSpace(v[loc[1]:])
-		sym, pos := after, "postfix"
-		if before != "" {
-			sym, pos = before, "prefix"
-		}
-		if i > 0 && (sym != symbol || pos != position) {
-			return "", ""
-		}
-		symbol, position = sym, pos
-	}
-	if symbol == "" {
-		return "", ""
-	}
-	return symbol, position
-}
-
-// costText is the plugin's cost: the lowest and highest amounts with the
-// symbol, "Free" for zero, joined by an en dash; text without numbers verbatim.
-func costText(p *calendar.Post) (string, []string) {
-	type amount struct {
-		text  string
-		value float64
-	}
-	var amounts []amount
-	for _, v := range p.Cost {
-		for _, n := range costNumber.FindAllString(v, -1) {
-			f, err := strconv.ParseFloat(strings.ReplaceAll(n, ",", ""), 64)
-			if err == nil {
-				amounts = append(amounts, amount{n, f})
-			}
-		}
-	}
-	if len(amounts) == 0 {
-		return strings.Join(p.Cost, ", "), []string{}
-	}
-	sort.SliceStable(amounts, func(i, j int) bool { return amounts[i].value < amounts[j].value })
-	values := make([]string, len(amounts))
-	for i, a := range amounts {
-		values[i] = a.text
-	}
-	show := func(a amount) string {
-		switch {
-		case a.value == 0:
-			return "Free"
-		case p.CostPosition == "prefix":
-			return p.CostSymbol + a.text
-		}
-		return a.text + p.CostSymbol
-	}
-	lo, hi := amounts[0], amounts[len(amounts)-1]
-	if lo.value == hi.value {
-		return show(lo), values
-	}
-	return show(lo) + " – " + show(hi), values
 }

@@ -288,7 +288,7 @@ func (s *Events) apply(p *calendar.Post, in *eventInput, links eventLinks) error
 	}
 	if in.cost != nil {
 		p.Cost = slices.Clone(*in.cost)
-		p.CostSymbol, p.CostPosition = inferCurrency(p.Cost)
+		p.CostSymbol, p.CostPosition = inferCurrency(p.Cost, p.CostSymbol, p.CostPosition)
 	}
 	if err := s.applySchedule(p, in); err != nil {
 		return err

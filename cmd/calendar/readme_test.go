@@ -80,7 +80,7 @@ func TestTheREADMEExamplesRunInOrderOnAFreshStart(t *testing.T) {
 		{"per_page=1\" | grep -i '^link:'", `page=2>; rel="next"`},
 		{"categories=jazz&categories=music", `"title":"Café concert"`},
 		{"categories=jazz&categories=music", `"title":"Jazz night"`},
-		{`-H "If-Match: $TAG" -d cost=25`, `"cost":"25"`},
+		{`-H "If-Match: $TAG" -d cost=25`, `"cost":"25€"`},
 		{"search=cafe%20concrt", `"title":"Café concert"`},
 		{"events.ics?categories=jazz", "SUMMARY:Jazz night"},
 		{"modified_after=yesterday", `"title":"Jazz night"`},
