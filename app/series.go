@@ -59,22 +59,18 @@ func (s *Events) occurrenceAt(series *calendar.Post, t time.Time) *calendar.Post
 	o.Parent, o.Occurrence, o.Detached = series.ID, t.UTC(), false
 	o.Categories, o.Tags, o.Organizers = slices.Clone(series.Categories), slices.Clone(series.Tags), slices.Clone(series.Organizers)
 	o.Cost = slices.Clone(series.Cost)
-	length := naive(series.End, zone).Sub(naive(series.Start, zone))
-	o.Start = fromNaive(naive(t, zone), zone)
-	o.End = fromNaive(naive(t, zone).Add(length), zone)
+	length := calendar.WallClock(series.End, zone).Sub(calendar.WallClock(series.Start, zone))
+	o.Start = fromNaive(calendar.WallClock(t, zone), zone)
+	o.End = fromNaive(calendar.WallClock(t, zone).Add(length), zone)
 	if series.Status == calendar.StatusTrash {
 		o.Status = calendar.StatusTrash
 	}
 	return &o
 }
 
-// naive is a local time as if it were UTC, so that local times can be
-// added to and compared without the zone's changes; fromNaive turns one back.
-func naive(t time.Time, zone *time.Location) time.Time {
-	l := t.In(zone)
-	return time.Date(l.Year(), l.Month(), l.Day(), l.Hour(), l.Minute(), l.Second(), 0, time.UTC)
-}
-
+// fromNaive turns a local time written as if in UTC (calendar.WallClock,
+// which local times are added to and compared as, without the zone's
+// changes) back into an instant.
 func fromNaive(n time.Time, zone *time.Location) time.Time {
 	return strtotime.WallClock(n.Year(), int(n.Month()), n.Day(), n.Hour(), n.Minute(), n.Second(), zone).UTC()
 }

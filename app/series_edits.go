@@ -294,8 +294,8 @@ func (s *Events) applySeries(ctx context.Context, actor *calendar.User, before, 
 // start moved.
 func (s *Events) slotMover(before, series *calendar.Post) func(time.Time) time.Time {
 	zone := s.eventZone(series)
-	shift := naive(series.Start, zone).Sub(naive(before.Start, zone))
-	return func(t time.Time) time.Time { return fromNaive(naive(t, zone).Add(shift), zone) }
+	shift := calendar.WallClock(series.Start, zone).Sub(calendar.WallClock(before.Start, zone))
+	return func(t time.Time) time.Time { return fromNaive(calendar.WallClock(t, zone).Add(shift), zone) }
 }
 
 // moveSlots: when a series' start moves, the starts its exceptions stand
