@@ -8,16 +8,13 @@ import (
 	"testing"
 )
 
-// TestEveryURLTheDocNamesIsRoutedWithOrWithoutATrailingSlash: an operation's
-// URL is its server's and its path, perhaps with a trailing slash, as the
-// plugin's URLs may have one; every such URL reaches its route at once (no
-// redirect, no rest_no_route). The admin server has no trailing slash, so its
-// paths join as they are; the namespace's server is {api}/, as the contract
-// has it, and its paths join after that slash.
-func TestEveryURLTheDocNamesIsRoutedWithOrWithoutATrailingSlash(t *testing.T) {
-	t.Parallel()
-	s := startService(t)
-	doc := s.do("GET", "/vendor/events/v1/doc").object(t)
+// routedWithOrWithoutATrailingSlash: an operation's URL is its server's and
+// its path, perhaps with a trailing slash, as the plugin's URLs may have one;
+// every such URL reaches its route at once (no redirect, no rest_no_route).
+// The admin server has no trailing slash, so its paths join as they are; the
+// namespace's server is {api}/, as the contract has it, and its paths join
+// after that slash.
+func routedWithOrWithoutATrailingSlash(t *testing.T, doc map[string]any) {
 	root := firstServer(doc)
 	values := strings.NewReplacer("{id}", "1", "{slug}", "a-slug", "{uuid}", "00000000-0000-4000-8000-000000000000")
 	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
