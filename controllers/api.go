@@ -138,6 +138,7 @@ func newAPI(cfg Config, users accounts, collectors ...prometheus.Collector) *API
 					Description: "Events, venues, organizers, event categories and event tags of a site's calendar.",
 				},
 			}),
+			fuego.WithOpenAPIGeneratorSchemaCustomizer(nullWhereWritten),
 			fuego.WithMiddlewareConfig(fuego.MiddlewareConfig{DisableMiddlewareSection: true, DisableControllerSection: true}),
 			fuego.WithResponseContentType("application/json"),
 			fuego.DisableErrorHandler(),

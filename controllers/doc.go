@@ -12,9 +12,13 @@ import (
 )
 
 // Placeholders in the prepared document, replaced by each request's URLs.
+// A client appends a path ("/v1/users") to its server URL as it is, so the
+// admin server has no trailing slash; the namespace's is {api}/ all the same,
+// as the plugin's document has it and the contract requires (a path joined to
+// it has a doubled slash, which the router redirects).
 const (
 	eventsServerPlaceholder = "https://api.invalid/events-root/"
-	adminServerPlaceholder  = "https://api.invalid/admin-root/"
+	adminServerPlaceholder  = "https://api.invalid/admin-root"
 )
 
 // openAPIDoc is the document fuego generated from the routes, rearranged as
@@ -38,7 +42,7 @@ func newOpenAPIDoc(spec *openapi3.T) *openAPIDoc {
 			describeOperations(rel, item, false)
 			paths.Set(rel, item)
 		case strings.HasPrefix(path, adminPrefix):
-			// Relative to {base}/vendor/admin/ so the admin root does not clash with "/".
+			// Relative to {base}/vendor/admin so the admin root does not clash with "/".
 			item.Servers = openapi3.Servers{{URL: adminServerPlaceholder}}
 			describeOperations(path, item, true)
 			paths.Set(strings.TrimPrefix(path, adminPrefix), item)
@@ -58,6 +62,7 @@ func newOpenAPIDoc(spec *openapi3.T) *openAPIDoc {
 }
 
 func (d *openAPIDoc) forRoots(eventsRoot, adminRoot string) json.RawMessage {
+	adminRoot = strings.TrimSuffix(adminRoot, "/")
 	out := bytes.ReplaceAll(d.template, []byte(eventsServerPlaceholder), jsonStringBody(eventsRoot))
 	return bytes.ReplaceAll(out, []byte(adminServerPlaceholder), jsonStringBody(adminRoot))
 }

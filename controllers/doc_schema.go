@@ -2,6 +2,8 @@ package controllers
 
 import (
 	"net/http"
+	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -127,4 +129,24 @@ func notNull(s *openapi3.SchemaRef) {
 		}
 		notNull(p)
 	}
+}
+
+// nullWhereWritten says which pointers the service writes as null. The
+// generator marks every pointer field nullable, a keyword OpenAPI 3.1 no
+// longer has; a nil pointer the service leaves out (omitempty, omitzero) is
+// never null, and one it writes is its type or null. Structs are left alone:
+// a component's schema is the type's, not one field's (the generator drops
+// their mark).
+func nullWhereWritten(_ string, t reflect.Type, tag reflect.StructTag, schema *openapi3.Schema) error {
+	if !schema.Nullable || t.Kind() == reflect.Struct {
+		return nil
+	}
+	schema.Nullable = false
+	_, options, _ := strings.Cut(tag.Get("json"), ",")
+	omitted := slices.ContainsFunc(strings.Split(options, ","), func(o string) bool { return o == "omitempty" || o == "omitzero" })
+	if !omitted && schema.Type != nil && !schema.Type.Includes(openapi3.TypeNull) {
+		types := append(schema.Type.Slice(), openapi3.TypeNull)
+		schema.Type = (*openapi3.Types)(&types)
+	}
+	return nil
 }

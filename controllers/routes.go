@@ -277,8 +277,13 @@ func paramSchema(a Arg) *openapi3.Schema {
 	if a.Default != nil {
 		s.Default = a.Default
 	}
+	// An array's enum constrains each of its items, not the array.
+	constrained := s
+	if a.Type == TypeArray {
+		constrained = s.Items.Value
+	}
 	for _, e := range a.Enum {
-		s.Enum = append(s.Enum, e)
+		constrained.Enum = append(constrained.Enum, e)
 	}
 	return s
 }
