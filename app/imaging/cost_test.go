@@ -8,12 +8,15 @@ import (
 	"time"
 )
 
-// Each image is wider than WordPress' largest size, so every size is made.
+// The first two images are larger than every WordPress size, so every
+// size is made; the others are larger than large.
 func TestCostBoundsWhatProcessAllocates(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		data []byte
 	}{
+		{"a 2500x1800 JPEG photo", encJPEG(t, photo(2500, 1800, 4), 90)},
+		{"a JPEG of 2100x2100 turned by EXIF", insertAfterSOI(encJPEG(t, photo(2100, 2100, 5), 90), exifSegment(6))},
 		{"a 1400x1050 JPEG photo", encJPEG(t, photo(1400, 1050, 1), 90)},
 		{"a 1100x825 PNG", encPNG(t, photo(1100, 825, 2))},
 		{"a progressive JPEG", readTestdata(t, "progressive.jpg")},
