@@ -15,8 +15,8 @@ func TestCostBoundsWhatProcessAllocates(t *testing.T) {
 		name string
 		data []byte
 	}{
-		{"a 2500x1800 JPEG photo", encJPEG(t, photo(2500, 1800, 4), 90)},
-		{"a JPEG of 2100x2100 turned by EXIF", insertAfterSOI(encJPEG(t, photo(2100, 2100, 5), 90), exifSegment(6))},
+		{"a 2100x900 JPEG", encJPEG(t, photo(2100, 900, 4), 90)},
+		{"a JPEG of 900x2100 turned upright by EXIF", insertAfterSOI(encJPEG(t, photo(900, 2100, 5), 90), exifSegment(6))},
 		{"a 1400x1050 JPEG photo", encJPEG(t, photo(1400, 1050, 1), 90)},
 		{"a 1100x825 PNG", encPNG(t, photo(1100, 825, 2))},
 		{"a progressive JPEG", readTestdata(t, "progressive.jpg")},
