@@ -12,7 +12,7 @@ import (
 )
 
 // BenchmarkUpload4000x3000JPEG is a 12-megapixel camera photo uploaded to
-// the library on the embedded store: decoded, its four sizes made, every
+// the library on the embedded store: decoded, its six sizes made, every
 // file written and synced, the record stored and indexed. Its peak memory is
 // measured around the test binary (docs/benchmarks.md):
 //

@@ -2,9 +2,11 @@ package app
 
 import (
 	"path"
+	"slices"
 	"strings"
 
 	"calendar/app/calendar"
+	"calendar/app/imaging"
 )
 
 // imageView is a post's image: a URL as given, or one of our uploads with
@@ -16,11 +18,27 @@ func (s *postService) imageView(url string, id int64, f *calendar.MediaFile) *Im
 	}
 	v.URL, v.ID, v.Width, v.Height, v.FileSize = s.fileURL(f.File), id, f.Width, f.Height, f.FileSize
 	v.Extension = strings.TrimPrefix(path.Ext(f.File), ".")
-	v.Sizes = map[string]ImageSizeView{}
-	for _, size := range f.Sizes {
-		v.Sizes[size.Name] = ImageSizeView{Width: size.Width, Height: size.Height, MIME: size.MIME, URL: s.fileURL(size.File)}
+	for _, size := range inMetadataOrder(f.Sizes) {
+		v.Sizes = append(v.Sizes, ImageSizeView{Name: size.Name, Width: size.Width, Height: size.Height, MIME: size.MIME,
+			FileSize: size.FileSize, URL: s.fileURL(size.File)})
 	}
 	return v
+}
+
+// inMetadataOrder are an upload's sizes in the order WordPress' metadata
+// lists them (imaging.WordPressSizes'): uploads stored before that order
+// was kept have theirs in the order WordPress registers them. A size of
+// another name would come last.
+func inMetadataOrder(sizes []calendar.MediaSize) []calendar.MediaSize {
+	rank := func(s calendar.MediaSize) int {
+		if i := slices.IndexFunc(imaging.WordPressSizes, func(w imaging.SizeSpec) bool { return w.Name == s.Name }); i >= 0 {
+			return i
+		}
+		return len(imaging.WordPressSizes)
+	}
+	ordered := slices.Clone(sizes)
+	slices.SortStableFunc(ordered, func(a, b calendar.MediaSize) int { return rank(a) - rank(b) })
+	return ordered
 }
 
 // fileURL is where an uploaded file is served.
@@ -60,20 +78,33 @@ type Rendered struct {
 
 // MediaDetails are an attachment's dimensions, file and sizes.
 type MediaDetails struct {
-	Width     int                         `json:"width"`
-	Height    int                         `json:"height"`
-	File      string                      `json:"file"`
-	FileSize  int64                       `json:"filesize"`
-	Sizes     map[string]MediaDetailsSize `json:"sizes"`
-	ImageMeta map[string]any              `json:"image_meta"`
+	Width     int               `json:"width"`
+	Height    int               `json:"height"`
+	File      string            `json:"file"`
+	FileSize  int64             `json:"filesize"`
+	Sizes     MediaDetailsSizes `json:"sizes"`
+	ImageMeta map[string]any    `json:"image_meta"`
 }
 
-// MediaDetailsSize is one size of an attachment (WordPress' keys).
+// MediaDetailsSizes are an attachment's sizes as WordPress' media endpoint
+// writes them: an object keyed by size name, in the order of the
+// attachment's metadata, then "full".
+type MediaDetailsSizes []MediaDetailsSize
+
+func (s MediaDetailsSizes) MarshalJSON() ([]byte, error) {
+	return OrderedObject(len(s), func(i int) (string, any) { return s[i].Name, s[i] })
+}
+
+// MediaDetailsSize is one size of an attachment (WordPress' keys). The
+// size in bytes is the metadata's: "full" has none, as WordPress writes it
+// apart from the metadata, and neither has a size of an upload stored
+// before they were kept.
 type MediaDetailsSize struct {
+	Name      string `json:"-"`
 	File      string `json:"file"`
 	Width     int    `json:"width"`
 	Height    int    `json:"height"`
-	FileSize  int64  `json:"filesize"`
+	FileSize  int64  `json:"filesize,omitempty"`
 	MIMEType  string `json:"mime_type"`
 	SourceURL string `json:"source_url"`
 }
@@ -97,14 +128,18 @@ func (m *Media) renderAttachment(p *calendar.Post, caller Caller) AttachmentView
 		Description: Rendered{Rendered: texts.description}, Caption: Rendered{Rendered: texts.excerpt},
 		AltText: p.Meta[calendar.MetaAlt], MediaType: "image", MIMEType: f.MIME, SourceURL: src,
 		MediaDetails: MediaDetails{Width: f.Width, Height: f.Height, File: f.File, FileSize: f.FileSize,
-			Sizes: map[string]MediaDetailsSize{}, ImageMeta: map[string]any{}},
+			Sizes: MediaDetailsSizes{}, ImageMeta: map[string]any{}},
 	}
-	for _, s := range f.Sizes {
-		v.MediaDetails.Sizes[s.Name] = MediaDetailsSize{File: path.Base(s.File), Width: s.Width, Height: s.Height,
-			FileSize: s.FileSize, MIMEType: s.MIME, SourceURL: m.fileURL(s.File)}
+	for _, s := range inMetadataOrder(f.Sizes) {
+		v.MediaDetails.Sizes = append(v.MediaDetails.Sizes, MediaDetailsSize{Name: s.Name, File: path.Base(s.File),
+			Width: s.Width, Height: s.Height, FileSize: s.FileSize, MIMEType: s.MIME, SourceURL: m.fileURL(s.File)})
 	}
-	v.MediaDetails.Sizes["full"] = MediaDetailsSize{File: path.Base(f.File), Width: f.Width, Height: f.Height,
-		FileSize: f.FileSize, MIMEType: f.MIME, SourceURL: src}
+	// WordPress adds "full" only to an image that has sizes: a small one's
+	// are {}.
+	if len(f.Sizes) > 0 {
+		v.MediaDetails.Sizes = append(v.MediaDetails.Sizes, MediaDetailsSize{Name: "full", File: path.Base(f.File),
+			Width: f.Width, Height: f.Height, MIMEType: f.MIME, SourceURL: src})
+	}
 	if canEdit(caller.User, p) {
 		title, description, caption := p.Title, p.Content, p.Excerpt
 		v.Title.Raw, v.Description.Raw, v.Caption.Raw = &title, &description, &caption

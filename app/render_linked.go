@@ -15,21 +15,34 @@ import (
 // extension, and for one of our uploads its ID, dimensions, size in bytes and
 // sizes.
 type ImageView struct {
-	URL       string                   `json:"url"`
-	ID        int64                    `json:"id,omitempty"`
-	Extension string                   `json:"extension,omitempty"`
-	Width     int                      `json:"width,omitempty"`
-	Height    int                      `json:"height,omitempty"`
-	FileSize  int64                    `json:"filesize,omitempty"`
-	Sizes     map[string]ImageSizeView `json:"sizes,omitempty"`
+	URL       string     `json:"url"`
+	ID        int64      `json:"id,omitempty"`
+	Extension string     `json:"extension,omitempty"`
+	Width     int        `json:"width,omitempty"`
+	Height    int        `json:"height,omitempty"`
+	FileSize  int64      `json:"filesize,omitempty"`
+	Sizes     ImageSizes `json:"sizes,omitempty"`
 }
 
-// ImageSizeView is one size of an image (the plugin's keys).
+// ImageSizes are an image's sizes, written as the plugin passes WordPress'
+// metadata on: an object keyed by size name, in the metadata's order.
+type ImageSizes []ImageSizeView
+
+func (s ImageSizes) MarshalJSON() ([]byte, error) {
+	return OrderedObject(len(s), func(i int) (string, any) { return s[i].Name, s[i] })
+}
+
+// ImageSizeView is one size of an image (the plugin's keys: WordPress'
+// metadata of the size, its file replaced by its URL). An upload stored
+// before sizes had their byte size kept has none, as WordPress' metadata
+// before 6.0.
 type ImageSizeView struct {
-	Width  int    `json:"width"`
-	Height int    `json:"height"`
-	MIME   string `json:"mime-type"`
-	URL    string `json:"url"`
+	Name     string `json:"-"`
+	Width    int    `json:"width"`
+	Height   int    `json:"height"`
+	MIME     string `json:"mime-type"`
+	FileSize int64  `json:"filesize,omitempty"`
+	URL      string `json:"url"`
 }
 
 // The venue and organizer objects follow one rule, the plugin's

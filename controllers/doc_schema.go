@@ -14,7 +14,7 @@ import (
 // administration, optional for reads), which resource an operation is of, the
 // one content type each answer has, and the schemas reflection cannot read
 // from Go types (an image or false, a venue or [], JSON-LD objects, the
-// error's params and details).
+// error's params and details, sizes kept in order).
 
 // The security schemes of the document: WordPress application passwords.
 var securitySchemes = openapi3.SecuritySchemes{
@@ -96,6 +96,19 @@ func refineSchemas(schemas openapi3.Schemas) {
 		venue.Description = "The venue, or [] when the event has none (or none the caller may read)."
 		s.Value.Properties["venue"] = openapi3.NewSchemaRef("", venue)
 		s.Value.Properties["custom_fields"] = openapi3.NewSchemaRef("", empty)
+	}
+	// Sizes are Go lists so that they keep WordPress' order; they are
+	// written as objects keyed by size name.
+	for schema, size := range map[string]string{"ImageView": "ImageSizeView", "MediaDetails": "MediaDetailsSize"} {
+		if s := schemas[schema]; s != nil && s.Value != nil {
+			sizes := openapi3.NewObjectSchema()
+			sizes.AdditionalProperties = openapi3.AdditionalProperties{Schema: schemaRef(size)}
+			sizes.Description = "By size name, in the order WordPress makes them (medium, large, thumbnail, medium_large, 1536x1536, 2048x2048), each only when the original is larger."
+			if schema == "MediaDetails" {
+				sizes.Description += " Then full, the original, when there is any other."
+			}
+			s.Value.Properties["sizes"] = openapi3.NewSchemaRef("", sizes)
+		}
 	}
 	if s := schemas["ErrorBody"]; s != nil && s.Value != nil {
 		data := s.Value.Properties["data"].Value

@@ -1,9 +1,6 @@
 package controllers
 
-import (
-	"bytes"
-	"encoding/json"
-)
+import "calendar/app"
 
 // object is a JSON object whose keys keep their order, for the answers whose
 // key order clients see (the namespace index follows registration order).
@@ -15,26 +12,5 @@ type member struct {
 }
 
 func (o object) MarshalJSON() ([]byte, error) {
-	var buf bytes.Buffer
-	buf.WriteByte('{')
-	for i, m := range o {
-		if i > 0 {
-			buf.WriteByte(',')
-		}
-		key, err := json.Marshal(m.Key)
-		if err != nil {
-			return nil, err
-		}
-		buf.Write(key)
-		buf.WriteByte(':')
-		var val bytes.Buffer
-		enc := json.NewEncoder(&val)
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(m.Value); err != nil {
-			return nil, err
-		}
-		buf.Write(bytes.TrimRight(val.Bytes(), "\n"))
-	}
-	buf.WriteByte('}')
-	return buf.Bytes(), nil
+	return app.OrderedObject(len(o), func(i int) (string, any) { return o[i].Key, o[i].Value })
 }

@@ -109,7 +109,10 @@ type MediaFile struct {
 	Sizes    []MediaSize `bson:"sizes,omitempty"`
 }
 
-// MediaSize is one resized copy, in WordPress' size order.
+// MediaSize is one resized copy. A record has them in the order they were
+// made, WordPress' metadata order, but uploads stored before that order was
+// kept have them in the order WordPress registers sizes: readers put them
+// in WordPress' order.
 type MediaSize struct {
 	Name     string `bson:"name"`
 	File     string `bson:"file"`

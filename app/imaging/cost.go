@@ -25,11 +25,6 @@ type Limits struct {
 	Cores int
 }
 
-// scaleBytesPerPixel is what scaling holds per destination column and
-// source row: x/image/draw's two-pass kernels keep a dst-width x src-height
-// buffer of four float64 channels.
-const scaleBytesPerPixel = 32
-
 // encoderBytes is what one encoding takes besides its output: a deflate
 // compressor's state for a PNG is about a megabyte.
 const encoderBytes = 1 << 20
@@ -43,8 +38,8 @@ const costMargin = 10
 // runs): the file and its stripped copy, the decoded pixels (a progressive
 // JPEG's coefficients included), the RGBA copy the sizes are scaled from,
 // an upright copy and its encoding when EXIF turns the image, and for each
-// size the scaling buffer, the pixels and the encoding, as planSizes plans
-// them. TestCostBoundsWhatProcessAllocates holds it to that.
+// size what scaling keeps (scaleBytes), the pixels and the encoding, as
+// planSizes plans them. TestCostBoundsWhatProcessAllocates holds it to that.
 func Cost(data []byte, specs []SizeSpec) (int64, error) {
 	f, w, h, err := Inspect(data)
 	if err != nil {
@@ -68,7 +63,7 @@ func Cost(data []byte, specs []SizeSpec) (int64, error) {
 	}
 	for _, j := range planSizes(w, h, specs) {
 		out := int64(j.r.Width) * int64(j.r.Height)
-		cost += scaleBytesPerPixel*int64(j.r.Width)*int64(j.rect.Dy()) + 4*out + 4*out + encoderBytes
+		cost += scaleBytes(j.r.Width, j.r.Height, j.rect.Dx(), j.rect.Dy()) + 4*out + 4*out + encoderBytes
 	}
 	return cost + cost/costMargin, nil
 }

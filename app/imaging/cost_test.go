@@ -8,16 +8,17 @@ import (
 	"time"
 )
 
-// Each image is wider than WordPress' largest size, so every size is made.
+// The two JPEG photos are wider than every WordPress size (the second once
+// turned upright), so every size is made; the two PNGs are wider than large.
 func TestCostBoundsWhatProcessAllocates(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		data []byte
 	}{
-		{"a 1400x1050 JPEG photo", encJPEG(t, photo(1400, 1050, 1), 90)},
+		{"a 2100x900 JPEG photo", encJPEG(t, photo(2100, 900, 4), 90)},
+		{"a JPEG of 900x2100 turned upright by EXIF", insertAfterSOI(encJPEG(t, photo(900, 2100, 5), 90), exifSegment(6))},
 		{"a 1100x825 PNG", encPNG(t, photo(1100, 825, 2))},
 		{"a progressive JPEG", readTestdata(t, "progressive.jpg")},
-		{"a JPEG turned by EXIF", insertAfterSOI(encJPEG(t, photo(1200, 900, 3), 90), exifSegment(6))},
 		{"a 16-bit PNG", encPNG(t, image.NewRGBA64(image.Rect(0, 0, 1100, 700)))},
 		{"a lossless WebP", readTestdata(t, "lossless_alpha.webp")},
 		{"a lossy WebP", readTestdata(t, "lossy_opaque.webp")},

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"testing"
 )
 
@@ -20,7 +21,8 @@ type oracle struct {
 	Round [][2]float64 `json:"round"`
 	Cases []struct {
 		W, H  int
-		Sizes []*[8]int // nil where WordPress makes no file
+		Sizes []*[8]int // per spec; nil where WordPress makes no file
+		Made  []string  // the sizes made, in the order of the metadata
 	} `json:"cases"`
 }
 
@@ -40,17 +42,30 @@ func loadOracle(t *testing.T) oracle {
 	return o
 }
 
+// specsOf are WordPressSizes in the order of the oracle's specs, which is
+// the order WordPress registers them in.
+func specsOf(t *testing.T, o oracle) []SizeSpec {
+	t.Helper()
+	specs := make([]SizeSpec, len(o.Specs))
+	for i, s := range o.Specs {
+		k := slices.IndexFunc(WordPressSizes, func(w SizeSpec) bool { return w.Name == s.Name })
+		if k < 0 {
+			t.Fatalf("WordPress registers %+v, WordPressSizes has no such size", s)
+		}
+		if w := WordPressSizes[k]; w.Width != s.Width || w.Height != s.Height || w.Crop != s.Crop {
+			t.Fatalf("WordPressSizes has %+v, WordPress registers %+v", w, s)
+		}
+		specs[i] = WordPressSizes[k]
+	}
+	return specs
+}
+
 func TestResizeDimensionsMatchesWordPress(t *testing.T) {
 	o := loadOracle(t)
-	for i, s := range o.Specs {
-		w := WordPressSizes[i]
-		if w.Name != s.Name || w.Width != s.Width || w.Height != s.Height || w.Crop != s.Crop {
-			t.Fatalf("WordPressSizes[%d] = %+v, oracle has %+v", i, w, s)
-		}
-	}
+	specs := specsOf(t, o)
 	failures := 0
 	for _, c := range o.Cases {
-		for i, spec := range WordPressSizes {
+		for i, spec := range specs {
 			got, ok := ResizeDimensions(c.W, c.H, spec.Width, spec.Height, spec.Crop)
 			want := c.Sizes[i]
 			var msg string
@@ -75,6 +90,26 @@ func TestResizeDimensionsMatchesWordPress(t *testing.T) {
 	}
 	if failures > 0 {
 		t.Errorf("%d of %d cases differ from WordPress %s", failures, len(o.Cases)*len(WordPressSizes), o.WordPress)
+	}
+}
+
+// The sizes of an upload come in the order WordPress' _wp_make_subsizes
+// leaves in the attachment's metadata (medium, large, thumbnail,
+// medium_large, then 1536x1536 and 2048x2048), those it does not make left
+// out.
+func TestSizesAreMadeInTheOrderOfWordPressMetadata(t *testing.T) {
+	o := loadOracle(t)
+	failures := 0
+	for _, c := range o.Cases {
+		var made []string
+		for _, j := range planSizes(c.W, c.H, WordPressSizes) {
+			made = append(made, j.spec.Name)
+		}
+		if !slices.Equal(made, c.Made) {
+			if failures++; failures <= 20 {
+				t.Errorf("%dx%d: sizes %v, WordPress makes %v", c.W, c.H, made, c.Made)
+			}
+		}
 	}
 }
 

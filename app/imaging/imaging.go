@@ -60,12 +60,19 @@ type SizeSpec struct {
 	Crop          bool
 }
 
-// WordPressSizes are WordPress' default sub-sizes.
+// WordPressSizes are the sub-sizes WordPress 6 makes on a fresh site, in
+// the order it makes them, which is the order an attachment's metadata
+// lists them in: _wp_make_subsizes puts medium, large, thumbnail and
+// medium_large first, then the rest in the order they were registered
+// (1536x1536 and 2048x2048 since WordPress 5.3). testdata/dimensions.json
+// holds WordPress' own answers.
 var WordPressSizes = []SizeSpec{
-	{"thumbnail", 150, 150, true},
 	{"medium", 300, 300, false},
-	{"medium_large", 768, 0, false},
 	{"large", 1024, 1024, false},
+	{"thumbnail", 150, 150, true},
+	{"medium_large", 768, 0, false},
+	{"1536x1536", 1536, 1536, false},
+	{"2048x2048", 2048, 2048, false},
 }
 
 // File is one stored rendition of an upload.

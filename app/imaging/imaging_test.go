@@ -183,7 +183,7 @@ func TestSizesAreNeverUpscaled(t *testing.T) {
 	}
 }
 
-func TestSizesFollowSpecOrderAndCropToTheCenter(t *testing.T) {
+func TestSizesFollowWordPressOrderAndCropToTheCenter(t *testing.T) {
 	// 600x300, left third red, middle green, right third blue: the square
 	// thumbnail is cut from the middle, so it is mostly green.
 	src := image.NewRGBA(image.Rect(0, 0, 600, 300))
@@ -206,12 +206,12 @@ func TestSizesFollowSpecOrderAndCropToTheCenter(t *testing.T) {
 	for _, s := range res.Sizes {
 		names = append(names, s.Name)
 	}
-	if len(names) != 2 || names[0] != "thumbnail" || names[1] != "medium" {
-		t.Fatalf("sizes %v, want [thumbnail medium]", names)
+	if len(names) != 2 || names[0] != "medium" || names[1] != "thumbnail" {
+		t.Fatalf("sizes %v, want [medium thumbnail]", names)
 	}
 	// The crop is x 150..450 of the source: red up to thumbnail x 25, blue
 	// from 125. A crop from either edge would make x 30 or x 120 another color.
-	thumb := decodeAny(t, res.Sizes[0].Data)
+	thumb := decodeAny(t, res.Sizes[1].Data)
 	for _, tc := range []struct {
 		x       int
 		r, g, b bool

@@ -8,16 +8,12 @@ import (
 	"math"
 	"sort"
 	"sync"
-
-	"golang.org/x/image/draw"
 )
 
 const (
 	sizeQuality = 82 // WordPress' default for sub-sizes
 	fullQuality = 90 // a re-encoded full file is the reference copy
-	// maxWorkers bounds the sizes scaled at once per Process call; each
-	// scaling of a large source holds a dst-width x src-height buffer of
-	// 32-byte pixels (about 100 MB for 1024 wide from a 3000-high photo).
+	// maxWorkers bounds the sizes scaled at once per Process call.
 	maxWorkers = 2
 )
 
@@ -67,7 +63,7 @@ func makeSizes(src image.Image, specs []SizeSpec, out Format, cores int) ([]File
 			sem <- struct{}{}
 			defer func() { <-sem }()
 			j.img = image.NewRGBA(image.Rect(0, 0, j.r.Width, j.r.Height))
-			draw.CatmullRom.Scale(j.img, j.img.Rect, from, j.rect, draw.Src, nil)
+			scale(j.img, from, j.rect)
 			close(j.done)
 			j.file, j.err = encodeFile(j.spec.Name, j.img, out, sizeQuality)
 		})

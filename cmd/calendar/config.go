@@ -76,7 +76,7 @@ var settings = []setting{
 	{"CALENDAR_CORS_ORIGINS", "cors-origins", "", "comma-separated origins (https://example.org) browsers may call the API from; empty: any, as WordPress"},
 	{"CALENDAR_MAX_UPLOAD", "max-upload", "10MiB", "largest image the media library takes: bytes, or with KiB or MiB"},
 	{"CALENDAR_SERIES_QUOTA", "series-quota", "5000", "occurrences one account's series writes may make an hour (administrators: no bound); 0: no bound"},
-	{"CALENDAR_UPLOAD_MEMORY", "upload-memory", "384MiB", "memory processing uploads may take at once, and so the most one image may need (about 18 megapixels for a photo at 384MiB): bytes, or with KiB or MiB"},
+	{"CALENDAR_UPLOAD_MEMORY", "upload-memory", "384MiB", "memory processing uploads may take at once, and so the most one image may need (about 39 megapixels for a photo at 384MiB): bytes, or with KiB or MiB"},
 	{"CALENDAR_SIDELOAD_IMAGES", "sideload-images", "false", "true: an image URL of another site is fetched once into the media library (public addresses only)"},
 	{"CALENDAR_MAX_CONNS", "max-conns", strconv.Itoa(conns.DefaultTotal(conns.OpenFileLimit())),
 		"most client connections held at once, by default 3/4 of the open-file limit up to 10000; past it the oldest idle keep-alive one is closed to make room, or else the new one"},

@@ -1,15 +1,21 @@
 <?php
 /*
  * Regenerates dimensions.json, the oracle for dimensions_test.go, by running
- * WordPress' own image_resize_dimensions() and wp_constrain_dimensions().
+ * WordPress' own code: wp_get_registered_image_subsizes() for the sizes a
+ * fresh site registers (its options at the defaults schema.php installs,
+ * plus the sizes _wp_add_additional_image_sizes() adds), then for each
+ * original image_resize_dimensions() per size and _wp_make_subsizes() for
+ * the sizes made, in the order an attachment's metadata keeps them.
  * WordPress is not vendored; fetch the Debian package (6.1) and point at it:
  *
  *   mkdir -p /tmp/wp && cd /tmp/wp && apt-get download wordpress && dpkg -x wordpress*.deb x
  *   php app/imaging/testdata/generate.php /tmp/wp/x/usr/share/wordpress > app/imaging/testdata/dimensions.json
  *
- * Only the two functions (and wp_fuzzy_number_match) are lifted out of the
- * WordPress sources with the tokenizer and eval'd, with filters stubbed to
- * return their value unchanged, so no WordPress bootstrap is needed.
+ * The functions are lifted out of the WordPress sources with the tokenizer
+ * and eval'd, with filters stubbed to return their value unchanged and an
+ * image editor that does what WP_Image_Editor_GD::make_subsize() does but
+ * for the pixels (the dimensions of image_resize_dimensions(), or its
+ * error), so no WordPress bootstrap is needed.
  * Output is deterministic (fixed mt_rand seed).
  */
 
@@ -62,16 +68,66 @@ function lift(string $file, string $name): void {
 }
 
 lift("$root/wp-includes/functions.php", 'wp_fuzzy_number_match');
+lift("$root/wp-includes/functions.php", 'absint');
 lift("$root/wp-includes/media.php", 'wp_constrain_dimensions');
 lift("$root/wp-includes/media.php", 'image_resize_dimensions');
+lift("$root/wp-includes/media.php", 'wp_get_additional_image_sizes');
+lift("$root/wp-includes/media.php", 'add_image_size');
+lift("$root/wp-includes/media.php", '_wp_add_additional_image_sizes');
+lift("$root/wp-includes/media.php", 'get_intermediate_image_sizes');
+lift("$root/wp-includes/media.php", 'wp_get_registered_image_subsizes');
+lift("$root/wp-admin/includes/image.php", '_wp_make_subsizes');
 
-// WordPress' default sub-sizes, in the order of imaging.WordPressSizes.
-$specs = [
-	['thumbnail', 150, 150, true],
-	['medium', 300, 300, false],
-	['medium_large', 768, 0, false],
-	['large', 1024, 1024, false],
-];
+// The options of a fresh site, as schema.php's populate_options() writes them.
+$schema = file_get_contents("$root/wp-admin/includes/schema.php");
+preg_match_all("/'((?:thumbnail|medium|medium_large|large)_(?:size_w|size_h|crop))'\s*=>\s*(\d+)/", $schema, $m, PREG_SET_ORDER);
+$options = [];
+foreach ($m as [, $name, $value]) {
+	$options[$name] = (int) $value;
+}
+function get_option($name, $default = false) {
+	global $options;
+	return $options[$name] ?? $default;
+}
+
+class WP_Error {
+	public function __construct(public string $code = '', public string $message = '') {}
+}
+function is_wp_error($thing) {
+	return $thing instanceof WP_Error;
+}
+function __($text) {
+	return $text;
+}
+function wp_update_attachment_metadata($id, $meta) {
+	return true;
+}
+
+// The editor of the original being processed: make_subsize() as
+// WP_Image_Editor_GD's (wp-includes/class-wp-image-editor-gd.php, make_subsize
+// and _resize), which fails where image_resize_dimensions() says no file.
+class OracleEditor {
+	public function __construct(public int $width, public int $height) {}
+	public function make_subsize($size) {
+		$dims = image_resize_dimensions($this->width, $this->height, $size['width'] ?? null, $size['height'] ?? null, $size['crop'] ?? false);
+		if (!$dims) {
+			return new WP_Error('error_getting_dimensions', 'Could not calculate resized image dimensions');
+		}
+		return ['file' => "x-{$dims[4]}x{$dims[5]}.jpg", 'width' => $dims[4], 'height' => $dims[5], 'mime-type' => 'image/jpeg', 'filesize' => 1];
+	}
+}
+$editor = null;
+function wp_get_image_editor($file) {
+	global $editor;
+	return $editor;
+}
+
+_wp_add_additional_image_sizes();
+$registered = wp_get_registered_image_subsizes();
+$specs = [];
+foreach ($registered as $name => $size) {
+	$specs[] = [$name, $size['width'], $size['height'], $size['crop']];
+}
 
 $pairs = [];
 $add = function (int $w, int $h) use (&$pairs) {
@@ -79,7 +135,8 @@ $add = function (int $w, int $h) use (&$pairs) {
 };
 
 // Every pair of values around the size boundaries.
-$edges = [1, 2, 3, 99, 149, 150, 151, 152, 299, 300, 301, 302, 767, 768, 769, 770, 1023, 1024, 1025, 1026, 2560, 5000];
+$edges = [1, 2, 3, 99, 149, 150, 151, 152, 299, 300, 301, 302, 767, 768, 769, 770, 1023, 1024, 1025, 1026,
+	1535, 1536, 1537, 1538, 2047, 2048, 2049, 2050, 2560, 5000];
 foreach ($edges as $w) {
 	foreach ($edges as $h) {
 		$add($w, $h);
@@ -95,7 +152,7 @@ foreach ([1, 2, 7, 100, 149, 151, 300, 301] as $short) {
 }
 
 // Usual camera and screen sizes.
-foreach ([[4000, 3000], [6000, 4000], [4032, 3024], [1920, 1080], [1280, 720], [800, 600], [640, 480], [1080, 1350], [3024, 4032]] as [$w, $h]) {
+foreach ([[4000, 3000], [6000, 4000], [4032, 3024], [2500, 1800], [1920, 1080], [1280, 720], [800, 600], [640, 480], [1080, 1350], [3024, 4032]] as [$w, $h]) {
 	$add($w, $h);
 	$add($h, $w);
 }
@@ -106,7 +163,7 @@ foreach ([[4000, 3000], [6000, 4000], [4032, 3024], [1920, 1080], [1280, 720], [
 // from a full scan of long sides up to 5000.
 $tricky = [];
 for ($long = 151; $long <= 5000; $long++) {
-	foreach ([150, 300, 768, 1024] as $max) {
+	foreach ([150, 300, 768, 1024, 1536, 2048] as $max) {
 		$ratio = $max / $long;
 		for ($short = 1; $short < $long; $short++) {
 			$v = $short * $ratio;
@@ -133,7 +190,7 @@ for ($i = 0; $i < 150; $i++) {
 // round() itself on values that sit near .5 after float division.
 $rounds = [];
 foreach ([3, 7, 11, 13, 14, 21, 49, 99, 101, 1400, 1536, 3000] as $den) {
-	foreach ([150, 300, 768, 1024] as $num) {
+	foreach ([150, 300, 768, 1024, 1536, 2048] as $num) {
 		for ($k = 1; $k <= 40; $k += 3) {
 			$v = $k * ($num / $den);
 			$rounds[] = [sprintf('%.17g', $v), round($v)];
@@ -162,6 +219,8 @@ foreach ($pairs as [$w, $h]) {
 		$r = image_resize_dimensions($w, $h, $dw, $dh, $crop);
 		$out[] = $r === false ? null : $r;
 	}
-	$lines[] = json_encode(['w' => $w, 'h' => $h, 'sizes' => $out]);
+	$editor = new OracleEditor($w, $h);
+	$meta = _wp_make_subsizes($registered, "x.jpg", ['width' => $w, 'height' => $h, 'file' => 'x.jpg', 'filesize' => 1, 'sizes' => []], 1);
+	$lines[] = json_encode(['w' => $w, 'h' => $h, 'sizes' => $out, 'made' => array_keys($meta['sizes'])]);
 }
 echo implode(",\n", $lines) . "\n]\n}\n";
