@@ -14,8 +14,9 @@ import (
 const DefaultCacheMaxAge = 60 * time.Second
 
 // answer holds a whole response until the handler is done, so that what
-// depends on the complete body can be applied to it: _fields, _envelope,
-// _jsonp, the ETag and its 304, and HEAD. Bodies are bounded (pages of at most 50 items).
+// depends on the complete body can be applied to it: the route's context,
+// _fields, _embed, _envelope, _jsonp, the ETag and its 304, and HEAD. Bodies
+// are bounded (pages of at most 50 items, MaxEmbedded answers embedded).
 type answer struct {
 	w      http.ResponseWriter
 	r      *http.Request
@@ -23,10 +24,17 @@ type answer struct {
 	status int
 	body   bytes.Buffer
 	// listKey names the items of a list wrapper, which _fields filters one by one.
-	listKey  string
+	listKey string
+	// view keeps the fields of the context the request asked for (a term's
+	// context=embed), before _fields.
+	view     fieldTree
 	fields   fieldTree
+	embed    *embedRequest
 	envelope bool
-	jsonp    jsonp
+	// fetch answers the links _embed embeds, as the caller; nil for an
+	// internal request's answer, which embeds nothing (as WordPress').
+	fetch func(href string) ([]byte, bool)
+	jsonp jsonp
 	// apiLink is the Link header to the REST root, added last so that
 	// _envelope leaves it outside, as WordPress sends it.
 	apiLink string
@@ -48,6 +56,7 @@ func newAnswer(w http.ResponseWriter, r *http.Request) *answer {
 	query := r.URL.Query()
 	_, a.envelope = query["_envelope"]
 	a.fields = parseFields(append(query["_fields"], query["_fields[]"]...))
+	a.embed = parseEmbed(r.URL.RawQuery)
 	a.jsonp = parseJSONP(query)
 	return a
 }
@@ -111,8 +120,8 @@ func (a *answer) send(maxAge time.Duration) {
 	ok := status >= 200 && status < 300
 	head := a.head || a.r.Method == http.MethodHead
 	read := (a.r.Method == http.MethodGet || head) && !isProbe(a.r.URL.Path)
-	if ok && a.fields != nil {
-		body = filterBody(body, a.fields, a.listKey)
+	if ok {
+		body = a.shape(body)
 	}
 	if read {
 		h.Add("Vary", "Authorization, Accept")
@@ -149,6 +158,24 @@ func (a *answer) send(maxAge time.Duration) {
 	if !head {
 		_, _ = a.w.Write(body)
 	}
+}
+
+// shape applies to a successful answer what its request asked of it, in
+// WordPress' order: the route's context, then _fields (which keeps _links
+// only when it names them, or names _embedded with _embed, as WordPress adds
+// links to an answer only then), then _embed over the links that are left.
+// HEAD is shaped too, so that its ETag is GET's.
+func (a *answer) shape(body []byte) []byte {
+	if a.view != nil {
+		body = filterBody(body, a.view, "")
+	}
+	if a.fields != nil {
+		body = filterBody(body, a.fields.withLinks(a.embed != nil), a.listKey)
+	}
+	if a.embed != nil && a.fetch != nil {
+		body = embedLinks(body, a.embed, a.fetch)
+	}
+	return body
 }
 
 func publicCache(maxAge time.Duration) string {

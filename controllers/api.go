@@ -226,6 +226,9 @@ func (api *API) serve(w *answer, r *http.Request, bodyLimit int64, v via) {
 		}
 		info.actor = actor
 	}
+	if w.embed != nil {
+		w.fetch = api.embedFetcher(r.Context(), info.actor)
+	}
 	if receiving && api.uploads != nil { // an upload's body is read once the caller may send it, and there is room
 		release, err := api.uploads.Receive(r.Context(), app.Caller{User: info.actor})
 		if err != nil {

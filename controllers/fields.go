@@ -45,6 +45,23 @@ func (t fieldTree) add(path []string) {
 	}
 }
 
+// withLinks is the tree as it applies to an answer's _links, which WordPress
+// adds after _fields, whole, when _fields names them (or a field inside
+// them), or names _embedded (or inside it) and the request has _embed.
+func (t fieldTree) withLinks(embed bool) fieldTree {
+	_, links := t["_links"]
+	_, embedded := t["_embedded"]
+	if !links && !(embed && embedded) {
+		return t
+	}
+	out := make(fieldTree, len(t)+1)
+	for k, v := range t {
+		out[k] = v
+	}
+	out["_links"] = nil
+	return out
+}
+
 // filterBody applies _fields to an answer: to each item of a JSON array, to
 // each item of a list wrapper's list (its other keys stay, so paging still
 // works), else to the top-level object. Key order is kept.

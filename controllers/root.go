@@ -18,9 +18,11 @@ type NamespaceIndexDoc struct {
 	Links     map[string][]Link         `json:"_links"`
 }
 
-// Link is one entry of a _links list.
+// Link is one entry of a _links list; an embeddable one is what _embed
+// embeds. WordPress writes a link's attributes before its href.
 type Link struct {
-	Href string `json:"href"`
+	Embeddable bool   `json:"embeddable,omitempty"`
+	Href       string `json:"href"`
 }
 
 // mountRoot registers GET {namespace}: the WordPress namespace index.

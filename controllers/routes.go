@@ -59,6 +59,14 @@ func (r *Request) listItems(key string) {
 	}
 }
 
+// inContext keeps, of the answer, the fields of the context the request
+// asked for (WordPress' context=embed).
+func (r *Request) inContext(view fieldTree) {
+	if a := infoOf(r.Context()).answer; a != nil {
+		a.view = view
+	}
+}
+
 // Header gives the answer's headers.
 func (r *Request) Header() http.Header { return r.header }
 

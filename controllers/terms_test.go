@@ -38,7 +38,7 @@ func TestTheTermObjectKeyByKey(t *testing.T) {
 		t.Fatalf("Location = %q", loc)
 	}
 	single := s.do("GET", "/vendor/events/v1/categories/"+idOf(c))
-	if got := strings.Join(keyOrder(t, single.Body), " "); got != "id count description name slug taxonomy parent meta url urls" {
+	if got := strings.Join(keyOrder(t, single.Body), " "); got != "id count description name slug taxonomy parent meta url urls _links" {
 		t.Fatalf("category keys: %s", got)
 	}
 	m := single.object(t)
@@ -54,7 +54,7 @@ func TestTheTermObjectKeyByKey(t *testing.T) {
 	}
 	created := s.do("POST", "/vendor/events/v1/tags", asAdmin(), form("name", "Free"))
 	tag := created.object(t)
-	if got := strings.Join(keyOrder(t, created.Body), " "); got != "id count description name slug taxonomy meta url urls" || tag["taxonomy"] != "post_tag" {
+	if got := strings.Join(keyOrder(t, created.Body), " "); got != "id count description name slug taxonomy meta url urls _links" || tag["taxonomy"] != "post_tag" {
 		t.Fatalf("tag: %v (keys %s)", tag, got)
 	}
 	fr := s.do("GET", "/fr/vendor/events/v1/tags/"+idOf(tag)).object(t)

@@ -76,6 +76,8 @@ func TestTheREADMEExamplesRunInOrderOnAFreshStart(t *testing.T) {
 		{"If-None-Match", " 304 "},
 		{"_fields=id,title,venue.venue", `"venue":{"venue":"Salle Pleyel"}`},
 		{"_envelope", `"status":400`},
+		{"?_embed=up", `"_embedded":{"up":[{"id":`},
+		{"?_embed=up", `"name":"Jazz","slug":"jazz"`},
 		{"_method=DELETE", `"status":"trash"`},
 		{"per_page=1\" | grep -i '^link:'", `page=2>; rel="next"`},
 		{"categories=jazz&categories=music", `"title":"Café concert"`},
