@@ -35,6 +35,27 @@ func TestEventFacetsOverHTTP(t *testing.T) {
 	if raw := string(s.do("GET", eventsPath+"?start_date=2040-01-01&end_date=2040-01-02&facets=tags").Body); !strings.Contains(raw, `"facets":{"tags":[]}`) {
 		t.Fatalf("no match: %s", raw)
 	}
+	t.Run("the document shows the parameter with an example the list takes", func(t *testing.T) {
+		var facets map[string]any
+		for _, p := range asList(s.do("GET", "/vendor/events/v1/doc").object(t)["paths"].(map[string]any)["/events"].(map[string]any)["get"].(map[string]any)["parameters"]) {
+			if p.(map[string]any)["name"] == "facets" {
+				facets = p.(map[string]any)
+			}
+		}
+		schema := asMap(facets["schema"])
+		example := asList(schema["example"])
+		if len(example) == 0 || !strings.Contains(fmt.Sprint(facets["description"]), "multi-select") || len(asList(asMap(schema["items"])["enum"])) != len(calendar.FacetNames) {
+			t.Fatalf("the facets parameter: %v", facets)
+		}
+		q := url.Values{"start_date": {"2030-07-01"}, "end_date": {"2030-07-31"}}
+		for _, name := range example {
+			q.Add("facets", name.(string))
+		}
+		got := s.do("GET", eventsPath+"?"+q.Encode()).object(t)["facets"].(map[string]any)
+		if len(got) != len(example) {
+			t.Fatalf("the example %v answers facets %v", example, got)
+		}
+	})
 	for _, bad := range []string{"facets=nope", "facets=categories,nope", "facets=status"} {
 		t.Run("rejects "+bad, func(t *testing.T) {
 			s.do("GET", eventsPath+"?"+july+"&"+bad).expectError(t, http.StatusBadRequest, "rest_invalid_param")

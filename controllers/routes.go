@@ -277,8 +277,13 @@ func paramSchema(a Arg) *openapi3.Schema {
 	if a.Default != nil {
 		s.Default = a.Default
 	}
+	s.Example = a.Example
+	enumerated := s
+	if a.Type == TypeArray { // each item is one of them
+		enumerated = s.Items.Value
+	}
 	for _, e := range a.Enum {
-		s.Enum = append(s.Enum, e)
+		enumerated.Enum = append(enumerated.Enum, e)
 	}
 	return s
 }
