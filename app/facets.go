@@ -13,7 +13,8 @@ import (
 // Facet counts are disjunctive, as a multi-select sidebar needs them: each
 // value of a facet is counted with every filter of the list but that facet's
 // own, so that beside the categories ticked the sidebar shows how many
-// events each other category would add, and unticking costs no request. A
+// events each other category has under the other filters, and ticking or
+// unticking one needs no request to learn the others' counts. A
 // facet the list does not filter on is counted among the list's own matches,
 // by its own search; each one it filters on costs one more search, count
 // only, run at the same time: at most one per facet, each within the search
