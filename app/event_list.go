@@ -14,7 +14,7 @@ func (s *Events) List(ctx context.Context, caller Caller, f EventFilter) (*Page[
 		return nil, err
 	}
 	q.Offset, q.Limit = (page-1)*perPage, perPage
-	found, err := s.index.SearchPosts(ctx, q)
+	found, err := s.searchFaceted(ctx, q)
 	if err != nil {
 		return nil, err
 	}

@@ -266,8 +266,9 @@ func eventTerms(ids []int64, terms map[int64]*calendar.Term, counts map[int64]in
 		if t == nil {
 			continue
 		}
+		name, slug := termName(t)
 		out = append(out, EventTerm{
-			Name: t.Name, Slug: t.Slug, TermTaxonomyID: t.ID, Taxonomy: t.Taxonomy, Description: t.Description,
+			Name: name, Slug: slug, TermTaxonomyID: t.ID, Taxonomy: t.Taxonomy, Description: t.Description,
 			Parent: t.Parent, Count: counts[id], Filter: "raw", ID: t.ID, URLs: svc.urls(t, root),
 		})
 	}

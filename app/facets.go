@@ -5,8 +5,20 @@ import (
 	"sort"
 	"strconv"
 
+	"golang.org/x/sync/errgroup"
+
 	"calendar/app/calendar"
 )
+
+// Facet counts are disjunctive, as a multi-select sidebar needs them: each
+// value of a facet is counted with every filter of the list but that facet's
+// own, so that beside the categories ticked the sidebar shows how many
+// events each other category has under the other filters, and ticking or
+// unticking one needs no request to learn the others' counts. A
+// facet the list does not filter on is counted among the list's own matches,
+// by its own search; each one it filters on costs one more search, count
+// only, run at the same time: at most one per facet, each within the search
+// budget (app/budget.go), so the answer comes within one budget.
 
 // Facet is one facet of an answer: its values, most frequent first, then by
 // ID (true before false for featured).
@@ -15,9 +27,8 @@ type Facet struct {
 	Values []FacetValue
 }
 
-// FacetValue is what a client shows: terms with their slug and name, venues
-// and organizers by ID (their titles would cost a load per value, and the
-// events already carry them), featured as a boolean.
+// FacetValue is what a client shows: categories, tags, venues and organizers
+// by ID with the slug and name their own objects show, featured as a boolean.
 type FacetValue struct {
 	ID    int64  `json:"id,omitempty"`
 	Slug  string `json:"slug,omitempty"`
@@ -26,15 +37,84 @@ type FacetValue struct {
 	Count int    `json:"count"`
 }
 
+// dropFilter clears a facet's own filter from a query and tells whether the
+// query had one.
+var dropFilter = map[string]func(q *calendar.PostQuery) bool{
+	calendar.FacetCategories: func(q *calendar.PostQuery) bool { return dropIDs(&q.Categories) },
+	calendar.FacetTags:       func(q *calendar.PostQuery) bool { return dropIDs(&q.Tags) },
+	calendar.FacetVenue:      func(q *calendar.PostQuery) bool { return dropIDs(&q.Venues) },
+	calendar.FacetOrganizer:  func(q *calendar.PostQuery) bool { return dropIDs(&q.Organizers) },
+	calendar.FacetFeatured: func(q *calendar.PostQuery) bool {
+		set := q.Featured != nil
+		q.Featured = nil
+		return set
+	},
+}
+
+func dropIDs(ids *[]int64) bool {
+	set := *ids != nil
+	*ids = nil
+	return set
+}
+
+// searchFaceted answers the list's query with the counts of the facets it
+// asks for, each counted as above: the list's own search counts the facets
+// it does not filter on, and a count-only search without its filter each one
+// it does, all at once.
+func (s *Events) searchFaceted(ctx context.Context, q calendar.PostQuery) (calendar.PostPage, error) {
+	own, apart := q, []calendar.PostQuery{}
+	own.Facets = []string{}
+	for _, name := range q.Facets {
+		without := q
+		if drop := dropFilter[name]; drop != nil && drop(&without) {
+			without.Facets, without.Offset, without.Limit = []string{name}, 0, 0
+			apart = append(apart, without)
+		} else {
+			own.Facets = append(own.Facets, name)
+		}
+	}
+	if len(apart) == 0 {
+		return s.index.SearchPosts(ctx, q)
+	}
+	searches := append([]calendar.PostQuery{own}, apart...)
+	pages := make([]calendar.PostPage, len(searches))
+	g, gctx := errgroup.WithContext(ctx)
+	for i, search := range searches {
+		g.Go(func() (err error) {
+			pages[i], err = s.index.SearchPosts(gctx, search)
+			return err
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return calendar.PostPage{}, err
+	}
+	found := pages[0]
+	counts := make(map[string][]calendar.FacetCount, len(q.Facets)) // kept pages are shared: a new map
+	for name, values := range found.Facets {
+		counts[name] = values
+	}
+	for i, search := range apart {
+		name := search.Facets[0]
+		counts[name] = pages[i+1].Facets[name]
+	}
+	found.Facets = counts
+	return found, nil
+}
+
 // facets renders the index's counts, with one store read for the terms
-// and one for the venues and organizers: a venue or an organizer the caller
-// may not read is left out, as in the events that link it, so a facet never
-// tells that a draft venue or a private organizer exists.
+// and one for the venues and organizers, at most calendar.MaxFacetValues of
+// each facet. A venue or an organizer the caller may not read is left out,
+// as in the events that link it, so a facet never tells that a draft venue
+// or a private organizer exists, nor what it is called. A term is counted
+// only on events the caller may read, which is what lets a caller see a
+// term an event write made (app/term_visibility.go): no facet names one the
+// caller may not see.
 func (s *Events) facets(ctx context.Context, actor *calendar.User, names []string, counts map[string][]calendar.FacetCount) ([]Facet, error) {
 	ids := func(names ...string) []int64 {
 		var out []int64
 		for _, name := range names {
-			for _, c := range counts[name] {
+			values := counts[name]
+			for _, c := range values[:min(len(values), calendar.MaxFacetValues)] {
 				if id, err := strconv.ParseInt(c.Value, 10, 64); err == nil {
 					out = append(out, id)
 				}
@@ -52,14 +132,16 @@ func (s *Events) facets(ctx context.Context, actor *calendar.User, names []strin
 			terms[t.ID] = t
 		}
 	}
-	readable := map[int64]bool{}
+	readable := map[int64]*calendar.Post{}
 	if postIDs := ids(calendar.FacetVenue, calendar.FacetOrganizer); len(postIDs) > 0 {
 		loaded, err := s.store.Posts().GetMany(ctx, postIDs)
 		if err != nil {
 			return nil, err
 		}
 		for _, p := range loaded {
-			readable[p.ID] = calendar.CanRead(actor, p)
+			if calendar.CanRead(actor, p) {
+				readable[p.ID] = p
+			}
 		}
 	}
 	out := make([]Facet, 0, len(names))
@@ -76,15 +158,19 @@ func (s *Events) facets(ctx context.Context, actor *calendar.User, names []strin
 				continue
 			}
 			fv := FacetValue{ID: id, Count: c.Count}
-			if (name == calendar.FacetVenue || name == calendar.FacetOrganizer) && !readable[id] {
-				continue
-			}
-			if name == calendar.FacetCategories || name == calendar.FacetTags {
+			switch name {
+			case calendar.FacetVenue, calendar.FacetOrganizer:
+				p := readable[id]
+				if p == nil {
+					continue
+				}
+				fv.Name, fv.Slug = linkedName(p)
+			case calendar.FacetCategories, calendar.FacetTags:
 				t := terms[id]
 				if t == nil { // removed since: no filter could select it
 					continue
 				}
-				fv.Slug, fv.Name = t.Slug, t.Name
+				fv.Name, fv.Slug = termName(t)
 			}
 			values = append(values, fv)
 		}

@@ -8,6 +8,7 @@ import (
 
 	"calendar/app"
 	"calendar/app/calendar"
+	"calendar/index"
 )
 
 // world is the app over the embedded store and a real index in a temporary
@@ -26,12 +27,19 @@ var visitor = app.Caller{Root: "http://x/vendor/events/v1/"}
 
 func newWorld(t *testing.T, settings ...func(*app.Settings)) *world {
 	t.Helper()
+	return newWorldWatched(t, func(idx *index.Index) calendar.Index { return idx }, settings...)
+}
+
+// newWorldWatched is newWorld with the app's index seen through watch (the
+// real index, wrapped to observe the searches that reach it).
+func newWorldWatched(t *testing.T, watch func(*index.Index) calendar.Index, settings ...func(*app.Settings)) *world {
+	t.Helper()
 	store, idx := openStoreAndIndex(t)
 	s := app.Settings{SiteURL: "http://x"}
 	for _, change := range settings {
 		change(&s)
 	}
-	w := &world{t: t, ctx: context.Background(), store: store, app: app.New(store, idx, s), callers: map[calendar.Role]app.Caller{}}
+	w := &world{t: t, ctx: context.Background(), store: store, app: app.New(store, watch(idx), s), callers: map[calendar.Role]app.Caller{}}
 	if _, err := w.app.Users.EnsureAdmin(w.ctx, "a long enough password"); err != nil {
 		t.Fatal(err)
 	}

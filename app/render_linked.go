@@ -162,14 +162,20 @@ func (s *postService) common(p *calendar.Post, home string) postCommon {
 	return c
 }
 
+// linkedName is the name and slug a venue or an organizer is shown by,
+// wherever it is shown: its object (masked too: a protected one keeps its
+// name), the events that embed it, the facets that count it.
+func linkedName(p *calendar.Post) (name, slug string) { return p.Title, p.Slug }
+
 // renderVenue is the venue object.
 func (s *postService) renderVenue(p *calendar.Post, as renderAs) VenueView {
 	c := s.common(p, as.home)
 	m := p.Meta
+	name, slug := linkedName(p)
 	v := VenueView{
 		ID: p.ID, Author: c.author, Status: p.Status, Date: c.date, DateUTC: c.dateUTC, Modified: c.modified,
-		ModifiedUTC: c.modifiedUTC, URL: c.url, Venue: p.Title, Description: c.description, Excerpt: c.excerpt,
-		Slug: p.Slug, Image: c.image, GlobalID: c.globalID, GlobalIDLineage: []string{c.globalID},
+		ModifiedUTC: c.modifiedUTC, URL: c.url, Venue: name, Description: c.description, Excerpt: c.excerpt,
+		Slug: slug, Image: c.image, GlobalID: c.globalID, GlobalIDLineage: []string{c.globalID},
 		Address: m["address"], City: m["city"], Country: m["country"], Province: m["province"], State: m["state"],
 		Zip: m["zip"], Phone: m["phone"], Website: m["website"], StateProvince: stateProvince(m),
 		ShowMap: p.ShowMap, ShowMapLink: p.ShowMapLink, access: accessOf(p), modifiedAt: p.Modified,
@@ -215,10 +221,11 @@ func stateProvince(m map[string]string) string {
 // renderOrganizer is the organizer object, as renderVenue.
 func (s *postService) renderOrganizer(p *calendar.Post, as renderAs) OrganizerView {
 	c := s.common(p, as.home)
+	name, slug := linkedName(p)
 	o := OrganizerView{
 		ID: p.ID, Author: c.author, Status: p.Status, Date: c.date, DateUTC: c.dateUTC, Modified: c.modified,
-		ModifiedUTC: c.modifiedUTC, URL: c.url, Organizer: p.Title, Description: c.description, Excerpt: c.excerpt,
-		Slug: p.Slug, Image: c.image, Phone: p.Meta["phone"], Website: p.Meta["website"], Email: p.Meta["email"],
+		ModifiedUTC: c.modifiedUTC, URL: c.url, Organizer: name, Description: c.description, Excerpt: c.excerpt,
+		Slug: slug, Image: c.image, Phone: p.Meta["phone"], Website: p.Meta["website"], Email: p.Meta["email"],
 		GlobalID: c.globalID, GlobalIDLineage: []string{c.globalID}, access: accessOf(p), modifiedAt: p.Modified,
 	}
 	if as.single {

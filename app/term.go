@@ -101,10 +101,15 @@ func (s *Terms) withCount(ctx context.Context, t *calendar.Term, caller Caller) 
 	return &v, err
 }
 
+// termName is the name and slug a term is shown by, wherever it is shown:
+// its object, the events that carry it, the facets that count it.
+func termName(t *calendar.Term) (name, slug string) { return t.Name, t.Slug }
+
 func (s *Terms) render(ctx context.Context, t *calendar.Term, count int, caller Caller) (TermView, error) {
 	url, err := s.link(ctx, t, s.posts.home(caller))
+	name, slug := termName(t)
 	v := TermView{
-		ID: t.ID, Count: count, Description: t.Description, Name: t.Name, Slug: t.Slug, Taxonomy: t.Taxonomy,
+		ID: t.ID, Count: count, Description: t.Description, Name: name, Slug: slug, Taxonomy: t.Taxonomy,
 		Meta: []any{}, URL: url, URLs: s.urls(t, caller.Root), revision: t.Seq,
 	}
 	if s.kind.hierarchical {

@@ -107,7 +107,7 @@ var eventListArgs = func() []Arg {
 	}
 	args := append(append([]Arg{}, pageArgs...), date("start_date"), date("end_date"),
 		Arg{Name: "search", Type: TypeString, Description: "Words that must all occur in the title, description or excerpt (at most 9 are looked for)."},
-		Arg{Name: "categories", Type: TypeArray, Items: TypeString, Description: "Event category IDs or slugs (any of them)."},
+		Arg{Name: "categories", Type: TypeArray, Items: TypeString, Example: []any{"jazz", "rock"}, Description: "Event category IDs or slugs (any of them)."},
 		Arg{Name: "tags", Type: TypeArray, Items: TypeString, Description: "Tag IDs or slugs (any of them)."},
 		Arg{Name: "venue", Type: TypeArray, Items: TypeInteger, Description: "Venue IDs (any of them)."},
 		Arg{Name: "organizer", Type: TypeArray, Items: TypeInteger, Description: "Organizer IDs (any of them)."},
@@ -124,8 +124,8 @@ var eventListArgs = func() []Arg {
 	return append(args,
 		Arg{Name: "orderby", Type: TypeString, Default: "start_date",
 			Description: "start_date (then publication date, then ID), distance from the point, nearest first, or relevance to search (best first, then start_date); relevance matches words, their prefixes, one typo in words of five letters or more, accents folded. Any other value keeps the default order, as the plugin, which has no orderby, ignores it."},
-		Arg{Name: "facets", Type: TypeArray, Items: TypeString, Enum: calendar.FacetNames,
-			Description: "Count the matching events per value of these fields, under facets."},
+		Arg{Name: "facets", Type: TypeArray, Items: TypeString, Enum: calendar.FacetNames, Example: []any{"categories", "venue"},
+			Description: "Count the events per value of these fields, under facets, as a multi-select sidebar shows them: each value with every filter of the list but its own field's (with categories=jazz, the count beside Rock is that of categories=rock with the other filters). Categories, tags, venues and organizers come with their id, slug and name, featured with its value; only what the caller may read; at most 1,000 values a field."},
 		modifiedAfterArg)
 }()
 

@@ -285,6 +285,7 @@ func paramSchema(a Arg) *openapi3.Schema {
 	if a.Default != nil {
 		s.Default = a.Default
 	}
+	s.Example = a.Example
 	// An array's enum constrains each of its items, not the array.
 	constrained := s
 	if a.Type == TypeArray {

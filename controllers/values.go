@@ -194,6 +194,7 @@ type Arg struct {
 	Required    bool
 	Default     any
 	Enum        []string
+	Example     any // what the OpenAPI document shows a client may send
 }
 
 // CheckArgs enforces the declared parameters in WordPress order: missing required

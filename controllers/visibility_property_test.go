@@ -206,6 +206,24 @@ func TestWhatListsShowIsWhatSingleReadsAllow(t *testing.T) {
 					}
 				}
 			}
+			// A facet the list filters on is counted without that filter:
+			// still only the venues and organizers the caller may read.
+			var mayVenues []string
+			for _, id := range venueIDs {
+				if may["venues"][id] && len(mayVenues) < 3 {
+					mayVenues = append(mayVenues, id)
+				}
+			}
+			if len(mayVenues) > 0 {
+				res := r.do("GET", eventsPath+"?"+window+"&venue="+strings.Join(mayVenues, ",")+"&facets=venue,organizer", opts...)
+				res.expectStatus(t, http.StatusOK)
+				facets := res.object(t)["facets"].(map[string]any)
+				for name, kind := range map[string]string{"venue": "venues", "organizer": "organizers"} {
+					for _, v := range facets[name].([]any) {
+						shows("the "+name+" facet of a list filtered by venue", kind, v.(map[string]any))
+					}
+				}
+			}
 
 			feed := r.do("GET", "/vendor/events/v1/events.ics?"+window+"&status=publish,future,draft,pending,private", opts...)
 			if feed.Status == http.StatusOK {

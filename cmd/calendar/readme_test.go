@@ -94,6 +94,8 @@ func TestTheREADMEExamplesRunInOrderOnAFreshStart(t *testing.T) {
 		{"media?search=poster", `"slug":"poster-2"`},
 		{"post_parent=$CLASS", `"title":"Yoga class"`},
 		{"events.ics?search=yoga", "RRULE:FREQ=WEEKLY;BYDAY=TU;COUNT=10"},
+		{"categories=jazz&facets=categories,venue", `"slug":"music","name":"Music","count":2}`},
+		{"categories=jazz&facets=categories,venue", `"slug":"salle-pleyel","name":"Salle Pleyel","count":1}`},
 	})
 }
 
