@@ -92,6 +92,9 @@ func TestTheREADMEExamplesRunInOrderOnAFreshStart(t *testing.T) {
 		{"media?search=poster", `"slug":"poster-2"`},
 		{"post_parent=$CLASS", `"title":"Yoga class"`},
 		{"events.ics?search=yoga", "RRULE:FREQ=WEEKLY;BYDAY=TU;COUNT=10"},
+		{"near=Paris,%20France", `"title":"Jazz night"`},
+		{"geo_bounds=48.8,2.2,48.9,2.5", `"title":"Jazz night"`},
+		{"facets=geo_grid&geo_precision=4", `"geo_grid":{"precision":4,"cells":[{"geohash":"u09t"`},
 	})
 }
 
