@@ -40,5 +40,8 @@ func (s *Events) List(ctx context.Context, caller Caller, f EventFilter) (*Page[
 			return nil, err
 		}
 	}
+	if found.Grid != nil {
+		answer.Grid = newGeoGrid(q.GeoGrid, found.Grid)
+	}
 	return answer, nil
 }

@@ -1,9 +1,14 @@
 package app
 
 import (
+	"fmt"
 	"math"
+	"slices"
+	"strconv"
+	"strings"
 
 	"calendar/app/calendar"
+	"calendar/app/gazetteer"
 )
 
 // kmPer converts a unit to kilometres.
@@ -46,4 +51,153 @@ func haversineKm(lat1, lng1, lat2, lng2 float64) float64 {
 	dLat, dLng := (lat2-lat1)*rad, (lng2-lng1)*rad
 	a := math.Sin(dLat/2)*math.Sin(dLat/2) + math.Cos(lat1*rad)*math.Cos(lat2*rad)*math.Sin(dLng/2)*math.Sin(dLng/2)
 	return 2 * earthRadiusKm * math.Asin(math.Min(1, math.Sqrt(a)))
+}
+
+// findPlace is where the gazetteer finds a place written as people write it
+// (near=): a city, then perhaps its state, then perhaps its country.
+func findPlace(name string, bad *calendar.InvalidParams) (lat, lng float64, ok bool) {
+	switch {
+	case strings.TrimSpace(name) == "":
+		bad.Add("near", "near must name a place.", nil)
+	case len(name) > calendar.MaxPlaceBytes:
+		bad.Add("near", fmt.Sprintf("near must not be longer than %d bytes.", calendar.MaxPlaceBytes), nil)
+	default:
+		if lat, lng, ok = gazetteer.Find(name); ok {
+			return lat, lng, true
+		}
+		message := fmt.Sprintf("No place is known as %q: name a city, perhaps with its country (Köln; Paris, France).", name)
+		bad.Add("near", message, map[string]any{"code": "rest_unknown_place", "message": message, "data": map[string]any{"param": "near"}})
+	}
+	return 0, 0, false
+}
+
+// readBounds checks geo_bounds, "south,west,north,east" in degrees (a west
+// east of the east crosses the antimeridian); nil when not sent.
+func readBounds(raw *string, bad *calendar.InvalidParams) *calendar.GeoBox {
+	if raw == nil {
+		return nil
+	}
+	shape := "geo_bounds must be four numbers: south,west,north,east."
+	parts := strings.SplitN(*raw, ",", 5)
+	if len(*raw) > calendar.MaxPlaceBytes || len(parts) != 4 {
+		bad.Add("geo_bounds", shape, nil)
+		return nil
+	}
+	var v [4]float64
+	for i, part := range parts {
+		f, err := strconv.ParseFloat(strings.TrimSpace(part), 64)
+		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+			bad.Add("geo_bounds", shape, nil)
+			return nil
+		}
+		v[i] = f
+	}
+	b := calendar.GeoBox{South: v[0], West: v[1], North: v[2], East: v[3]}
+	switch {
+	case math.Abs(b.South) > 90 || math.Abs(b.North) > 90:
+		bad.Add("geo_bounds", "geo_bounds' latitudes (south, north) must be from -90 to 90.", nil)
+	case math.Abs(b.West) > 180 || math.Abs(b.East) > 180:
+		bad.Add("geo_bounds", "geo_bounds' longitudes (west, east) must be from -180 to 180.", nil)
+	case b.South > b.North:
+		bad.Add("geo_bounds", "geo_bounds' south must not be north of its north.", nil)
+	default:
+		return &b
+	}
+	return nil
+}
+
+// DefaultGeoPrecision is the length of a grid's geohash cells when
+// geo_precision is not sent: 5, cells of about 5 by 5 km, a city's districts.
+const DefaultGeoPrecision = 5
+
+// readGrid reads facets=geo_grid and geo_precision (1 to 12).
+func readGrid(f EventFilter, q *calendar.PostQuery, bad *calendar.InvalidParams) {
+	precision := int64(DefaultGeoPrecision)
+	if f.GeoPrecision != nil {
+		if precision = *f.GeoPrecision; precision < 1 || precision > calendar.MaxGeoPrecision {
+			bad.Add("geo_precision", fmt.Sprintf("geo_precision must be from 1 to %d.", calendar.MaxGeoPrecision), nil)
+			return
+		}
+	}
+	if f.Facets != nil && slices.Contains(*f.Facets, calendar.FacetGeoGrid) {
+		q.GeoGrid = int(precision)
+	}
+}
+
+// GeoGrid is a map's clusters: the matching events that have a position,
+// counted per geohash cell, the cells holding the most first (then by
+// geohash), at most calendar.MaxGeoCells; the others are counted in
+// OmittedCells and OmittedEvents.
+type GeoGrid struct {
+	Precision     int       `json:"precision"`
+	Cells         []GeoCell `json:"cells"`
+	OmittedCells  int       `json:"omitted_cells"`
+	OmittedEvents int       `json:"omitted_events"`
+}
+
+// GeoCell is one cell of a grid: its geohash, its events, their mean
+// position (where to draw the cluster) and the cell's edges.
+type GeoCell struct {
+	Geohash  string    `json:"geohash"`
+	Count    int       `json:"count"`
+	Centroid LatLng    `json:"centroid"`
+	Bounds   GeoBounds `json:"bounds"`
+}
+
+// LatLng is a point.
+type LatLng struct {
+	Lat float64 `json:"lat"`
+	Lng float64 `json:"lng"`
+}
+
+// GeoBounds is a box as geo_bounds gives it.
+type GeoBounds struct {
+	South float64 `json:"south"`
+	West  float64 `json:"west"`
+	North float64 `json:"north"`
+	East  float64 `json:"east"`
+}
+
+func newGeoGrid(precision int, g *calendar.GeoGrid) *GeoGrid {
+	out := &GeoGrid{Precision: precision, Cells: make([]GeoCell, 0, len(g.Cells)), OmittedCells: g.Omitted, OmittedEvents: g.OmittedPosts}
+	for _, c := range g.Cells {
+		box := geohashBox(c.Geohash)
+		// Six decimals (about 10 cm), kept within the cell when rounding
+		// would take a point on its edge across it.
+		at := func(x, low, high float64) float64 { return min(max(math.Round(x*1e6)/1e6, low), high) }
+		out.Cells = append(out.Cells, GeoCell{Geohash: c.Geohash, Count: c.Count,
+			Centroid: LatLng{Lat: at(c.Lat, box.South, box.North), Lng: at(c.Lng, box.West, box.East)},
+			Bounds:   GeoBounds{South: box.South, West: box.West, North: box.North, East: box.East}})
+	}
+	return out
+}
+
+const geohashAlphabet = "0123456789bcdefghjkmnpqrstuvwxyz"
+
+// geohashBox is the cell a geohash names: each character halves the cell
+// five times, longitude first, then latitude, and so on.
+func geohashBox(hash string) calendar.GeoBox {
+	b := calendar.GeoBox{South: -90, West: -180, North: 90, East: 180}
+	longitude := true
+	for i := 0; i < len(hash); i++ {
+		v := strings.IndexByte(geohashAlphabet, hash[i])
+		for bit := 4; bit >= 0; bit-- {
+			upper := v>>bit&1 == 1
+			if longitude {
+				if mid := (b.West + b.East) / 2; upper {
+					b.West = mid
+				} else {
+					b.East = mid
+				}
+			} else {
+				if mid := (b.South + b.North) / 2; upper {
+					b.South = mid
+				} else {
+					b.North = mid
+				}
+			}
+			longitude = !longitude
+		}
+	}
+	return b
 }

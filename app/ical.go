@@ -40,6 +40,7 @@ func (s *Events) Feed(ctx context.Context, caller Caller, f EventFilter) (*Feed,
 		return nil, err
 	}
 	q.Limit = s.settings.FeedLimit
+	q.GeoGrid = 0 // a feed has no map
 	found, err := s.index.SearchPosts(ctx, q)
 	if err != nil {
 		return nil, err

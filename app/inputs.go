@@ -91,11 +91,17 @@ type TermInput struct {
 // end_date, starts_before, starts_after, ends_before, ends_after).
 type Dates map[string]string
 
-// NearInput is a "near me" point: both coordinates or none.
+// NearInput is where on the map a list looks: near a point (both
+// coordinates, or a place's name, or none) and within a box.
 type NearInput struct {
 	Lat, Lng *float64
-	Radius   *float64 // nil: 25
-	Unit     string   // mi (default) or km
+	// Place is a place as people write it ("Köln", "Paris, France"), which
+	// the gazetteer finds; instead of Lat and Lng.
+	Place  *string
+	Radius *float64 // nil: 25
+	Unit   string   // mi (default) or km
+	// Bounds is a box as sent: "south,west,north,east".
+	Bounds *string
 }
 
 // EventFilter is an event list (and the iCalendar feed).
@@ -117,6 +123,8 @@ type EventFilter struct {
 	Password      string
 	Facets        *[]string
 	ModifiedAfter *string
+	// GeoPrecision is the length of the geohash cells of facets=geo_grid.
+	GeoPrecision *int64
 }
 
 // LinkedFilter is a venue or organizer list.

@@ -83,8 +83,10 @@ func (s *Events) listQuery(ctx context.Context, actor *calendar.User, f EventFil
 	if near != nil {
 		q.Near = &near.GeoNear
 	}
+	q.Within = readBounds(f.Near.Bounds, &bad)
 	byDistance := readOrder(f.OrderBy, near, &bad)
 	readSearchOrder(f, &q, &bad)
+	readGrid(f, &q, &bad)
 	if f.Parent != nil {
 		if _, err := s.loadReadable(ctx, actor, calendar.PostTypeEvent, *f.Parent); err != nil {
 			bad.Add("post_parent", "post_parent must be the ID of an existing event.", nil)
@@ -255,9 +257,17 @@ func readSearchOrder(f EventFilter, q *calendar.PostQuery, bad *calendar.Invalid
 	}
 }
 
-// readNear checks a "near me" point (geoloc_lat, geoloc_lng, geoloc_radius,
-// geoloc_unit); nil when no point is given.
+// readNear checks a "near me" point (geoloc_lat and geoloc_lng, or near: a
+// place the gazetteer finds; geoloc_radius, geoloc_unit); nil when no point is
+// given.
 func readNear(in NearInput, bad *calendar.InvalidParams) *nearMe {
+	if in.Place != nil {
+		if in.Lat != nil || in.Lng != nil {
+			bad.Add("near", "near and geoloc_lat/geoloc_lng both give the point: send one of them.", nil)
+		} else if lat, lng, ok := findPlace(*in.Place, bad); ok {
+			in.Lat, in.Lng = &lat, &lng
+		}
+	}
 	unit, radius := in.Unit, 25.0
 	if unit == "" {
 		unit = "mi"
@@ -288,7 +298,7 @@ func readNear(in NearInput, bad *calendar.InvalidParams) *nearMe {
 // readOrder reads orderby: the default order, or distance (which needs a point).
 func readOrder(orderBy string, near *nearMe, bad *calendar.InvalidParams) bool {
 	if orderBy == "distance" && near == nil {
-		bad.Add("orderby", "orderby=distance needs geoloc_lat and geoloc_lng.", nil)
+		bad.Add("orderby", "orderby=distance needs a point: geoloc_lat and geoloc_lng, or near.", nil)
 	}
 	return orderBy == "distance"
 }
@@ -386,6 +396,7 @@ func (s *LinkedPosts[V]) listQuery(ctx context.Context, actor *calendar.User, f 
 		if near = readNear(f.Near, &bad); near != nil {
 			q.Near = &near.GeoNear
 		}
+		q.Within = readBounds(f.Near.Bounds, &bad)
 		order := ""
 		if f.ByDistance {
 			order = "distance"

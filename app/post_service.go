@@ -152,6 +152,8 @@ type Page[V any] struct {
 	TotalPages int
 	// Facets are the counts asked for with facets= (nil when not asked).
 	Facets []Facet
+	// Grid is the map's clusters asked for with facets=geo_grid.
+	Grid *GeoGrid
 }
 
 func newPage[V any](items []V, page, perPage, total int) *Page[V] {

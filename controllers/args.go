@@ -19,6 +19,10 @@ var nearArgs = []Arg{
 	{Name: "geoloc_lng", Type: TypeNumber, Description: "Longitude of the point, -180 to 180; with geoloc_lat."},
 	{Name: "geoloc_radius", Type: TypeNumber, Default: 25, Description: "Great-circle radius around the point: more than 0, at most 20000."},
 	{Name: "geoloc_unit", Type: TypeString, Default: "mi", Enum: []string{"mi", "km"}, Description: "Unit of the radius and of distance."},
+	{Name: "near", Type: TypeString, Example: "Köln",
+		Description: "The point as a place's name instead of geoloc_lat and geoloc_lng: a city, perhaps with its state and country (Köln, Koeln, Paris, France, Paris, US, Portland, ME, USA), at most 200 bytes; without a country, the most populous place of that name. An unknown place is a 400 (details.near.code rest_unknown_place)."},
+	{Name: "geo_bounds", Type: TypeString, Example: "50.6,6.7,51.3,7.2",
+		Description: "Only what lies in this box: south,west,north,east in degrees (latitudes -90 to 90, south not north of north; longitudes -180 to 180). A west greater than the east crosses the antimeridian (-20,170,0,-170: Fiji and Samoa)."},
 }
 
 var (

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/go-fuego/fuego"
@@ -20,6 +21,8 @@ type EventList struct {
 	listLinks
 	// Facets is there when facets= asks for it: facet name -> values.
 	Facets map[string][]app.FacetValue `json:"facets,omitempty"`
+	// GeoGrid is there when facets=geo_grid asks for it.
+	GeoGrid *app.GeoGrid `json:"geo_grid,omitempty"`
 }
 
 // eventService is what the event routes ask of the domain (app.Events).
@@ -48,7 +51,7 @@ func mountEvents(api *API, events eventService, venueMeta, organizerMeta []strin
 		if err != nil {
 			return nil, err
 		}
-		return withFacets(listAnswer(api, r, "events", "/events", eventListArgs, page), page.Facets), nil
+		return withGrid(withFacets(listAnswer(api, r, "events", "/events", eventListArgs, page), page.Facets), page.Grid), nil
 	}, fuego.OptionSummary("List events (Accept: text/calendar gives the iCalendar feed of events.ics)"),
 		fuego.OptionAddResponse(http.StatusOK, "One page of events", fuego.Response{Type: EventList{}}))
 	mountEventFeed(api, events)
@@ -124,8 +127,10 @@ var eventListArgs = func() []Arg {
 	return append(args,
 		Arg{Name: "orderby", Type: TypeString, Default: "start_date",
 			Description: "start_date (then publication date, then ID), distance from the point, nearest first, or relevance to search (best first, then start_date); relevance matches words, their prefixes, one typo in words of five letters or more, accents folded. Any other value keeps the default order, as the plugin, which has no orderby, ignores it."},
-		Arg{Name: "facets", Type: TypeArray, Items: TypeString, Enum: calendar.FacetNames, Example: []any{"categories", "venue"},
-			Description: "Count the events per value of these fields, under facets, as a multi-select sidebar shows them: each value with every filter of the list but its own field's (with categories=jazz, the count beside Rock is that of categories=rock with the other filters). Categories, tags, venues and organizers come with their id, slug and name, featured with its value; only what the caller may read; at most 1,000 values a field."},
+		Arg{Name: "facets", Type: TypeArray, Items: TypeString, Enum: append(slices.Clone(calendar.FacetNames), calendar.FacetGeoGrid), Example: []any{"categories", "venue"},
+			Description: "Count the events per value of these fields, under facets, as a multi-select sidebar shows them: each value with every filter of the list but its own field's (with categories=jazz, the count beside Rock is that of categories=rock with the other filters). Categories, tags, venues and organizers come with their id, slug and name, featured with its value; only what the caller may read; at most 1,000 values a field. geo_grid: the map's clusters, under geo_grid (the matching events that have a position per geohash cell of geo_precision characters, with their count, mean position and the cell's bounds; at most 1,000 cells, the most populous)."},
+		Arg{Name: "geo_precision", Type: TypeInteger, Default: app.DefaultGeoPrecision, Example: 4,
+			Description: "The length of geo_grid's geohash cells, 1 to 12: 1 is about 5,000 km wide, 3 about 156 km, 5 about 5 km, 7 about 150 m."},
 		modifiedAfterArg)
 }()
 
@@ -170,7 +175,7 @@ func readEventFilter(v Values) (app.EventFilter, error) {
 		Page: readPage(v, &bad), Search: stringParam(v, "search"), Categories: stringsParam(v, "categories"),
 		Tags: stringsParam(v, "tags"), Venues: intsParam(v, "venue"), Organizers: intsParam(v, "organizer"),
 		Featured: boolParam(v, "featured"), HasGeo: boolParam(v, "geoloc"), Statuses: stringsParam(v, "status"),
-		Parent: intParam(v, "post_parent"), Include: intsParam(v, "include"), Near: readNear(v),
+		Parent: intParam(v, "post_parent"), Include: intsParam(v, "include"), Near: readNear(v), GeoPrecision: intParam(v, "geo_precision"),
 		Facets: stringsParam(v, "facets"), ModifiedAfter: stringParam(v, "modified_after"), Dates: app.Dates{},
 	}
 	// The plugin registers no orderby: a value of WordPress' (title, date...)

@@ -157,3 +157,11 @@ func withFacets(out object, facets []app.Facet) object {
 	}
 	return append(out, member{"facets", f})
 }
+
+// withGrid appends the map's clusters when facets=geo_grid asked for them.
+func withGrid(out object, grid *app.GeoGrid) object {
+	if grid == nil {
+		return out
+	}
+	return append(out, member{"geo_grid", grid})
+}

@@ -78,6 +78,7 @@ func readPage(v Values, bad *calendar.InvalidParams) app.PageRequest {
 func readNear(v Values) app.NearInput {
 	n := app.NearInput{Lat: numberParam(v, "geoloc_lat"), Lng: numberParam(v, "geoloc_lng"), Radius: numberParam(v, "geoloc_radius")}
 	n.Unit, _ = v.String("geoloc_unit")
+	n.Place, n.Bounds = stringParam(v, "near"), stringParam(v, "geo_bounds")
 	return n
 }
 

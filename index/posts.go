@@ -33,18 +33,23 @@ func (i *Index) DeletePost(ctx context.Context, id int64) error {
 
 // SearchPosts answers a PostQuery: the total, the facets and one page of IDs.
 func (i *Index) SearchPosts(ctx context.Context, q calendar.PostQuery) (calendar.PostPage, error) {
-	near, err := i.nearClause(ctx, q)
+	near, err := i.placeClause(ctx, q)
 	if err != nil {
 		return calendar.PostPage{}, err
 	}
+	var page calendar.PostPage
 	if startWindowed(q) {
-		return i.searchStartWindows(ctx, q, near)
+		page, err = i.searchStartWindows(ctx, q, near)
+	} else {
+		var res *bleve.SearchResult
+		if res, err = i.searchQuery(ctx, q, near); err == nil {
+			page, err = pageOf(res, q.Facets)
+		}
 	}
-	res, err := i.searchQuery(ctx, q, near)
-	if err != nil {
-		return calendar.PostPage{}, err
+	if err == nil && q.GeoGrid > 0 {
+		page.Grid, err = i.geoGrid(ctx, q, near)
 	}
-	return pageOf(res, q.Facets)
+	return page, err
 }
 
 // searchQuery runs the bleve search of q (near stands for q.Near).
@@ -81,11 +86,7 @@ func pageOf(res *bleve.SearchResult, facets []string) (calendar.PostPage, error)
 // be answered from bitmaps (bleve's "unadorned" conjunctions and disjunctions
 // need that, and terms queries rather than one-clause disjunctions).
 func (i *Index) request(q calendar.PostQuery, near query.Query) (*bleve.SearchRequest, error) {
-	root := filter(q, near)
-	if q.Relevance != "" {
-		root = i.rankedQuery(root, q.Relevance)
-	}
-	req := bleve.NewSearchRequestOptions(root, q.Limit, q.Offset, false)
+	req := bleve.NewSearchRequestOptions(i.matching(q, near), q.Limit, q.Offset, false)
 	addFacets(req, q.Facets)
 	switch {
 	case q.Limit == 0:
@@ -115,7 +116,17 @@ func (i *Index) request(q calendar.PostQuery, near query.Query) (*bleve.SearchRe
 	return req, nil
 }
 
-// filter is the query that selects what q selects; near stands for q.Near.
+// matching is the query of what q selects, ranked when q asks for relevance.
+func (i *Index) matching(q calendar.PostQuery, near query.Query) query.Query {
+	root := filter(q, near)
+	if q.Relevance != "" {
+		root = i.rankedQuery(root, q.Relevance)
+	}
+	return root
+}
+
+// filter is the query that selects what q selects; near stands for the
+// clause of q.Near and q.Within (placeClause).
 func filter(q calendar.PostQuery, near query.Query) query.Query {
 	var must []query.Query
 	if q.Type != "" {

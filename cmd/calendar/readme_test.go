@@ -96,6 +96,9 @@ func TestTheREADMEExamplesRunInOrderOnAFreshStart(t *testing.T) {
 		{"events.ics?search=yoga", "RRULE:FREQ=WEEKLY;BYDAY=TU;COUNT=10"},
 		{"categories=jazz&facets=categories,venue", `"slug":"music","name":"Music","count":2}`},
 		{"categories=jazz&facets=categories,venue", `"slug":"salle-pleyel","name":"Salle Pleyel","count":1}`},
+		{"near=Paris,%20France", `"title":"Jazz night"`},
+		{"geo_bounds=48.8,2.2,48.9,2.5", `"title":"Jazz night"`},
+		{"facets=geo_grid&geo_precision=4", `"geo_grid":{"precision":4,"cells":[{"geohash":"u09t"`},
 	})
 }
 
