@@ -270,12 +270,29 @@ func (c *client) remove(ctx context.Context) {
 	}
 }
 
+// verifyRead reads as a client does that must know: a 503 (a search over
+// its budget on a loaded machine, a replica not ready) says "later", not
+// "gone", so it asks again, a few times, a second apart.
+func (l *load) verifyRead(ctx context.Context, path string) (int, []byte, error) {
+	for attempt := 1; ; attempt++ {
+		status, raw, err := l.do(ctx, "verify", http.MethodGet, path, nil, true)
+		if status != http.StatusServiceUnavailable || attempt == 30 {
+			return status, raw, err
+		}
+		select {
+		case <-ctx.Done():
+			return status, raw, err
+		case <-time.After(time.Second):
+		}
+	}
+}
+
 // verify reads every event the run left alive by ID, and lists the run's
 // category through the index: both must show exactly the acknowledged state.
 func (l *load) verify(ctx context.Context, live map[int64]string) []string {
 	var lost []string
 	for id, title := range live {
-		status, raw, err := l.do(ctx, "verify", http.MethodGet, api+"/events/"+strconv.FormatInt(id, 10), nil, true)
+		status, raw, err := l.verifyRead(ctx, api+"/events/"+strconv.FormatInt(id, 10))
 		var e struct{ Title string }
 		if err != nil || status != http.StatusOK || json.Unmarshal(raw, &e) != nil || e.Title != title {
 			lost = append(lost, fmt.Sprintf("event %d: want title %q, got %d %v %.200s", id, title, status, err, raw))
@@ -284,7 +301,7 @@ func (l *load) verify(ctx context.Context, live map[int64]string) []string {
 	listed := map[int64]bool{}
 	for page := 1; ; page++ {
 		path := fmt.Sprintf("%s/events?categories=%s&start_date=2026-12-31&per_page=50&page=%d", api, l.category, page)
-		status, raw, err := l.do(ctx, "verify", http.MethodGet, path, nil, true)
+		status, raw, err := l.verifyRead(ctx, path)
 		if status == http.StatusBadRequest && page > 1 { // past the last page
 			break
 		}
