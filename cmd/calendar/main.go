@@ -198,7 +198,7 @@ func logConnPressure(logger *slog.Logger, cfg Config) func(conns.Pressure) {
 
 // openStoreAndIndex opens the configured store, then the index beside it;
 // on an error nothing is left open.
-func openStoreAndIndex(ctx context.Context, cfg Config) (calendar.Store, string, *index.Index, error) {
+func openStoreAndIndex(ctx context.Context, cfg Config) (calendar.Store, string, *index.Live, error) {
 	store, backend, err := openStore(ctx, cfg)
 	if err != nil {
 		return nil, "", nil, err

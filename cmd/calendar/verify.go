@@ -65,7 +65,7 @@ func verify(ctx context.Context, args []string, getenv func(string) string, out 
 
 // verifyIndex checks every stored post against its index entry, telling
 // differ about each that differs, then the count of posts the index holds.
-func verifyIndex(ctx context.Context, store calendar.Store, idx *index.Index, differ func(p *calendar.Post, problem error)) (int, error) {
+func verifyIndex(ctx context.Context, store calendar.Store, idx *index.Live, differ func(p *calendar.Post, problem error)) (int, error) {
 	var after int64
 	n := 0
 	for {
