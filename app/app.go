@@ -54,6 +54,13 @@ type Settings struct {
 	// Now is the clock (time.Now when nil): tests move it to see series
 	// extended as time passes.
 	Now func() time.Time
+	// OnReindex, when set, hears how a rebuild of the index goes: at each
+	// change of its state and after each batch (the service logs it).
+	OnReindex func(ReindexStatus)
+	// ReindexPace, when set, is called before each batch a rebuild beside
+	// the live index writes, on the rebuild's context: tests hold a rebuild
+	// there to act while it runs.
+	ReindexPace func(context.Context)
 }
 
 // defaultResultCacheSize bounds the list cache: a few MB of IDs.
@@ -72,6 +79,7 @@ type App struct {
 	Events     *Events
 	Media      *Media
 	sync       *indexSync
+	reindex    *reindexer
 }
 
 // TimeZone is the site's time zone.
@@ -101,7 +109,7 @@ func New(store calendar.Store, index calendar.Index, settings Settings) *App {
 	}
 	throttle := throttle.New(settings.Throttle)
 	a := &App{store: store, index: index, settings: settings, Users: NewUsers(store.Users(), throttle),
-		sync: &indexSync{store: store, index: index}}
+		sync: &indexSync{store: store, index: index}, reindex: newReindexer(settings.OnReindex)}
 	if settings.ResultCacheSize == 0 {
 		settings.ResultCacheSize = defaultResultCacheSize
 	}

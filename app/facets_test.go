@@ -234,7 +234,7 @@ func TestEventFacets(t *testing.T) {
 // it (those the cache answers do not). Once holdPages is called, the search
 // of a page waits until a count-only search has begun, or its budget ends.
 type watchedIndex struct {
-	*index.Index
+	*index.Live
 	mu       sync.Mutex
 	searches []calendar.PostQuery
 	counted  chan struct{} // closed by the first count-only search after holdPages
@@ -263,7 +263,7 @@ func (x *watchedIndex) SearchPosts(ctx context.Context, q calendar.PostQuery) (c
 			return calendar.PostPage{}, ctx.Err()
 		}
 	}
-	return x.Index.SearchPosts(ctx, q)
+	return x.Live.SearchPosts(ctx, q)
 }
 
 // taken describes the searches made since the last call, sorted: a page's
@@ -299,7 +299,7 @@ func (x *watchedIndex) taken() []string {
 // per facet); a list asked for again is answered from the cache.
 func TestFacetsCostOneSearchMoreForEachFacetTheListFiltersOn(t *testing.T) {
 	watched := &watchedIndex{}
-	w := newWorldWatched(t, func(idx *index.Index) calendar.Index { watched.Index = idx; return watched })
+	w := newWorldWatched(t, func(idx *index.Live) calendar.Index { watched.Live = idx; return watched })
 	hall, ann := w.venue("Hall", app.LinkedInput{}), w.organizer("Ann")
 	w.event("jazz night", "2030-07-01", app.EventInput{Venue: &app.LinkRef{ID: hall.ID}, Organizers: &[]app.LinkRef{{ID: ann.ID}},
 		Categories: strs("Jazz"), Tags: strs("late"), Flags: map[string]bool{"featured": true}})

@@ -28,12 +28,12 @@ var visitor = app.Caller{Root: "http://x/vendor/events/v1/"}
 
 func newWorld(t *testing.T, settings ...func(*app.Settings)) *world {
 	t.Helper()
-	return newWorldWatched(t, func(idx *index.Index) calendar.Index { return idx }, settings...)
+	return newWorldWatched(t, func(idx *index.Live) calendar.Index { return idx }, settings...)
 }
 
 // newWorldWatched is newWorld with the app's index seen through watch (the
 // real index, wrapped to observe the searches that reach it).
-func newWorldWatched(t *testing.T, watch func(*index.Index) calendar.Index, settings ...func(*app.Settings)) *world {
+func newWorldWatched(t *testing.T, watch func(*index.Live) calendar.Index, settings ...func(*app.Settings)) *world {
 	t.Helper()
 	store, idx := openStoreAndIndex(t)
 	s := app.Settings{SiteURL: "http://x", SearchBudget: 2 * time.Minute} // slower on a busy machine, not a 503

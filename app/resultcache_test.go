@@ -15,18 +15,18 @@ import (
 
 // countingIndex is the real index, counting the searches that reach it.
 type countingIndex struct {
-	*index.Index
+	*index.Live
 	searches int
 }
 
 func (c *countingIndex) SearchPosts(ctx context.Context, q calendar.PostQuery) (calendar.PostPage, error) {
 	c.searches++
-	return c.Index.SearchPosts(ctx, q)
+	return c.Live.SearchPosts(ctx, q)
 }
 
 // openStoreAndIndex opens the embedded store and the index in a temporary
 // directory, closed when the test ends.
-func openStoreAndIndex(t testing.TB) (*repository.Bolt, *index.Index) {
+func openStoreAndIndex(t testing.TB) (*repository.Bolt, *index.Live) {
 	t.Helper()
 	dir := t.TempDir()
 	store, err := repository.OpenBolt(dir)
@@ -45,7 +45,7 @@ func openStoreAndIndex(t testing.TB) (*repository.Bolt, *index.Index) {
 func TestListsAreAnsweredFromTheCacheUntilTheIndexChanges(t *testing.T) {
 	ctx := context.Background()
 	store, idx := openStoreAndIndex(t)
-	counting := &countingIndex{Index: idx}
+	counting := &countingIndex{Live: idx}
 	a := app.New(store, counting, app.Settings{SiteURL: "http://x"})
 	if _, err := a.Users.EnsureAdmin(ctx, "a long enough password"); err != nil {
 		t.Fatal(err)
@@ -80,7 +80,7 @@ func TestListsAreAnsweredFromTheCacheUntilTheIndexChanges(t *testing.T) {
 // gatedIndex is the real index; its searches count themselves and wait for
 // the gate to open.
 type gatedIndex struct {
-	*index.Index
+	*index.Live
 	searches atomic.Int32
 	gate     chan struct{}
 }
@@ -88,13 +88,13 @@ type gatedIndex struct {
 func (g *gatedIndex) SearchPosts(ctx context.Context, q calendar.PostQuery) (calendar.PostPage, error) {
 	g.searches.Add(1)
 	<-g.gate
-	return g.Index.SearchPosts(ctx, q)
+	return g.Live.SearchPosts(ctx, q)
 }
 
 func TestAListAskedForByManyAtOnceIsSearchedOnce(t *testing.T) {
 	ctx := context.Background()
 	store, idx := openStoreAndIndex(t)
-	gated := &gatedIndex{Index: idx, gate: make(chan struct{})}
+	gated := &gatedIndex{Live: idx, gate: make(chan struct{})}
 	a := app.New(store, gated, app.Settings{SiteURL: "http://x"})
 	var askers sync.WaitGroup
 	ask := func() {

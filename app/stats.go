@@ -8,7 +8,7 @@ type IndexStats struct {
 	Documents  int64
 	LastSeq    int64 // the store's
 	AppliedSeq int64 // the index's checkpoint
-	Rebuilding bool
+	Rebuilding bool  // in place or beside the live index
 }
 
 // Lag is how many sequence numbers the index has yet to apply. The checkpoint
@@ -20,7 +20,7 @@ func (s IndexStats) Lag() int64 { return max(s.LastSeq-s.AppliedSeq, 0) }
 func (a *App) IndexStats(ctx context.Context) (IndexStats, error) {
 	var st IndexStats
 	var err error
-	st.Rebuilding = a.sync.rebuilding.Load()
+	_, st.Rebuilding, _ = a.reindex.now()
 	if st.Documents, err = a.index.DocCount(ctx); err != nil {
 		return st, err
 	}

@@ -3,11 +3,8 @@ package app
 import (
 	"context"
 	"errors"
-	"fmt"
 	"math"
-	"runtime"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"calendar/app/calendar"
@@ -27,18 +24,26 @@ type indexSync struct {
 	// gate orders catch-up against the service's own writes: a write holds it
 	// shared from its store write to its index write; applying a batch holds it
 	// exclusively from reading the store to writing the index, so it never
-	// writes an older state over a newer one.
+	// writes an older state over a newer one. Promoting a successor holds it
+	// too: no write is then between the store and the index.
 	gate  sync.RWMutex
 	order indexOrder
-	mu    sync.Mutex // one catch-up at a time
-	// applied holds the sequences applied in the margin below the checkpoint.
+	mu    sync.Mutex // one catch-up of the live index at a time; guards cursor
+	// cursor is how far the live index has followed the store's feed.
+	cursor feedCursor
+}
+
+// feedCursor is how far an index has followed the store's change feed: its
+// checkpoint, and the sequences applied in the margin below it.
+type feedCursor struct {
 	applied    map[int64]bool
 	checkpoint int64
 	loaded     bool
-	// rebuilding is set while the index is being filled from scratch.
-	rebuilding atomic.Bool
-	progress   atomic.Int64
-	total      atomic.Int64
+}
+
+// cursorAt is the cursor of an index that holds every change up to seq.
+func cursorAt(seq int64) feedCursor {
+	return feedCursor{checkpoint: seq, applied: map[int64]bool{}, loaded: true}
 }
 
 // writeThrough is the one path of every write of the service: the store,
@@ -125,14 +130,21 @@ func (s *indexSync) catchUp(ctx context.Context) error {
 func (s *indexSync) catchUpCount(ctx context.Context) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if !s.loaded {
-		cp, err := s.index.AppliedSeq(ctx)
+	return s.follow(ctx, s.index, &s.cursor, &s.gate)
+}
+
+// follow applies to idx every change above its cursor (less the margin),
+// holding gate while it reads the store and writes idx, and returns how
+// many it applied.
+func (s *indexSync) follow(ctx context.Context, idx calendar.Index, cur *feedCursor, gate sync.Locker) (int, error) {
+	if !cur.loaded {
+		cp, err := idx.AppliedSeq(ctx)
 		if err != nil {
 			return 0, err
 		}
-		s.checkpoint, s.applied, s.loaded = cp, map[int64]bool{}, true
+		*cur = cursorAt(cp)
 	}
-	from := max(s.checkpoint-syncMargin, 0)
+	from := max(cur.checkpoint-syncMargin, 0)
 	n := 0
 	for {
 		changes, err := s.store.Changes(ctx, from, 1000)
@@ -141,58 +153,58 @@ func (s *indexSync) catchUpCount(ctx context.Context) (int, error) {
 		}
 		var fresh []calendar.Change
 		for _, c := range changes {
-			if !s.applied[c.Seq] {
+			if !cur.applied[c.Seq] {
 				fresh = append(fresh, c)
 			}
 		}
-		pending, err := s.apply(ctx, fresh)
+		pending, err := s.apply(ctx, idx, fresh, gate)
 		if err != nil {
 			return n, err
 		}
 		for _, c := range fresh {
 			if !pending[c.Seq] {
-				s.applied[c.Seq] = true
+				cur.applied[c.Seq] = true
 			}
-			s.checkpoint = max(s.checkpoint, c.Seq)
+			cur.checkpoint = max(cur.checkpoint, c.Seq)
 		}
 		n += len(fresh)
 		from = changes[len(changes)-1].Seq
-		for seq := range s.applied {
-			if seq <= s.checkpoint-syncMargin {
-				delete(s.applied, seq)
+		for seq := range cur.applied {
+			if seq <= cur.checkpoint-syncMargin {
+				delete(cur.applied, seq)
 			}
 		}
-		if err := s.index.SetAppliedSeq(ctx, s.checkpoint); err != nil {
+		if err := idx.SetAppliedSeq(ctx, cur.checkpoint); err != nil {
 			return n, err
 		}
 	}
 }
 
-// apply makes the index hold what the store holds now for each changed
+// apply makes idx hold what the store holds now for each changed
 // document: its current state, or nothing when it is gone. It returns the
 // tombstones whose document is still in the store: a delete whose tombstone
 // is written before the document goes; they are read again on later passes
 // while they are inside the margin.
-func (s *indexSync) apply(ctx context.Context, changes []calendar.Change) (pending map[int64]bool, err error) {
+func (s *indexSync) apply(ctx context.Context, idx calendar.Index, changes []calendar.Change, gate sync.Locker) (pending map[int64]bool, err error) {
 	postIDs, termIDs := changedIDs(changes)
 	if len(postIDs)+len(termIDs) == 0 {
 		return nil, nil
 	}
-	s.gate.Lock()
-	defer s.gate.Unlock()
+	gate.Lock()
+	defer gate.Unlock()
 	live := map[string]map[int64]bool{calendar.CollectionPosts: {}, calendar.CollectionTerms: {}}
 	posts, err := s.store.Posts().GetMany(ctx, postIDs)
 	if err != nil {
 		return nil, err
 	}
-	if err := s.index.PutPosts(ctx, posts); err != nil {
+	if err := idx.PutPosts(ctx, posts); err != nil {
 		return nil, err
 	}
 	for _, p := range posts {
 		live[calendar.CollectionPosts][p.ID] = true
 	}
 	for _, id := range missing(postIDs, live[calendar.CollectionPosts]) {
-		if err := s.index.DeletePost(ctx, id); err != nil {
+		if err := idx.DeletePost(ctx, id); err != nil {
 			return nil, err
 		}
 	}
@@ -200,14 +212,14 @@ func (s *indexSync) apply(ctx context.Context, changes []calendar.Change) (pendi
 	if err != nil {
 		return nil, err
 	}
-	if err := s.index.PutTerms(ctx, terms); err != nil {
+	if err := idx.PutTerms(ctx, terms); err != nil {
 		return nil, err
 	}
 	for _, t := range terms {
 		live[calendar.CollectionTerms][t.ID] = true
 	}
 	for _, id := range missing(termIDs, live[calendar.CollectionTerms]) {
-		if err := s.index.DeleteTerm(ctx, id); err != nil {
+		if err := idx.DeleteTerm(ctx, id); err != nil {
 			return nil, err
 		}
 	}
@@ -219,6 +231,13 @@ func (s *indexSync) apply(ctx context.Context, changes []calendar.Change) (pendi
 	}
 	return pending, nil
 }
+
+// unguarded is the gate of an index nothing else writes: a successor
+// being built, or one whose writers the caller holds off already.
+type unguarded struct{}
+
+func (unguarded) Lock()   {}
+func (unguarded) Unlock() {}
 
 // missing returns the wanted IDs that are not present.
 func missing(wanted []int64, present map[int64]bool) []int64 {
@@ -247,111 +266,6 @@ func (a *App) Sync(ctx context.Context, interval time.Duration, onError func(err
 	}
 }
 
-// Rebuild fills an empty index from the store: every term and post, in
-// batches, then the checkpoint of the feed as it stood before the scan (what
-// changes during the scan is caught up after). progress hears the count done
-// and the total after each batch. The service answers readyz 503 meanwhile.
-func (a *App) Rebuild(ctx context.Context, progress func(done, total int64)) (int64, error) {
-	s := a.sync
-	s.rebuilding.Store(true)
-	defer s.rebuilding.Store(false)
-	last, err := a.store.LastSeq(ctx)
-	if err != nil {
-		return 0, err
-	}
-	posts, err := a.store.Posts().Count(ctx)
-	if err != nil {
-		return 0, err
-	}
-	terms, err := a.store.Terms().Count(ctx)
-	if err != nil {
-		return 0, err
-	}
-	s.total.Store(posts + terms)
-	s.progress.Store(0)
-	var reporting sync.Mutex // batches finish on several goroutines; progress hears them one at a time
-	report := func(n int) {
-		reporting.Lock()
-		defer reporting.Unlock()
-		done := s.progress.Add(int64(n))
-		if progress != nil {
-			progress(done, s.total.Load())
-		}
-	}
-	if err := rebuildCollection(ctx, a.store.Terms(), a.index.PutTerms, report); err != nil {
-		return s.progress.Load(), err
-	}
-	if err := rebuildCollection(ctx, a.store.Posts(), a.index.PutPosts, report); err != nil {
-		return s.progress.Load(), err
-	}
-	s.mu.Lock()
-	s.checkpoint, s.applied, s.loaded = last, map[int64]bool{}, true
-	s.mu.Unlock()
-	if err := a.index.SetAppliedSeq(ctx, last); err != nil {
-		return s.progress.Load(), err
-	}
-	_, err = a.CatchUp(ctx)
-	return s.progress.Load(), err
-}
-
-// rebuildCollection scans the collection in ID order and indexes it in
-// batches, one per core at a time: building a batch's segment is the cost.
-// Batches of 1,000 built 100k events in 32 CPU seconds, of 2,000 in 36, of
-// 5,000 in 44 (larger segments cost more than their share to build, and
-// their heap makes the collector work under its soft limit), of 500 in 34.
-func rebuildCollection[T calendar.Document](ctx context.Context, repo calendar.Repo[T], put func(context.Context, []T) error, report func(int)) error {
-	const batch = 1000
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	batches := make(chan []T)
-	errs := make(chan error, 1)
-	fail := func(err error) {
-		select {
-		case errs <- err:
-		default:
-		}
-		cancel()
-	}
-	var workers sync.WaitGroup
-	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
-		workers.Add(1)
-		go func() {
-			defer workers.Done()
-			for docs := range batches {
-				if err := put(ctx, docs); err != nil {
-					fail(err)
-					return
-				}
-				report(len(docs))
-			}
-		}()
-	}
-	var after int64
-	for ctx.Err() == nil {
-		docs, err := repo.Scan(ctx, after, batch)
-		if err != nil {
-			fail(err)
-			break
-		}
-		if len(docs) == 0 {
-			break
-		}
-		select {
-		case batches <- docs:
-		case <-ctx.Done():
-		}
-		after = docs[len(docs)-1].DocID()
-	}
-	close(batches)
-	workers.Wait()
-	select {
-	case err := <-errs:
-		return err
-	default:
-		return ctx.Err()
-	}
-}
-
 // changedIDs splits changes into the posts and the terms they name; users are
 // neither indexed nor listed.
 func changedIDs(changes []calendar.Change) (postIDs, termIDs []int64) {
@@ -364,12 +278,4 @@ func changedIDs(changes []calendar.Change) (postIDs, termIDs []int64) {
 		}
 	}
 	return postIDs, termIDs
-}
-
-// rebuildState is what readyz says while a rebuild runs, nil otherwise.
-func (a *App) rebuildState() error {
-	if !a.sync.rebuilding.Load() {
-		return nil
-	}
-	return fmt.Errorf("the index is being rebuilt: %d of %d documents", a.sync.progress.Load(), a.sync.total.Load())
 }

@@ -13,18 +13,18 @@ import (
 
 // termCountingIndex counts the term searches a request makes.
 type termCountingIndex struct {
-	*index.Index
+	*index.Live
 	termSearches int
 }
 
 func (c *termCountingIndex) SearchTerms(ctx context.Context, q calendar.TermQuery) ([]int64, error) {
 	c.termSearches++
-	return c.Index.SearchTerms(ctx, q)
+	return c.Live.SearchTerms(ctx, q)
 }
 
 func TestACategoryTreeIsBoundedInDepthAndSoIsEveryWalkOfIt(t *testing.T) {
 	store, idx := openStoreAndIndex(t)
-	counting := &termCountingIndex{Index: idx}
+	counting := &termCountingIndex{Live: idx}
 	ctx := context.Background()
 	a := app.New(store, counting, app.Settings{SiteURL: "http://x", ResultCacheSize: -1})
 	if _, err := a.Users.EnsureAdmin(ctx, "a long enough password"); err != nil {

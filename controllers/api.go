@@ -110,6 +110,7 @@ func New(cfg Config, a *app.App) *API {
 	api.mountRoot(AdminNamespace)
 	mountUsers(api, a.Users)
 	mountBackup(api, a)
+	mountReindex(api, a)
 	api.documented()
 	return api
 }

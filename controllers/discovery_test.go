@@ -45,6 +45,7 @@ func TestTheNamespaceRootListsEveryRouteWithMethodsAndArgs(t *testing.T) {
 		"/vendor/admin/v1/users/me/application-passwords":                 {"GET", "POST"},
 		"/vendor/admin/v1/users/me/application-passwords/(?P<uuid>[^/]+)": {"DELETE"},
 		"/vendor/admin/v1/backup":                                         {"GET"},
+		"/vendor/admin/v1/reindex":                                        {"GET", "POST"},
 	}
 	for _, kind := range []string{"venues", "organizers"} {
 		base := "/vendor/events/v1/" + kind

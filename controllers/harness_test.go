@@ -36,6 +36,9 @@ type service struct {
 	// app is the service's domain, for what the process does on its own
 	// (catching the index up, extending series) rather than on a request.
 	app *app.App
+	// index is the service's index, dir the data directory it is kept in.
+	index *index.Live
+	dir   string
 	// client sends the requests: from 127.0.0.1 unless from() says otherwise.
 	client *http.Client
 }
@@ -140,6 +143,7 @@ func startServiceOn(t *testing.T, on backend, settings func(*app.Settings), conf
 	srv.Start()
 	t.Cleanup(func() {
 		srv.Close()
+		a.Stop() // a rebuild of the index, before the index closes
 		idx.Close()
 		store.Close(context.Background())
 		if t.Failed() { // what the service logged as errors tells why a 5xx came
@@ -150,7 +154,7 @@ func startServiceOn(t *testing.T, on backend, settings func(*app.Settings), conf
 			}
 		}
 	})
-	return &service{t: t, URL: url, store: store, logs: logs, app: a}
+	return &service{t: t, URL: url, store: store, logs: logs, app: a, index: idx, dir: dir}
 }
 
 // option changes a request before it is sent.

@@ -251,6 +251,17 @@ func TestThePermissionMatrix(t *testing.T) {
 						want = http.StatusOK
 					}
 					check(t, method, "/vendor/admin/v1/backup", opts, want)
+				case kind == "reindex": // the site's own running: administrators only; a POST starts a rebuild
+					want := denied(role)
+					switch {
+					case role == "wrong":
+						want = http.StatusUnauthorized
+					case role == calendar.RoleAdministrator && method == "POST":
+						want = http.StatusAccepted
+					case role == calendar.RoleAdministrator:
+						want = http.StatusOK
+					}
+					check(t, method, reindexPath, opts, want)
 				case kind == "users":
 					path, want := r.usersRoute(t, rest, method, role, n)
 					body := jsonBody(map[string]string{"login": fmt.Sprintf("matrix-%d", n), "role": "subscriber", "name": fmt.Sprintf("app %d", n)})

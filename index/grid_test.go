@@ -17,7 +17,7 @@ import (
 // gridWorld indexes venues at random points of the box (half of them
 // published) with two events each, the events of unpublished venues without
 // a position (as the app gives them), and one event without a venue.
-func gridWorld(t *testing.T, venues int, box calendar.GeoBox, seed int64) (*Index, []*calendar.Post) {
+func gridWorld(t *testing.T, venues int, box calendar.GeoBox, seed int64) (*Live, []*calendar.Post) {
 	t.Helper()
 	idx, err := Open(t.TempDir())
 	if err != nil {

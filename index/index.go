@@ -1,5 +1,6 @@
-// Package index is the bleve implementation of app.Index: a versioned mapping
-// (bump MappingVersion and the index is rebuilt), kept under the data dir.
+// Package index is the bleve implementation of app's Index: a versioned
+// mapping (bump MappingVersion and the index is rebuilt), kept under the
+// data dir, and rebuilt beside itself while it serves (live.go, layout.go).
 package index
 
 import (
@@ -31,7 +32,8 @@ var versionKey = []byte("mapping_version")
 // the store's change feed from a checkpoint that is itself written in a batch,
 // and scorch persists whole snapshots in order, so the checkpoint on disk
 // never runs ahead of the documents on disk. Close waits for the persister.
-// A rebuild of 100k events took 22 % less CPU so.
+// A rebuild of 100k events took 22 % less CPU so. The service serves one
+// through Live (live.go), which swaps it for a successor built beside it.
 type Index struct {
 	bleve      bleve.Index
 	generation atomic.Uint64
@@ -40,41 +42,39 @@ type Index struct {
 	// snapshot forever and calls no batch's callback meanwhile.
 	persistFailed chan error
 	dir           string
-	// Fresh is true when the index was created empty by Open and must be filled
-	// from the store.
-	Fresh bool
 }
 
-// Open opens the index under dir, creating it when missing or when it was built
-// with another mapping version.
-func Open(dir string) (*Index, error) {
-	path := filepath.Join(dir, "index")
+// openExisting opens the index at path and reads its mapping version; a
+// path holding no index is bleve.ErrorIndexPathDoesNotExist.
+func openExisting(path string) (*Index, int, error) {
 	idx, err := bleve.OpenUsing(path, scorchConfig())
-	switch {
-	case err == nil:
-		if v, _ := idx.GetInternal(versionKey); string(v) == strconv.Itoa(MappingVersion) {
-			return watched(idx, path, false), nil
-		}
-		_ = idx.Close()
-		if err := os.RemoveAll(path); err != nil {
-			return nil, err
-		}
-	case errors.Is(err, bleve.ErrorIndexPathDoesNotExist):
-	default:
-		return nil, fmt.Errorf("opening index %s: %w", path, err)
+	if err != nil {
+		return nil, 0, err
 	}
-	if err := os.MkdirAll(dir, 0o750); err != nil {
+	raw, err := idx.GetInternal(versionKey)
+	if err != nil {
+		_ = idx.Close()
+		return nil, 0, err
+	}
+	version, _ := strconv.Atoi(string(raw)) // none or garbage: 0, which no release serves
+	return watched(idx, path), version, nil
+}
+
+// create makes an empty index of the current mapping at path, recorded as
+// of the mapping version given.
+func create(path string, version int) (*Index, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o750); err != nil {
 		return nil, err
 	}
-	idx, err = bleve.NewUsing(path, newMapping(), bleve.Config.DefaultIndexType, bleve.Config.DefaultKVStore, scorchConfig())
+	idx, err := bleve.NewUsing(path, newMapping(), bleve.Config.DefaultIndexType, bleve.Config.DefaultKVStore, scorchConfig())
 	if err != nil {
 		return nil, fmt.Errorf("creating index %s: %w", path, err)
 	}
-	if err := idx.SetInternal(versionKey, []byte(strconv.Itoa(MappingVersion))); err != nil {
+	if err := idx.SetInternal(versionKey, []byte(strconv.Itoa(version))); err != nil {
 		_ = idx.Close()
 		return nil, err
 	}
-	return watched(idx, path, true), nil
+	return watched(idx, path), nil
 }
 
 // scorchConfig is a new map for each index: bleve writes into the one it is
@@ -101,8 +101,8 @@ func init() {
 	}
 }
 
-func watched(idx bleve.Index, path string, fresh bool) *Index {
-	i := &Index{bleve: idx, Fresh: fresh, persistFailed: make(chan error, 1), dir: path}
+func watched(idx bleve.Index, path string) *Index {
+	i := &Index{bleve: idx, persistFailed: make(chan error, 1), dir: path}
 	openIndexes.Store(path, i)
 	return i
 }
@@ -123,11 +123,6 @@ func (i *Index) SetAppliedSeq(ctx context.Context, seq int64) error {
 	b := i.bleve.NewBatch()
 	b.SetInternal(appliedKey, []byte(strconv.FormatInt(seq, 10)))
 	return i.apply(b, false)
-}
-
-// Remove deletes the index under dir, so the next Open builds a new one.
-func Remove(dir string) error {
-	return os.RemoveAll(filepath.Join(dir, "index"))
 }
 
 // Generation changes with every write to the index.
@@ -163,6 +158,13 @@ func (i *Index) Close() error {
 	err := i.persist(closeWait)
 	openIndexes.CompareAndDelete(i.dir, i)
 	return errors.Join(err, i.bleve.Close())
+}
+
+// closeNow closes the index without waiting for its persister: for an
+// index about to be removed.
+func (i *Index) closeNow() error {
+	openIndexes.CompareAndDelete(i.dir, i)
+	return i.bleve.Close()
 }
 
 // closeWait bounds the wait for the persister at Close.

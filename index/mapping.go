@@ -21,9 +21,38 @@ import (
 	"calendar/app/calendar"
 )
 
-// MappingVersion changes whenever the mapping or the indexed document changes;
-// an index built with another version is discarded and rebuilt from the store.
+// MappingVersion changes whenever the mapping or the indexed document changes:
+// the index is then rebuilt from the store.
 const MappingVersion = 23 // 23: events start and end at their local wall-clock times
+
+// ServesFrom is the oldest mapping version whose index this release's
+// queries answer correctly, and whose mapping takes this release's
+// documents: such an index keeps serving, and receiving writes, while its
+// successor is built beside it, and the service stays ready. An index of an
+// older version (or a newer one: a rollback) cannot answer truly, so it is
+// discarded and rebuilt in its place while /readyz answers 503. Whoever
+// bumps MappingVersion decides: keep ServesFrom when the old index still
+// answers every query right (a field added for sorting or speed, a
+// faster key encoding the queries do not read), raise it to
+// MappingVersion when it would answer wrong or leak (a field a filter now
+// reads, a document that must no longer be found: 22 was such a change, and
+// 23, whose date windows read local times, another).
+const ServesFrom = 23
+
+// Versions are the mapping versions a release builds and serves.
+type Versions struct {
+	Mapping    int // what it builds
+	ServesFrom int // the oldest it serves while it builds a successor
+}
+
+// ThisRelease is this release's Versions.
+var ThisRelease = Versions{Mapping: MappingVersion, ServesFrom: ServesFrom}
+
+// serves says whether an index of that mapping version answers this
+// release's queries truly.
+func (v Versions) serves(version int) bool {
+	return version >= v.ServesFrom && version <= v.Mapping
+}
 
 // Field names of an indexed post. Text fields hold the whole lower-cased value
 // as one term, so a fragment matches as a substring with a wildcard query.

@@ -73,7 +73,7 @@ func TestNoIndexedWordIsLongerThanTheCap(t *testing.T) {
 	if err := idx.PutPosts(ctx, posts); err != nil {
 		t.Fatal(err)
 	}
-	reader, err := idx.bleve.Advanced()
+	reader, err := bleveOf(idx).Advanced()
 	if err != nil {
 		t.Fatal(err)
 	}

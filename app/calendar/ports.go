@@ -162,3 +162,28 @@ type Index interface {
 	Ping(ctx context.Context) error
 	Close() error
 }
+
+// Rebuildable is an Index that can build its successor beside itself while
+// it serves, for a rebuild that keeps the service ready (a new mapping, an
+// administrator's reindex).
+type Rebuildable interface {
+	// Successor makes an empty index of the current mapping beside the
+	// live one; one at a time.
+	Successor() (Successor, error)
+}
+
+// Successor is an index being filled beside the live one: nothing but its
+// builder writes it until it is promoted.
+type Successor interface {
+	Index
+	// Flush returns once everything written to it so far is on disk.
+	Flush() error
+	// Promote makes it the live index at once for every call that begins
+	// from then on, durably (a crash after it opens this one). No write of
+	// the live index may be under way meanwhile. retire then closes and
+	// removes the index it replaced, once the calls that began on that one
+	// have ended.
+	Promote() (retire func() error, err error)
+	// Discard closes and removes it, unpromoted.
+	Discard() error
+}

@@ -33,12 +33,13 @@ const (
 	CapManageUsers           Capability = "manage_users"            // /vendor/admin/v1/users
 	CapUploadFiles           Capability = "upload_files"            // the media library
 	CapExport                Capability = "export"                  // /vendor/admin/v1/backup: the whole store, password hashes included
+	CapManageOptions         Capability = "manage_options"          // the site's own running: /vendor/admin/v1/reindex
 )
 
 var roleCapabilities = map[Role][]Capability{
 	RoleAdministrator: {CapRead, CapEditPosts, CapEditPublishedPosts, CapEditOthersPosts, CapPublishPosts,
 		CapDeletePosts, CapDeletePublishedPosts, CapDeleteOthersPosts, CapReadPrivatePosts,
-		CapManageEventCategories, CapManageTags, CapManageUsers, CapUploadFiles, CapExport},
+		CapManageEventCategories, CapManageTags, CapManageUsers, CapUploadFiles, CapExport, CapManageOptions},
 	RoleEditor: {CapRead, CapEditPosts, CapEditPublishedPosts, CapEditOthersPosts, CapPublishPosts,
 		CapDeletePosts, CapDeletePublishedPosts, CapDeleteOthersPosts, CapReadPrivatePosts,
 		CapManageEventCategories, CapManageTags, CapUploadFiles},

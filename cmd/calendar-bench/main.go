@@ -170,7 +170,7 @@ func rebuild(ctx context.Context, a *app.App, profile string) error {
 // settle waits until bleve has merged what it wants to merge (the segments a
 // rebuild leaves, or that an earlier run left unmerged): merges running beside
 // the measurements would take a core from them.
-func settle(idx *index.Index, since time.Time) {
+func settle(idx *index.Live, since time.Time) {
 	files, _ := idx.Segments()
 	quiet := time.Now()
 	for time.Since(quiet) < 10*time.Second {

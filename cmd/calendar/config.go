@@ -14,6 +14,7 @@ import (
 	"calendar/app"
 	"calendar/cmd/internal/conns"
 	"calendar/controllers"
+	"calendar/index"
 )
 
 // Config is the whole configuration, read once at start.
@@ -44,6 +45,13 @@ type Config struct {
 	// flagged are the settings given as flags, by environment name: an
 	// error names what the operator typed.
 	flagged map[string]string
+	// indexVersions are the mapping versions the index is opened as
+	// (index.ThisRelease when zero): tests start the service as a later
+	// release would, to upgrade an index built by this one.
+	indexVersions index.Versions
+	// appSettings, when set, changes the app's settings: tests hold a
+	// rebuild with it.
+	appSettings func(*app.Settings)
 }
 
 // name is how the operator gave a setting: its flag when one was given,

@@ -69,6 +69,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, logOut 
 	if err != nil {
 		return err
 	}
+	return serve(ctx, cfg, logOut)
+}
+
+// serve serves with the configuration until ctx ends, then shuts down
+// gracefully.
+func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 	logger := newLogger(cfg.LogFormat, logOut)
 	gc.FitUploads(cfg.UploadMemory)
 	// The address first: a first start must not create the admin, log its
@@ -94,11 +100,15 @@ func run(ctx context.Context, args []string, getenv func(string) string, logOut 
 	}()
 
 	settings := app.Settings{SiteURL: cfg.SiteURL, SiteName: cfg.SiteName, TimeZone: cfg.TimeZone, PerPage: cfg.PerPage, MaxUpload: cfg.MaxUpload, UploadMemory: cfg.UploadMemory,
-		SeriesQuota: seriesQuota(cfg.SeriesQuota)}
+		SeriesQuota: seriesQuota(cfg.SeriesQuota), OnReindex: logReindex(logger)}
 	if cfg.Sideload {
 		settings.Sideload = controllers.NewSideloader(sideloadTimeout)
 	}
+	if cfg.appSettings != nil {
+		cfg.appSettings(&settings)
+	}
 	a := app.New(store, idx, settings)
+	defer a.Stop() // before the index closes: a rebuild beside it ends first
 	started := time.Now()
 	syncCtx, stopSync := context.WithCancel(ctx)
 	defer stopSync()
@@ -110,8 +120,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, logOut 
 	}
 	if idx.Fresh {
 		// Serve at once (readyz answers 503) while the index fills from the store.
+		fill, err := a.BeginRebuild()
+		if err != nil {
+			return err
+		}
 		go func() {
-			if err := rebuild(syncCtx, a, logger, nil); err != nil {
+			if err := rebuild(syncCtx, fill, logger, nil); err != nil {
 				logger.Error("building the index failed", "error", err)
 			}
 			keepIndexTrue()
@@ -123,6 +137,13 @@ func run(ctx context.Context, args []string, getenv func(string) string, logOut 
 		}
 		logger.Info("index caught up with the store", "changes", n)
 		go keepIndexTrue()
+		if idx.Outdated { // it serves meanwhile: the service is ready at once
+			logger.Info("the index is of an older mapping version: building the new one beside it",
+				"version", idx.Version, "new_version", versionsOf(cfg).Mapping)
+			if _, err := a.StartReindex(app.ReindexMappingVersion); err != nil {
+				logger.Error("building the new index failed to start: the old one serves on", "error", err)
+			}
+		}
 	}
 	if cfg.AdminPassword != "" {
 		if existing, err := a.Users.Everyone(ctx); err == nil && len(existing) > 0 {
@@ -198,17 +219,25 @@ func logConnPressure(logger *slog.Logger, cfg Config) func(conns.Pressure) {
 
 // openStoreAndIndex opens the configured store, then the index beside it;
 // on an error nothing is left open.
-func openStoreAndIndex(ctx context.Context, cfg Config) (calendar.Store, string, *index.Index, error) {
+func openStoreAndIndex(ctx context.Context, cfg Config) (calendar.Store, string, *index.Live, error) {
 	store, backend, err := openStore(ctx, cfg)
 	if err != nil {
 		return nil, "", nil, err
 	}
-	idx, err := index.Open(cfg.DataDir)
+	idx, err := index.OpenVersions(cfg.DataDir, versionsOf(cfg))
 	if err != nil {
 		store.Close(context.Background())
 		return nil, "", nil, err
 	}
 	return store, backend, idx, nil
+}
+
+// versionsOf is the mapping versions the configuration opens the index as.
+func versionsOf(cfg Config) index.Versions {
+	if cfg.indexVersions == (index.Versions{}) {
+		return index.ThisRelease
+	}
+	return cfg.indexVersions
 }
 
 func openStore(ctx context.Context, cfg Config) (calendar.Store, string, error) {
@@ -230,6 +259,8 @@ func openStore(ctx context.Context, cfg Config) (calendar.Store, string, error) 
 
 // reindex rebuilds the index from the store with the service stopped: the
 // embedded store refuses a second process, and an index is one replica's own.
+// (A running service rebuilds it beside the live one: POST
+// {base_url}/vendor/admin/v1/reindex.)
 func reindex(ctx context.Context, args []string, getenv func(string) string, logOut io.Writer) error {
 	cfg, err := loadConfig(args, getenv, logOut)
 	if err != nil {
@@ -254,7 +285,7 @@ func reindex(ctx context.Context, args []string, getenv func(string) string, log
 	if isTerminal(os.Stderr) {
 		bar = os.Stderr
 	}
-	return rebuild(ctx, a, logger, bar)
+	return rebuild(ctx, a.Rebuild, logger, bar)
 }
 
 func isTerminal(f *os.File) bool {

@@ -88,5 +88,8 @@ esac
 		{"calendar users list", "administrator"},
 		{"$ADMIN/users/me ", `"login":"admin"`},
 		{"users/me/application-passwords", `"name":"Reset `},
+		{"-X POST $ADMIN/reindex", `"state":"building"`},
+		{"finished_at", `"state":"done"`},
+		{"ready all along", `"status":"ready"`},
 	})
 }

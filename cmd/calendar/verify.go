@@ -31,6 +31,10 @@ func verify(ctx context.Context, args []string, getenv func(string) string, out 
 	if idx.Fresh {
 		return fmt.Errorf("there was no index under %s: start the service or run reindex", cfg.DataDir)
 	}
+	if idx.Outdated { // its entries are of another shape than this release's
+		return fmt.Errorf("the index under %s is of mapping version %d, this release builds %d: start the service (it builds the new one beside the old) or run reindex",
+			cfg.DataDir, idx.Version, versionsOf(cfg).Mapping)
+	}
 	before := 0
 	if _, err := verifyIndex(ctx, store, idx, func(p *calendar.Post, _ error) {
 		if p != nil { // not the count of posts, which follows from them
@@ -65,7 +69,7 @@ func verify(ctx context.Context, args []string, getenv func(string) string, out 
 
 // verifyIndex checks every stored post against its index entry, telling
 // differ about each that differs, then the count of posts the index holds.
-func verifyIndex(ctx context.Context, store calendar.Store, idx *index.Index, differ func(p *calendar.Post, problem error)) (int, error) {
+func verifyIndex(ctx context.Context, store calendar.Store, idx *index.Live, differ func(p *calendar.Post, problem error)) (int, error) {
 	var after int64
 	n := 0
 	for {
