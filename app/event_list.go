@@ -9,7 +9,7 @@ import (
 // List answers GET /events through the index.
 func (s *Events) List(ctx context.Context, caller Caller, f EventFilter) (*Page[EventView], error) {
 	page, perPage := s.paging(f.Page)
-	q, near, err := s.listQuery(ctx, caller.User, f)
+	q, near, err := s.listQuery(ctx, caller, f)
 	if err != nil {
 		return nil, err
 	}

@@ -17,7 +17,10 @@ type Caller struct {
 	Client string
 	Root   string
 	Site   string
-	Expect Precondition
+	// Language is the language segment of the address the request came
+	// through (fr, pt-br), "" when none.
+	Language string
+	Expect   Precondition
 }
 
 // Can reports whether the caller holds the capability; anonymous callers hold none.

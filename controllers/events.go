@@ -106,7 +106,8 @@ var eventListArgs = func() []Arg {
 		return Arg{Name: name, Type: TypeString, Description: dateDescriptions[name] + " A date PHP's strtotime accepts, or a Unix timestamp."}
 	}
 	args := append(append([]Arg{}, pageArgs...), date("start_date"), date("end_date"),
-		Arg{Name: "search", Type: TypeString, Description: "Words that must all occur in the title, description or excerpt (at most 9 are looked for)."},
+		Arg{Name: "search", Type: TypeString,
+			Description: "Words that must all occur in the title, description or excerpt (at most 9 are looked for); in Chinese, Japanese, Korean, Thai and other scripts written without spaces, any part of a run of characters."},
 		Arg{Name: "categories", Type: TypeArray, Items: TypeString, Description: "Event category IDs or slugs (any of them)."},
 		Arg{Name: "tags", Type: TypeArray, Items: TypeString, Description: "Tag IDs or slugs (any of them)."},
 		Arg{Name: "venue", Type: TypeArray, Items: TypeInteger, Description: "Venue IDs (any of them)."},
@@ -123,7 +124,7 @@ var eventListArgs = func() []Arg {
 	args = append(args, nearArgs...)
 	return append(args,
 		Arg{Name: "orderby", Type: TypeString, Default: "start_date",
-			Description: "start_date (then publication date, then ID), distance from the point, nearest first, or relevance to search (best first, then start_date); relevance matches words, their prefixes, one typo in words of five letters or more, accents folded. Any other value keeps the default order, as the plugin, which has no orderby, ignores it."},
+			Description: "start_date (then publication date, then ID), distance from the point, nearest first, or relevance to search (best first, then start_date); relevance matches words, their prefixes, one typo in words of five letters or more, accents folded, and, in a language of the site (CALENDAR_LANGUAGES: the one of the address's language segment, /fr/..., else the site's first), words of the same stem, its stop words (le, der) being optional. Any other value keeps the default order, as the plugin, which has no orderby, ignores it."},
 		Arg{Name: "facets", Type: TypeArray, Items: TypeString, Enum: calendar.FacetNames,
 			Description: "Count the matching events per value of these fields, under facets."},
 		modifiedAfterArg)

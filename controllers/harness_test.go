@@ -118,14 +118,15 @@ func startServiceOn(t *testing.T, on backend, settings func(*app.Settings), conf
 	t.Helper()
 	dir := t.TempDir()
 	store := on.open(t, dir)
-	idx, err := index.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
 	srv := httptest.NewUnstartedServer(nil)
 	url := "http://" + srv.Listener.Addr().String()
 	set := app.Settings{SiteURL: url, PerPage: 10}
 	settings(&set)
+	idx, err := index.Open(dir, set.Languages...) // the site's languages are the index's, as the binary opens it
+	if err != nil {
+		srv.Close()
+		t.Fatal(err)
+	}
 	a := app.New(store, idx, set)
 	if _, err := a.Users.EnsureAdmin(context.Background(), adminPassword); err != nil {
 		t.Fatal(err)

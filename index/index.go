@@ -8,7 +8,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -40,20 +42,27 @@ type Index struct {
 	// snapshot forever and calls no batch's callback meanwhile.
 	persistFailed chan error
 	dir           string
+	// languages are those the index stems in (Languages).
+	languages []string
 	// Fresh is true when the index was created empty by Open and must be filled
 	// from the store.
 	Fresh bool
 }
 
 // Open opens the index under dir, creating it when missing or when it was built
-// with another mapping version.
-func Open(dir string) (*Index, error) {
+// with another mapping version or other languages. The index stems its
+// events' words in each of languages (some of Languages) besides.
+func Open(dir string, languages ...string) (*Index, error) {
+	if err := checkLanguages(languages); err != nil {
+		return nil, err
+	}
 	path := filepath.Join(dir, "index")
+	version := versionOf(languages)
 	idx, err := bleve.OpenUsing(path, scorchConfig())
 	switch {
 	case err == nil:
-		if v, _ := idx.GetInternal(versionKey); string(v) == strconv.Itoa(MappingVersion) {
-			return watched(idx, path, false), nil
+		if v, _ := idx.GetInternal(versionKey); string(v) == version {
+			return watched(idx, path, languages, false), nil
 		}
 		_ = idx.Close()
 		if err := os.RemoveAll(path); err != nil {
@@ -66,15 +75,25 @@ func Open(dir string) (*Index, error) {
 	if err := os.MkdirAll(dir, 0o750); err != nil {
 		return nil, err
 	}
-	idx, err = bleve.NewUsing(path, newMapping(), bleve.Config.DefaultIndexType, bleve.Config.DefaultKVStore, scorchConfig())
+	idx, err = bleve.NewUsing(path, newMapping(languages), bleve.Config.DefaultIndexType, bleve.Config.DefaultKVStore, scorchConfig())
 	if err != nil {
 		return nil, fmt.Errorf("creating index %s: %w", path, err)
 	}
-	if err := idx.SetInternal(versionKey, []byte(strconv.Itoa(MappingVersion))); err != nil {
+	if err := idx.SetInternal(versionKey, []byte(version)); err != nil {
 		_ = idx.Close()
 		return nil, err
 	}
-	return watched(idx, path, true), nil
+	return watched(idx, path, languages, true), nil
+}
+
+// versionOf is what an index records of how it was built: the mapping's
+// version, and the languages it stems in ("23", "23 fr,de").
+func versionOf(languages []string) string {
+	v := strconv.Itoa(MappingVersion)
+	if len(languages) > 0 {
+		v += " " + strings.Join(languages, ",")
+	}
+	return v
 }
 
 // scorchConfig is a new map for each index: bleve writes into the one it is
@@ -101,8 +120,8 @@ func init() {
 	}
 }
 
-func watched(idx bleve.Index, path string, fresh bool) *Index {
-	i := &Index{bleve: idx, Fresh: fresh, persistFailed: make(chan error, 1), dir: path}
+func watched(idx bleve.Index, path string, languages []string, fresh bool) *Index {
+	i := &Index{bleve: idx, Fresh: fresh, persistFailed: make(chan error, 1), dir: path, languages: slices.Clone(languages)}
 	openIndexes.Store(path, i)
 	return i
 }

@@ -49,6 +49,28 @@ func TestOpenRebuildsAnIndexOfAnotherMappingVersion(t *testing.T) {
 	}
 }
 
+// The languages an index stems in are part of how it was built: opened with
+// others, it is built again; a language it cannot analyze is refused.
+func TestOpenRebuildsAnIndexOfOtherLanguages(t *testing.T) {
+	dir := t.TempDir()
+	for _, step := range []struct {
+		languages []string
+		fresh     bool
+	}{{nil, true}, {[]string{"fr"}, true}, {[]string{"fr"}, false}, {[]string{"fr", "de"}, true}, {[]string{"de", "fr"}, true}, {nil, true}} {
+		idx, err := Open(dir, step.languages...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		idx.Close()
+		if idx.Fresh != step.fresh {
+			t.Fatalf("%v: fresh %v", step.languages, idx.Fresh)
+		}
+	}
+	if _, err := Open(dir, "fr", "tlh"); err == nil {
+		t.Fatal("a language without analysis was taken")
+	}
+}
+
 // Writes return before they are on disk (unsafe batches): Close must still
 // leave every one of them there, or a restart finds a partial index (or none:
 // the mapping version itself is such a write).

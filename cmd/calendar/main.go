@@ -94,7 +94,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, logOut 
 	}()
 
 	settings := app.Settings{SiteURL: cfg.SiteURL, SiteName: cfg.SiteName, TimeZone: cfg.TimeZone, PerPage: cfg.PerPage, MaxUpload: cfg.MaxUpload, UploadMemory: cfg.UploadMemory,
-		SeriesQuota: seriesQuota(cfg.SeriesQuota)}
+		SeriesQuota: seriesQuota(cfg.SeriesQuota), Languages: cfg.Languages}
 	if cfg.Sideload {
 		settings.Sideload = controllers.NewSideloader(sideloadTimeout)
 	}
@@ -203,7 +203,7 @@ func openStoreAndIndex(ctx context.Context, cfg Config) (calendar.Store, string,
 	if err != nil {
 		return nil, "", nil, err
 	}
-	idx, err := index.Open(cfg.DataDir)
+	idx, err := index.Open(cfg.DataDir, cfg.Languages...)
 	if err != nil {
 		store.Close(context.Background())
 		return nil, "", nil, err
@@ -244,12 +244,12 @@ func reindex(ctx context.Context, args []string, getenv func(string) string, log
 	if err := index.Remove(cfg.DataDir); err != nil {
 		return err
 	}
-	idx, err := index.Open(cfg.DataDir)
+	idx, err := index.Open(cfg.DataDir, cfg.Languages...)
 	if err != nil {
 		return err
 	}
 	defer idx.Close()
-	a := app.New(store, idx, app.Settings{SiteURL: cfg.SiteURL, TimeZone: cfg.TimeZone, PerPage: cfg.PerPage})
+	a := app.New(store, idx, app.Settings{SiteURL: cfg.SiteURL, TimeZone: cfg.TimeZone, PerPage: cfg.PerPage, Languages: cfg.Languages})
 	var bar io.Writer
 	if isTerminal(os.Stderr) {
 		bar = os.Stderr
