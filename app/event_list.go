@@ -34,6 +34,9 @@ func (s *Events) List(ctx context.Context, caller Caller, f EventFilter) (*Page[
 			items[i].Distance = near.distance(e.VenueGeo)
 		}
 	}
+	if f.Highlight && f.Search != nil {
+		s.highlight(q, items)
+	}
 	answer := newPage(items, page, perPage, found.Total)
 	if q.Facets != nil {
 		if answer.Facets, err = s.facets(ctx, caller.User, q.Facets, found.Facets); err != nil {

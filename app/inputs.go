@@ -120,6 +120,8 @@ type EventFilter struct {
 	Password      string
 	Facets        *[]string
 	ModifiedAfter *string
+	// Highlight asks for each event's highlight of the search's words.
+	Highlight bool
 }
 
 // LinkedFilter is a venue or organizer list.

@@ -106,7 +106,7 @@ var eventListArgs = func() []Arg {
 		return Arg{Name: name, Type: TypeString, Description: dateDescriptions[name] + " A date PHP's strtotime accepts, or a Unix timestamp."}
 	}
 	args := append(append([]Arg{}, pageArgs...), date("start_date"), date("end_date"),
-		Arg{Name: "search", Type: TypeString,
+		Arg{Name: "search", Type: TypeString, Example: "jazz festival",
 			Description: "Words that must all occur in the title, description or excerpt (at most 9 are looked for); in Chinese, Japanese, Korean, Thai and other scripts written without spaces, any part of a run of characters."},
 		Arg{Name: "categories", Type: TypeArray, Items: TypeString, Description: "Event category IDs or slugs (any of them)."},
 		Arg{Name: "tags", Type: TypeArray, Items: TypeString, Description: "Tag IDs or slugs (any of them)."},
@@ -123,8 +123,10 @@ var eventListArgs = func() []Arg {
 		Arg{Name: "geoloc", Type: TypeBoolean, Description: "true: only events whose venue has coordinates; false: only the others."})
 	args = append(args, nearArgs...)
 	return append(args,
-		Arg{Name: "orderby", Type: TypeString, Default: "start_date",
+		Arg{Name: "orderby", Type: TypeString, Default: "start_date", Example: "relevance",
 			Description: "start_date (then publication date, then ID), distance from the point, nearest first, or relevance to search (best first, then start_date); relevance matches words, their prefixes, one typo in words of five letters or more, accents folded, and, in a language of the site (CALENDAR_LANGUAGES: the one of the address's language segment, /fr/..., else the site's first), words of the same stem, its stop words (le, der) being optional. Any other value keeps the default order, as the plugin, which has no orderby, ignores it."},
+		Arg{Name: "highlight", Type: TypeBoolean, Default: false, Example: true,
+			Description: "With search: each event gets highlight {title, description}: its title and about 160 characters of its description's text from around the first match, matched words in <mark>...</mark>, everything else HTML-escaped."},
 		Arg{Name: "facets", Type: TypeArray, Items: TypeString, Enum: calendar.FacetNames,
 			Description: "Count the matching events per value of these fields, under facets."},
 		modifiedAfterArg)
@@ -180,6 +182,7 @@ func readEventFilter(v Values) (app.EventFilter, error) {
 		f.OrderBy = orderBy
 	}
 	f.Password, _ = v.String("password")
+	f.Highlight, _ = v.Bool("highlight")
 	for _, name := range app.DateParams() {
 		if raw, ok := v.String(name); ok {
 			f.Dates[name] = raw

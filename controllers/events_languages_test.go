@@ -1,9 +1,11 @@
 package controllers_test
 
 import (
+	"net/http"
 	"net/url"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"calendar/app"
 )
@@ -118,4 +120,95 @@ func TestARelevanceSearchStemsInTheLanguageOfTheAddress(t *testing.T) {
 			t.Fatalf("%q", got)
 		}
 	})
+}
+
+// highlights are the highlight objects of a list answer, by title; absent
+// ones are left out.
+func highlights(t *testing.T, res *response) map[string]map[string]any {
+	t.Helper()
+	res.expectStatus(t, http.StatusOK)
+	out := map[string]map[string]any{}
+	for _, e := range res.object(t)["events"].([]any) {
+		event := e.(map[string]any)
+		if h, ok := event["highlight"]; ok {
+			out[event["title"].(string)] = h.(map[string]any)
+		}
+	}
+	return out
+}
+
+// highlight=true with a search gives each event of the page its title and a
+// snippet of its description's text with the matched words in <mark>, the
+// rest HTML-escaped, as the search matched them (its substrings, its
+// typos, its pairs of characters, its stems); without it, or without a
+// search, the events are the plugin's.
+func TestHighlightsMarkWhatTheSearchMatched(t *testing.T) {
+	t.Parallel()
+	s := startServiceSettings(t, func(set *app.Settings) { set.Languages = []string{"fr"} }, noConfig)
+	long := strings.Repeat("Une soirée d'été sur les quais, ", 8) + "avec le meilleur <strong>jazz</strong> &amp; blues de la ville. " +
+		strings.Repeat("Buvette et restauration sur place. ", 8)
+	s.event(onDay("Rock & Jazz <live>", 1, map[string]any{"description": long}))
+	s.event(onDay("北京爵士音乐节", 2, map[string]any{"description": "在工人体育场举行"}))
+	s.event(onDay("Grand bal des pompiers", 3, map[string]any{"description": "<p>Concert et bals populaires.</p>"}))
+	s.event(onDay("Jazzy brunch", 4, map[string]any{"description": "Pancakes", "password": "sesame"}))
+	cases := []struct{ name, query, title, wantTitle, wantDescription string }{
+		{"the plugin's search marks the words holding it", "search=jazz", "Rock & Jazz <live>", "Rock &amp; <mark>Jazz</mark> &lt;live&gt;",
+			"…d’été sur les quais, avec le meilleur <mark>jazz</mark> &amp; blues de la ville. Buvette et restauration sur place. Buvette et restauration sur place. Buvette et restauration…"},
+		{"a protected description shows nothing", "search=jazz", "Jazzy brunch", "<mark>Jazzy</mark> brunch", ""},
+		{"prefixes of a relevance search", "search=jaz+roc&orderby=relevance", "Rock & Jazz <live>", "<mark>Rock</mark> &amp; <mark>Jazz</mark> &lt;live&gt;", ""},
+		{"a typo of a relevance search", "search=concrt&orderby=relevance", "Grand bal des pompiers", "Grand bal des pompiers", "<mark>Concert</mark> et bals populaires."},
+		{"pairs of characters", "search=" + url.QueryEscape("爵士 体育"), "北京爵士音乐节", "北京<mark>爵士</mark>音乐节", "在工人<mark>体育</mark>场举行"},
+		{"stems, and not stop words", "search=le+bal&orderby=relevance", "Grand bal des pompiers", "Grand <mark>bal</mark> des pompiers", "Concert et <mark>bals</mark> populaires."},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			h, ok := highlights(t, s.do("GET", eventsPath+"?"+june+c.query+"&highlight=true"))[c.title]
+			if !ok {
+				t.Fatalf("%s has no highlight", c.title)
+			}
+			if h["title"] != c.wantTitle {
+				t.Errorf("title %q, want %q", h["title"], c.wantTitle)
+			}
+			if c.wantDescription != "" && h["description"] != c.wantDescription || c.title == "Jazzy brunch" && h["description"] != "" {
+				t.Errorf("description %q, want %q", h["description"], c.wantDescription)
+			}
+		})
+	}
+	t.Run("a long description without a match begins the snippet", func(t *testing.T) {
+		h := highlights(t, s.do("GET", eventsPath+"?"+june+"search=rock&highlight=true"))["Rock & Jazz <live>"]
+		if d := h["description"].(string); !strings.HasPrefix(d, "Une soirée d’été") || !strings.HasSuffix(d, "…") || utf8.RuneCountInString(d) > 170 {
+			t.Fatalf("%q", d)
+		}
+	})
+	for _, query := range []string{"search=jazz", "search=jazz&highlight=false", "highlight=true"} {
+		t.Run("no highlight with "+query, func(t *testing.T) {
+			res := s.do("GET", eventsPath+"?"+june+query)
+			if got := highlights(t, res); len(got) != 0 || strings.Contains(string(res.Body), `"highlight"`) {
+				t.Fatalf("%s", res.Body)
+			}
+		})
+	}
+}
+
+// The document shows the search's parameters with an example each, and the
+// highlight's shape in the event's schema.
+func TestTheDocShowsTheSearchParametersWithExamples(t *testing.T) {
+	t.Parallel()
+	s := startService(t)
+	doc := s.do("GET", "/vendor/events/v1/doc").object(t)
+	list := doc["paths"].(map[string]any)["/events"].(map[string]any)["get"].(map[string]any)
+	examples := map[string]any{}
+	for _, p := range asList(list["parameters"]) {
+		param := p.(map[string]any)
+		examples[param["name"].(string)] = param["example"]
+	}
+	for name, want := range map[string]any{"search": "jazz festival", "orderby": "relevance", "highlight": true} {
+		if examples[name] != want {
+			t.Errorf("%s: example %v, want %v", name, examples[name], want)
+		}
+	}
+	event := doc["components"].(map[string]any)["schemas"].(map[string]any)["EventView"].(map[string]any)["properties"].(map[string]any)
+	if _, ok := event["highlight"]; !ok {
+		t.Errorf("EventView has no highlight: %v", keys(event))
+	}
 }

@@ -200,7 +200,7 @@ func documentArgs(method string, pathParams []string, args []Arg) fuego.RouteOpt
 					continue
 				}
 				p := openapi3.NewQueryParameter(a.Name).WithDescription(describe(a)).WithSchema(paramSchema(a))
-				p.Required = a.Required
+				p.Required, p.Example = a.Required, a.Example
 				if a.Type == TypeArray {
 					p.Style, p.Explode = openapi3.SerializationForm, openapi3.BoolPtr(true)
 				}

@@ -194,6 +194,8 @@ type Arg struct {
 	Required    bool
 	Default     any
 	Enum        []string
+	// Example is a value the OpenAPI document shows (nil: none).
+	Example any
 }
 
 // CheckArgs enforces the declared parameters in WordPress order: missing required

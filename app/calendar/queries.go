@@ -90,6 +90,9 @@ type PostQuery struct {
 	ModifiedAfter *Bound
 }
 
+// Span is the byte range [Start, End) of a text.
+type Span struct{ Start, End int }
+
 // Bound is one side of a time range.
 type Bound struct {
 	T         time.Time
