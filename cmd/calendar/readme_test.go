@@ -29,7 +29,7 @@ func TestTheREADMEExamplesRunInOrderOnAFreshStart(t *testing.T) {
 	dataDir := t.TempDir() // here, not in the goroutine: its removal must be registered before the stop below, so it runs after it
 	go func() {
 		done <- run(ctx, nil, env(map[string]string{"CALENDAR_ADDR": addr, "CALENDAR_DATA_DIR": dataDir,
-			"CALENDAR_ADMIN_PASSWORD": readmePassword, "CALENDAR_LOG_FORMAT": "json"}), logs)
+			"CALENDAR_ADMIN_PASSWORD": readmePassword, "CALENDAR_LOG_FORMAT": "json", "CALENDAR_LANGUAGES": "fr,de"}), logs)
 	}()
 	t.Cleanup(func() {
 		cancel()
@@ -92,6 +92,9 @@ func TestTheREADMEExamplesRunInOrderOnAFreshStart(t *testing.T) {
 		{"media?search=poster", `"slug":"poster-2"`},
 		{"post_parent=$CLASS", `"title":"Yoga class"`},
 		{"events.ics?search=yoga", "RRULE:FREQ=WEEKLY;BYDAY=TU;COUNT=10"},
+		{"search=体育场", `"title":"北京爵士音乐节"`},
+		{"search=les bals", `"title":"Grand bal des pompiers"`},
+		{"-d search=jazz -d highlight=true", `"highlight":{"title":"<mark>Jazz</mark> night"`},
 	})
 }
 
