@@ -49,6 +49,10 @@ type Settings struct {
 	// SeriesQuota is how many occurrences one account's series writes may
 	// make an hour (DefaultSeriesQuota when 0, none when negative).
 	SeriesQuota int
+	// Languages are those the index stems in (the site's first): a
+	// relevance search stems in the one a request's address names, else
+	// in the first.
+	Languages []string
 	// Sideload, when set, fetches foreign image URLs into the media library.
 	Sideload Fetcher
 	// Now is the clock (time.Now when nil): tests move it to see series

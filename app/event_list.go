@@ -9,7 +9,7 @@ import (
 // List answers GET /events through the index.
 func (s *Events) List(ctx context.Context, caller Caller, f EventFilter) (*Page[EventView], error) {
 	page, perPage := s.paging(f.Page)
-	q, near, err := s.listQuery(ctx, caller.User, f)
+	q, near, err := s.listQuery(ctx, caller, f)
 	if err != nil {
 		return nil, err
 	}
@@ -33,6 +33,9 @@ func (s *Events) List(ctx context.Context, caller Caller, f EventFilter) (*Page[
 		if v, ok := items[i].Venue.(VenueView); ok && v.GeoLat != nil { // shown only where the venue shows it
 			items[i].Distance = near.distance(e.VenueGeo)
 		}
+	}
+	if f.Highlight && f.Search != nil {
+		s.highlight(q, items)
 	}
 	answer := newPage(items, page, perPage, found.Total)
 	if q.Facets != nil {

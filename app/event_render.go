@@ -56,6 +56,8 @@ type EventView struct {
 	JSONLD              json.RawMessage `json:"json_ld,omitempty"`
 	// Distance from the point of a "near me" list, in its unit.
 	Distance *float64 `json:"distance,omitempty"`
+	// Highlight is there when a list with a search asks for it (highlight=true).
+	Highlight *EventHighlight `json:"highlight,omitempty"`
 	// Recurrence is a series' rules; PostParent an occurrence's series.
 	Recurrence []string `json:"recurrence,omitempty"`
 	PostParent int64    `json:"post_parent,omitempty"`

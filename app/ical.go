@@ -35,7 +35,7 @@ type Feed struct {
 // filter's PerPage only sets the totals the list would report.
 func (s *Events) Feed(ctx context.Context, caller Caller, f EventFilter) (*Feed, error) {
 	_, perPage := s.paging(f.Page)
-	q, _, err := s.listQuery(ctx, caller.User, f)
+	q, _, err := s.listQuery(ctx, caller, f)
 	if err != nil {
 		return nil, err
 	}

@@ -17,7 +17,10 @@ type Caller struct {
 	Client string
 	Root   string
 	Site   string
-	Expect Precondition
+	// Language is the language segment of the address the request came
+	// through (fr, pt-br), "" when none.
+	Language string
+	Expect   Precondition
 }
 
 // Can reports whether the caller holds the capability; anonymous callers hold none.
@@ -125,6 +128,8 @@ type EventFilter struct {
 	ModifiedAfter *string
 	// GeoPrecision is the length of the geohash cells of facets=geo_grid.
 	GeoPrecision *int64
+	// Highlight asks for each event's highlight of the search's words.
+	Highlight bool
 }
 
 // LinkedFilter is a venue or organizer list.

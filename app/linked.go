@@ -2,9 +2,7 @@ package app
 
 import (
 	"context"
-	"regexp"
 	"sort"
-	"strings"
 
 	"calendar/app/calendar"
 )
@@ -85,15 +83,6 @@ func keys(m map[int64]int) []int64 {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
 	return out
-}
-
-var nonFragment = regexp.MustCompile(`[^A-Za-z0-9-]+`)
-
-// SearchFragments splits a search the plugin's way: on every run of characters
-// other than ASCII letters, digits and hyphens; lower-cased; bounded as
-// CapSearchWords says.
-func SearchFragments(search string) []string {
-	return calendar.CapSearchWords(nonFragment.Split(strings.ToLower(search), -1))
 }
 
 // Get answers a single read: published posts for all, others per permission;

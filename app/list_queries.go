@@ -36,7 +36,8 @@ var dateParams = []struct {
 
 // listQuery turns the list's filter and the caller's visibility into the
 // index query (without its page), shared by the list and the feed.
-func (s *Events) listQuery(ctx context.Context, actor *calendar.User, f EventFilter) (calendar.PostQuery, *nearMe, error) {
+func (s *Events) listQuery(ctx context.Context, caller Caller, f EventFilter) (calendar.PostQuery, *nearMe, error) {
+	actor := caller.User
 	var err error
 	q := calendar.PostQuery{Type: calendar.PostTypeEvent, Order: calendar.OrderStart, ListedOnly: true}
 	var bad calendar.InvalidParams
@@ -46,7 +47,7 @@ func (s *Events) listQuery(ctx context.Context, actor *calendar.User, f EventFil
 		}
 		// Accents are folded, as WordPress' database collation does and as
 		// the index folds the words it keeps.
-		q.Words = SearchFragments(calendar.FoldTitle(*f.Search))
+		q.Words = SearchFragments(foldSearch(*f.Search))
 	}
 	for _, t := range []struct {
 		name  string
@@ -87,6 +88,9 @@ func (s *Events) listQuery(ctx context.Context, actor *calendar.User, f EventFil
 	byDistance := readOrder(f.OrderBy, near, &bad)
 	readSearchOrder(f, &q, &bad)
 	readGrid(f, &q, &bad)
+	if q.Relevance != "" {
+		q.Language = s.searchLanguage(caller.Language)
+	}
 	if f.Parent != nil {
 		if _, err := s.loadReadable(ctx, actor, calendar.PostTypeEvent, *f.Parent); err != nil {
 			bad.Add("post_parent", "post_parent must be the ID of an existing event.", nil)
@@ -234,6 +238,20 @@ func earlier(a, b *calendar.Bound) *calendar.Bound {
 		return b
 	}
 	return a
+}
+
+// searchLanguage is the language a relevance search stems in: the one the
+// request's address names (its primary subtag: pt for pt-br) when the site
+// has it, else the site's first ("" when it has none).
+func (s *Events) searchLanguage(requested string) string {
+	primary, _, _ := strings.Cut(strings.ReplaceAll(strings.ToLower(requested), "_", "-"), "-")
+	if slices.Contains(s.settings.Languages, primary) {
+		return primary
+	}
+	if len(s.settings.Languages) > 0 {
+		return s.settings.Languages[0]
+	}
+	return ""
 }
 
 // readSearchOrder applies orderby=relevance (the search ranks the list) and

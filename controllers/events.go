@@ -109,7 +109,8 @@ var eventListArgs = func() []Arg {
 		return Arg{Name: name, Type: TypeString, Description: dateDescriptions[name] + " A date PHP's strtotime accepts, or a Unix timestamp."}
 	}
 	args := append(append([]Arg{}, pageArgs...), date("start_date"), date("end_date"),
-		Arg{Name: "search", Type: TypeString, Description: "Words that must all occur in the title, description or excerpt (at most 9 are looked for)."},
+		Arg{Name: "search", Type: TypeString, Example: "jazz festival",
+			Description: "Words that must all occur in the title, description or excerpt (at most 9 are looked for); in Chinese, Japanese, Korean, Thai and other scripts written without spaces, any part of a run of characters."},
 		Arg{Name: "categories", Type: TypeArray, Items: TypeString, Example: []any{"jazz", "rock"}, Description: "Event category IDs or slugs (any of them)."},
 		Arg{Name: "tags", Type: TypeArray, Items: TypeString, Description: "Tag IDs or slugs (any of them)."},
 		Arg{Name: "venue", Type: TypeArray, Items: TypeInteger, Description: "Venue IDs (any of them)."},
@@ -125,8 +126,10 @@ var eventListArgs = func() []Arg {
 		Arg{Name: "geoloc", Type: TypeBoolean, Description: "true: only events whose venue has coordinates; false: only the others."})
 	args = append(args, nearArgs...)
 	return append(args,
-		Arg{Name: "orderby", Type: TypeString, Default: "start_date",
-			Description: "start_date (then publication date, then ID), distance from the point, nearest first, or relevance to search (best first, then start_date); relevance matches words, their prefixes, one typo in words of five letters or more, accents folded. Any other value keeps the default order, as the plugin, which has no orderby, ignores it."},
+		Arg{Name: "orderby", Type: TypeString, Default: "start_date", Example: "relevance",
+			Description: "start_date (then publication date, then ID), distance from the point, nearest first, or relevance to search (best first, then start_date); relevance matches words, their prefixes, one typo in words of five letters or more, accents folded, and, in a language of the site (CALENDAR_LANGUAGES: the one of the address's language segment, /fr/..., else the site's first), words of the same stem, its stop words (le, der) being optional. Any other value keeps the default order, as the plugin, which has no orderby, ignores it."},
+		Arg{Name: "highlight", Type: TypeBoolean, Default: false, Example: true,
+			Description: "With search: each event gets highlight {title, description}: its title and about 160 characters of its description's text from around the first match, matched words in <mark>...</mark>, everything else HTML-escaped."},
 		Arg{Name: "facets", Type: TypeArray, Items: TypeString, Enum: append(slices.Clone(calendar.FacetNames), calendar.FacetGeoGrid), Example: []any{"categories", "venue"},
 			Description: "Count the events per value of these fields, under facets, as a multi-select sidebar shows them: each value with every filter of the list but its own field's (with categories=jazz, the count beside Rock is that of categories=rock with the other filters). Categories, tags, venues and organizers come with their id, slug and name, featured with its value; only what the caller may read; at most 1,000 values a field. geo_grid: the map's clusters, under geo_grid (the matching events that have a position per geohash cell of geo_precision characters, with their count, mean position and the cell's bounds; at most 1,000 cells, the most populous)."},
 		Arg{Name: "geo_precision", Type: TypeInteger, Default: app.DefaultGeoPrecision, Example: 4,
@@ -184,6 +187,7 @@ func readEventFilter(v Values) (app.EventFilter, error) {
 		f.OrderBy = orderBy
 	}
 	f.Password, _ = v.String("password")
+	f.Highlight, _ = v.Bool("highlight")
 	for _, name := range app.DateParams() {
 		if raw, ok := v.String(name); ok {
 			f.Dates[name] = raw

@@ -121,10 +121,6 @@ func startServiceOn(t *testing.T, on backend, settings func(*app.Settings), conf
 	t.Helper()
 	dir := t.TempDir()
 	store := on.open(t, dir)
-	idx, err := index.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
 	srv := httptest.NewUnstartedServer(nil)
 	url := "http://" + srv.Listener.Addr().String()
 	// The search budget answers a slow search with a 503: the tests assert
@@ -132,6 +128,11 @@ func startServiceOn(t *testing.T, on backend, settings func(*app.Settings), conf
 	// own answer is tested with a budget of its own).
 	set := app.Settings{SiteURL: url, PerPage: 10, SearchBudget: 2 * time.Minute}
 	settings(&set)
+	idx, err := index.Open(dir, set.Languages...) // the site's languages are the index's, as the binary opens it
+	if err != nil {
+		srv.Close()
+		t.Fatal(err)
+	}
 	a := app.New(store, idx, set)
 	if _, err := a.Users.EnsureAdmin(context.Background(), adminPassword); err != nil {
 		t.Fatal(err)

@@ -112,7 +112,7 @@ func handle[T any](api *API, namespace string, methods []string, path string, ar
 		info := infoOf(r.Context())
 		req := &Request{HTTP: r, Values: values, via: info.via, header: c.Response().Header(),
 			Caller: app.Caller{User: info.actor, Client: clientOf(r), Root: api.apiRoot(info.via, EventsNamespace),
-				Site: strings.TrimSuffix(api.siteRoot(info.via), "/")}}
+				Site: strings.TrimSuffix(api.siteRoot(info.via), "/"), Language: info.via.lang}}
 		if len(names) > 0 && r.Method != http.MethodGet {
 			req.Caller.Expect = precondition(r)
 		}

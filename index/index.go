@@ -9,7 +9,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -42,10 +44,13 @@ type Index struct {
 	// snapshot forever and calls no batch's callback meanwhile.
 	persistFailed chan error
 	dir           string
+	// languages are those the index stems in (Languages).
+	languages []string
 }
 
-// openExisting opens the index at path and reads its mapping version; a
-// path holding no index is bleve.ErrorIndexPathDoesNotExist.
+// openExisting opens the index at path and reads how it was built: its
+// mapping version and the languages it stems in; a path holding no index is
+// bleve.ErrorIndexPathDoesNotExist.
 func openExisting(path string) (*Index, int, error) {
 	idx, err := bleve.OpenUsing(path, scorchConfig())
 	if err != nil {
@@ -56,25 +61,40 @@ func openExisting(path string) (*Index, int, error) {
 		_ = idx.Close()
 		return nil, 0, err
 	}
-	version, _ := strconv.Atoi(string(raw)) // none or garbage: 0, which no release serves
-	return watched(idx, path), version, nil
+	number, languages, _ := strings.Cut(string(raw), " ")
+	version, _ := strconv.Atoi(number) // none or garbage: 0, which no release serves
+	var stems []string
+	if languages != "" {
+		stems = strings.Split(languages, ",")
+	}
+	return watched(idx, path, stems), version, nil
 }
 
-// create makes an empty index of the current mapping at path, recorded as
-// of the mapping version given.
-func create(path string, version int) (*Index, error) {
+// create makes an empty index of the current mapping, stemming in the
+// versions' languages, at path.
+func create(path string, versions Versions) (*Index, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o750); err != nil {
 		return nil, err
 	}
-	idx, err := bleve.NewUsing(path, newMapping(), bleve.Config.DefaultIndexType, bleve.Config.DefaultKVStore, scorchConfig())
+	idx, err := bleve.NewUsing(path, newMapping(versions.Languages), bleve.Config.DefaultIndexType, bleve.Config.DefaultKVStore, scorchConfig())
 	if err != nil {
 		return nil, fmt.Errorf("creating index %s: %w", path, err)
 	}
-	if err := idx.SetInternal(versionKey, []byte(strconv.Itoa(version))); err != nil {
+	if err := idx.SetInternal(versionKey, []byte(recordOf(versions))); err != nil {
 		_ = idx.Close()
 		return nil, err
 	}
-	return watched(idx, path), nil
+	return watched(idx, path, versions.Languages), nil
+}
+
+// recordOf is what an index records of how it was built: the mapping's
+// version, and the languages it stems in ("23", "23 fr,de").
+func recordOf(versions Versions) string {
+	v := strconv.Itoa(versions.Mapping)
+	if len(versions.Languages) > 0 {
+		v += " " + strings.Join(versions.Languages, ",")
+	}
+	return v
 }
 
 // scorchConfig is a new map for each index: bleve writes into the one it is
@@ -101,8 +121,8 @@ func init() {
 	}
 }
 
-func watched(idx bleve.Index, path string) *Index {
-	i := &Index{bleve: idx, persistFailed: make(chan error, 1), dir: path}
+func watched(idx bleve.Index, path string, languages []string) *Index {
+	i := &Index{bleve: idx, persistFailed: make(chan error, 1), dir: path, languages: slices.Clone(languages)}
 	openIndexes.Store(path, i)
 	return i
 }

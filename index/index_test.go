@@ -39,6 +39,29 @@ func TestOpenCreatesThenReopensTheIndex(t *testing.T) {
 // bleveOf is the bleve index the live one is now.
 func bleveOf(l *Live) bleve.Index { return l.current.Load().idx.bleve }
 
+// The languages an index stems in are part of how it was built: opened with
+// others, it serves (without those stems) and is outdated, so its successor
+// is built beside it; a language it cannot analyze is refused.
+func TestAnIndexOfOtherLanguagesIsOutdated(t *testing.T) {
+	dir := t.TempDir()
+	for _, step := range []struct {
+		languages       []string
+		fresh, outdated bool
+	}{{[]string{"fr"}, true, false}, {[]string{"fr"}, false, false}, {[]string{"fr", "de"}, false, true}, {nil, false, true}} {
+		idx, err := Open(dir, step.languages...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		idx.Close()
+		if idx.Fresh != step.fresh || idx.Outdated != step.outdated {
+			t.Fatalf("%v: fresh %v, outdated %v", step.languages, idx.Fresh, idx.Outdated)
+		}
+	}
+	if _, err := Open(dir, "fr", "tlh"); err == nil {
+		t.Fatal("a language without analysis was taken")
+	}
+}
+
 // Writes return before they are on disk (unsafe batches): Close must still
 // leave every one of them there, or a restart finds a partial index (or none:
 // the mapping version itself is such a write).

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -54,14 +55,20 @@ type serving struct {
 	gone  bool // retired: calls go to the current one
 }
 
-// Open opens the live index under dir as this release reads it.
-func Open(dir string) (*Live, error) { return OpenVersions(dir, ThisRelease) }
+// Open opens the live index under dir as this release reads it, stemming
+// its events' words in each of languages (some of Languages) besides.
+func Open(dir string, languages ...string) (*Live, error) {
+	return OpenVersions(dir, ThisRelease.WithLanguages(languages))
+}
 
 // OpenVersions opens the live index under dir as a release of those
 // versions reads it: an index of a version it serves is kept (Outdated when
 // older than its own), any other is replaced by an empty one (Fresh).
 // Index directories a crashed rebuild left are removed first.
 func OpenVersions(dir string, versions Versions) (*Live, error) {
+	if err := checkLanguages(versions.Languages); err != nil {
+		return nil, err
+	}
 	name, err := liveName(dir)
 	if err != nil {
 		return nil, err
@@ -74,7 +81,7 @@ func OpenVersions(dir string, versions Versions) (*Live, error) {
 	idx, version, err := openExisting(path)
 	switch {
 	case err == nil && versions.serves(version):
-		l.Version, l.Outdated = version, version != versions.Mapping
+		l.Version, l.Outdated = version, version != versions.Mapping || !slices.Equal(idx.languages, versions.Languages)
 	case err == nil:
 		err = errors.Join(idx.closeNow(), os.RemoveAll(path))
 		idx = nil
@@ -87,7 +94,7 @@ func OpenVersions(dir string, versions Versions) (*Live, error) {
 		return nil, err
 	}
 	if idx == nil {
-		if idx, err = create(path, versions.Mapping); err != nil {
+		if idx, err = create(path, versions); err != nil {
 			return nil, err
 		}
 		l.Version, l.Fresh = versions.Mapping, true
@@ -115,6 +122,12 @@ func on[T any](l *Live, f func(*Index) (T, error)) (T, error) {
 	s := l.hold()
 	defer s.release()
 	return f(s.idx)
+}
+
+func (l *Live) Highlight(q calendar.PostQuery, texts []string) [][]calendar.Span {
+	s := l.hold()
+	defer s.release()
+	return s.idx.Highlight(q, texts)
 }
 
 func (l *Live) PutPosts(ctx context.Context, posts []*calendar.Post) error {
@@ -240,7 +253,7 @@ func (l *Live) Successor() (calendar.Successor, error) {
 	if err := os.RemoveAll(path); err != nil { // one this process discarded and could not remove
 		return nil, err
 	}
-	idx, err := create(path, l.versions.Mapping)
+	idx, err := create(path, l.versions)
 	if err != nil {
 		return nil, err
 	}

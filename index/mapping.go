@@ -6,6 +6,7 @@ package index
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -14,7 +15,6 @@ import (
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/custom"
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/keyword"
-	"github.com/blevesearch/bleve/v2/analysis/char/asciifolding"
 	"github.com/blevesearch/bleve/v2/analysis/token/lowercase"
 	"github.com/blevesearch/bleve/v2/mapping"
 
@@ -23,7 +23,7 @@ import (
 
 // MappingVersion changes whenever the mapping or the indexed document changes:
 // the index is then rebuilt from the store.
-const MappingVersion = 23 // 23: events start and end at their local wall-clock times
+const MappingVersion = 24 // 23: events start and end at their local wall-clock times; 24: spaceless scripts in pairs, marks in words, words folded after tokenizing, stems per language
 
 // ServesFrom is the oldest mapping version whose index this release's
 // queries answer correctly, and whose mapping takes this release's
@@ -36,13 +36,23 @@ const MappingVersion = 23 // 23: events start and end at their local wall-clock 
 // faster key encoding the queries do not read), raise it to
 // MappingVersion when it would answer wrong or leak (a field a filter now
 // reads, a document that must no longer be found: 22 was such a change, and
-// 23, whose date windows read local times, another).
-const ServesFrom = 23
+// 23, whose date windows read local times, another; 24's words are split
+// otherwise, so a 23 index would not find a Chinese or Thai search).
+const ServesFrom = 24
 
-// Versions are the mapping versions a release builds and serves.
+// Versions are the mapping versions a release builds and serves, and the
+// languages its index stems in (some of Languages): an index stemming in
+// others serves, without those stems, while its successor is built.
 type Versions struct {
 	Mapping    int // what it builds
 	ServesFrom int // the oldest it serves while it builds a successor
+	Languages  []string
+}
+
+// WithLanguages is v for an index stemming in those languages.
+func (v Versions) WithLanguages(languages []string) Versions {
+	v.Languages = slices.Clone(languages)
+	return v
 }
 
 // ThisRelease is this release's Versions.
@@ -86,7 +96,8 @@ const (
 // postDoc is what the index keeps of a post.
 type postDoc map[string]any
 
-func newMapping() mapping.IndexMapping {
+// newMapping is the mapping of an index that stems in languages.
+func newMapping(languages []string) mapping.IndexMapping {
 	// Doc values (a column per field, for sorting and facets) only where
 	// something sorts or counts by the field: elsewhere they only made the
 	// index bigger and its rebuild slower.
@@ -124,11 +135,11 @@ func newMapping() mapping.IndexMapping {
 		"token_filters": []any{lowercase.Name}}); err != nil {
 		panic(err)
 	}
-	addRelevanceMapping(m, doc)
+	addRelevanceMapping(m, doc, languages)
 	return m
 }
 
-// wordsAnalyzer splits text into words of letters, digits and hyphens, lower-cased.
+// wordsAnalyzer splits text into words (wordsTokenizer), lower-cased.
 const wordsAnalyzer = "words"
 
 // fieldWords holds the words of an event's title, content and excerpt, folded
@@ -164,7 +175,8 @@ func sortKey(t time.Time) string { return sortKeySecond(clampSecond(t.Unix())) }
 
 func idKey(id int64) string { return fmt.Sprintf("%019d", id) }
 
-func newPostDoc(p *calendar.Post) postDoc {
+// newPostDoc is what an index that stems in languages keeps of a post.
+func newPostDoc(p *calendar.Post, languages []string) postDoc {
 	d := postDoc{
 		fieldKind:    kindPost,
 		fieldType:    p.Type,
@@ -229,6 +241,9 @@ func newPostDoc(p *calendar.Post) postDoc {
 	}
 	if len(words) > 0 {
 		d[fieldWords] = strings.Join(words, "\n")
+		for _, lang := range languages {
+			d[stemsField(lang)] = d[fieldWords]
+		}
 	}
 	for name, v := range text {
 		// An event search matches words; the whole-text terms that substring
@@ -296,8 +311,9 @@ func addModified(d postDoc, p *calendar.Post) {
 	d[fieldModifiedKey] = sortKey(p.Modified) + idKey(p.ID)
 }
 
-// foldedAnalyzer is wordsAnalyzer with accents folded to ASCII first, so that
-// "cafe" and "café" are one word, as they are to WordPress' database collation.
+// foldedAnalyzer is wordsAnalyzer with each word folded (foldFilter), so
+// that "cafe" and "café" are one word, as they are to WordPress' database
+// collation.
 const foldedAnalyzer = "folded_words"
 
 // fieldFoldedTitle holds the words of an event's title a second time
@@ -314,16 +330,26 @@ var rankedFields = []struct {
 // "rick", "rack") for a typo to be told from another word.
 const minFuzzyRunes = 5
 
-func addRelevanceMapping(m *mapping.IndexMappingImpl, doc *mapping.DocumentMapping) {
+func addRelevanceMapping(m *mapping.IndexMappingImpl, doc *mapping.DocumentMapping, languages []string) {
 	if err := m.AddCustomAnalyzer(foldedAnalyzer, map[string]any{"type": custom.Name, "tokenizer": wordsTokenizer,
-		"char_filters": []any{asciifolding.Name}, "token_filters": []any{lowercase.Name}}); err != nil {
+		"token_filters": []any{foldFilter, lowercase.Name}}); err != nil {
 		panic(err)
 	}
-	words := bleve.NewTextFieldMapping()
-	words.Analyzer = foldedAnalyzer
-	words.Store, words.IncludeInAll, words.IncludeTermVectors, words.DocValues = false, false, false, false
+	words := textField(foldedAnalyzer)
 	doc.AddFieldMappingsAt(fieldWords, words)
 	doc.AddFieldMappingsAt(fieldFoldedTitle, words)
+	for _, lang := range languages {
+		doc.AddFieldMappingsAt(stemsField(lang), textField(stemsAnalyzer(lang)))
+	}
+}
+
+// textField is an analysed field that is only searched: nothing stored, no
+// term vectors (no phrase searches, no highlighting by the index), no doc values.
+func textField(analyzer string) *mapping.FieldMapping {
+	f := bleve.NewTextFieldMapping()
+	f.Analyzer = analyzer
+	f.Store, f.IncludeInAll, f.IncludeTermVectors, f.DocValues = false, false, false, false
+	return f
 }
 
 func addRelevanceFields(d postDoc, p *calendar.Post) {

@@ -17,7 +17,7 @@ import (
 func (i *Index) PutPosts(ctx context.Context, posts []*calendar.Post) error {
 	b := i.bleve.NewBatch()
 	for _, p := range posts {
-		if err := b.Index(docID(p.ID), newPostDoc(p)); err != nil {
+		if err := b.Index(docID(p.ID), newPostDoc(p, i.languages)); err != nil {
 			return err
 		}
 	}
@@ -118,16 +118,16 @@ func (i *Index) request(q calendar.PostQuery, near query.Query) (*bleve.SearchRe
 
 // matching is the query of what q selects, ranked when q asks for relevance.
 func (i *Index) matching(q calendar.PostQuery, near query.Query) query.Query {
-	root := filter(q, near)
+	root := i.filter(q, near)
 	if q.Relevance != "" {
-		root = i.rankedQuery(root, q.Relevance)
+		root = i.rankedPlan(q.Relevance, q.Language).rankedQuery(root)
 	}
 	return root
 }
 
 // filter is the query that selects what q selects; near stands for the
 // clause of q.Near and q.Within (placeClause).
-func filter(q calendar.PostQuery, near query.Query) query.Query {
+func (i *Index) filter(q calendar.PostQuery, near query.Query) query.Query {
 	var must []query.Query
 	if q.Type != "" {
 		must = append(must, term(fieldType, q.Type)) // post types are never taxonomies: the kind is implied
@@ -146,10 +146,8 @@ func filter(q calendar.PostQuery, near query.Query) query.Query {
 	if len(q.Fragments) > 0 {
 		must = append(must, fragmentsQuery(q.Type, q.Fragments))
 	}
-	for _, w := range q.Words {
-		wq := bleve.NewWildcardQuery("*" + w + "*") // app.SearchFragments yields [a-z0-9-] only
-		wq.SetField(fieldWords)
-		must = append(must, wq)
+	if plan := i.plainPlan(q.Words); len(plan.words) > 0 {
+		must = append(must, plan.filterQuery())
 	}
 	if q.IDs != nil {
 		must = append(must, postIDsQuery(q.IDs))
@@ -274,7 +272,7 @@ func fragmentsQuery(postType string, fragments []string) query.Query {
 	for _, f := range fields {
 		var all []query.Query
 		for _, frag := range fragments {
-			// app.SearchFragments yields only [a-z0-9-]: nothing to escape.
+			// app.SearchFragments yields letters, marks, digits and hyphens: nothing a wildcard reads.
 			w := bleve.NewWildcardQuery("*" + frag + "*")
 			w.SetField(textPrefix + f)
 			all = append(all, w)

@@ -1,55 +1,234 @@
 package index
 
 import (
+	"regexp"
+	"slices"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
 
 	"calendar/app/calendar"
 )
 
-// rankedQuery keeps what filter selects (without scoring it: keyword fields
-// with several values would weigh in) among the events where every word of
-// text occurs in a folded field as a word, a word's prefix, or with one typo
-// when the word is long enough.
-func (i *Index) rankedQuery(filter query.Query, text string) query.Query {
-	analyzer := i.bleve.Mapping().AnalyzerNamed(foldedAnalyzer)
-	var words []string
-	for _, tok := range analyzer.Analyze([]byte(text)) {
-		words = append(words, string(tok.Term))
-	}
-	var all []query.Query
-	for _, w := range calendar.CapSearchWords(words) {
-		var any []query.Query
-		for _, f := range rankedFields {
-			exact := bleve.NewTermQuery(w)
-			exact.SetField(f.field)
-			exact.SetBoost(f.boost)
-			prefix := bleve.NewPrefixQuery(w)
-			prefix.SetField(f.field)
-			prefix.SetBoost(f.boost / 2)
-			any = append(any, exact, prefix)
-			if utf8.RuneCountInString(w) >= minFuzzyRunes {
-				fuzzy := bleve.NewFuzzyQuery(w)
-				fuzzy.SetField(f.field)
-				fuzzy.SetFuzziness(1)
-				fuzzy.SetBoost(f.boost / 2)
-				any = append(any, fuzzy)
+// A search's plan says what each of its words must match, as the index's own
+// analyzers read the search. The query that finds the events and the
+// highlights that show why are both made from it, so they agree.
+type searchPlan struct {
+	words []wordPlan
+	// stemsField holds the stems of the search's language ("" when none);
+	// stems is its analyzer, folded the words field's.
+	stemsField    string
+	folded, stems analysis.Analyzer
+}
+
+type wordPlan struct {
+	// parts must all match in the folded fields: the word, or the pairs of
+	// a spaceless run.
+	parts []partPlan
+	// stems, all in the language's stems field, match the word too.
+	stems []string
+	// optional: a stop word of the language, which ranks but selects nothing.
+	optional bool
+}
+
+type partPlan struct {
+	term string
+	how  partMatch
+}
+
+type partMatch int
+
+const (
+	// inWord: the term occurs within a word, as the plugin's search finds a
+	// fragment; a lone spaceless character within the pairs that hold it.
+	inWord partMatch = iota
+	// wholeTerm: the term is a pair of a spaceless run.
+	wholeTerm
+	// wordLike: the word, a word it begins, or one typo away from five
+	// letters (a relevance search).
+	wordLike
+)
+
+// plainPlan reads the plugin's search: each fragment (app.SearchFragments)
+// within a word, a spaceless one by its pairs.
+func (i *Index) plainPlan(words []string) searchPlan {
+	plan := searchPlan{folded: i.analyzer(foldedAnalyzer)}
+	for _, w := range words {
+		var word wordPlan
+		for _, tok := range plan.folded.Analyze([]byte(w)) {
+			how := inWord
+			if tok.Type == gramToken {
+				how = wholeTerm
 			}
+			word.parts = append(word.parts, partPlan{string(tok.Term), how})
 		}
-		all = append(all, bleve.NewDisjunctionQuery(any...))
+		if len(word.parts) > 0 {
+			plan.words = append(plan.words, word)
+		}
+	}
+	return plan
+}
+
+// rankedPlan reads a relevance search: its words (app.PickSearchWords of
+// them), each matched as wordLike says, a spaceless run by its pairs; in a
+// language the index stems in, by its stems too, and its stop words are
+// optional (unless every word is one).
+func (i *Index) rankedPlan(text, lang string) searchPlan {
+	plan := searchPlan{folded: i.analyzer(foldedAnalyzer)}
+	if slices.Contains(i.languages, lang) {
+		plan.stemsField, plan.stems = stemsField(lang), i.analyzer(stemsAnalyzer(lang))
+	}
+	type run struct {
+		raw   string // as written: stemmers read accents
+		parts []partPlan
+	}
+	runs := map[string]run{}
+	var keys []string
+	for _, span := range wordSpans(text) {
+		raw := text[span[0]:span[1]]
+		var r run
+		var terms []string
+		for _, tok := range plan.folded.Analyze([]byte(raw)) {
+			how := wordLike
+			switch tok.Type {
+			case gramToken:
+				how = wholeTerm
+			case loneToken:
+				how = inWord
+			}
+			r.parts = append(r.parts, partPlan{string(tok.Term), how})
+			terms = append(terms, string(tok.Term))
+		}
+		key := strings.Join(terms, " ")
+		if _, seen := runs[key]; !seen && key != "" {
+			r.raw = raw
+			runs[key] = r
+		}
+		keys = append(keys, key)
+	}
+	allOptional := true
+	for _, key := range calendar.PickSearchWords(keys) {
+		r := runs[key]
+		word := wordPlan{parts: r.parts}
+		if plan.stems != nil {
+			for _, tok := range plan.stems.Analyze([]byte(r.raw)) {
+				word.stems = append(word.stems, string(tok.Term))
+			}
+			word.optional = len(word.stems) == 0 && !slices.ContainsFunc(r.parts, func(p partPlan) bool { return p.how != wordLike })
+		}
+		allOptional = allOptional && word.optional
+		plan.words = append(plan.words, word)
+	}
+	if allOptional { // a search of stop words alone looks for them
+		for k := range plan.words {
+			plan.words[k].optional = false
+		}
+	}
+	return plan
+}
+
+func (i *Index) analyzer(name string) analysis.Analyzer { return i.bleve.Mapping().AnalyzerNamed(name) }
+
+// filterQuery selects the events where every word of a plain plan occurs.
+func (p searchPlan) filterQuery() query.Query {
+	var all []query.Query
+	for _, w := range p.words {
+		for _, part := range w.parts {
+			all = append(all, part.query(fieldWords, 1)...)
+		}
+	}
+	return bleve.NewConjunctionQuery(all...)
+}
+
+// rankedQuery keeps what filter selects (without scoring it: keyword fields
+// with several values would weigh in) among the events that match every
+// word of the plan but its optional ones, scored by rankedFields' weights.
+func (p searchPlan) rankedQuery(filter query.Query) query.Query {
+	var must, should []query.Query
+	for _, w := range p.words {
+		var parts []query.Query
+		for _, part := range w.parts {
+			var fields []query.Query
+			for _, f := range rankedFields {
+				fields = append(fields, part.query(f.field, f.boost)...)
+			}
+			parts = append(parts, bleve.NewDisjunctionQuery(fields...))
+		}
+		word := query.Query(bleve.NewConjunctionQuery(parts...))
+		if len(w.stems) > 0 {
+			var stems []query.Query
+			for _, s := range w.stems {
+				t := bleve.NewTermQuery(s)
+				t.SetField(p.stemsField)
+				stems = append(stems, t)
+			}
+			word = bleve.NewDisjunctionQuery(word, bleve.NewConjunctionQuery(stems...))
+		}
+		if w.optional {
+			should = append(should, word)
+		} else {
+			must = append(must, word)
+		}
 	}
 	b := bleve.NewBooleanQuery()
-	if len(all) > 0 {
-		b.AddMust(all...)
+	if len(must) > 0 {
+		b.AddMust(must...)
 	} else {
 		b.AddMust(bleve.NewMatchAllQuery())
+	}
+	if len(should) > 0 {
+		b.AddShould(should...)
+		b.SetMinShould(0)
 	}
 	b.AddFilter(filter)
 	return b
 }
+
+// query is what finds the part in field, each hit weighing boost.
+func (part partPlan) query(field string, boost float64) []query.Query {
+	switch part.how {
+	case wholeTerm:
+		t := bleve.NewTermQuery(part.term)
+		t.SetField(field)
+		t.SetBoost(boost)
+		return []query.Query{t}
+	case inWord:
+		var q interface {
+			query.Query
+			SetField(string)
+			SetBoost(float64)
+		}
+		if plainFragment.MatchString(part.term) {
+			q = bleve.NewWildcardQuery("*" + part.term + "*")
+		} else { // folding may have made characters that a wildcard reads
+			q = bleve.NewRegexpQuery(".*" + regexp.QuoteMeta(part.term) + ".*")
+		}
+		q.SetField(field)
+		q.SetBoost(boost)
+		return []query.Query{q}
+	}
+	exact := bleve.NewTermQuery(part.term)
+	exact.SetField(field)
+	exact.SetBoost(boost)
+	prefix := bleve.NewPrefixQuery(part.term)
+	prefix.SetField(field)
+	prefix.SetBoost(boost / 2)
+	out := []query.Query{exact, prefix}
+	if utf8.RuneCountInString(part.term) >= minFuzzyRunes {
+		fuzzy := bleve.NewFuzzyQuery(part.term)
+		fuzzy.SetField(field)
+		fuzzy.SetFuzziness(1)
+		fuzzy.SetBoost(boost / 2)
+		out = append(out, fuzzy)
+	}
+	return out
+}
+
+var plainFragment = regexp.MustCompile(`^[a-z0-9-]+$`)
 
 // rankFirst puts the best scores first, the query's order breaking ties, and
 // turns scoring on for this request only.

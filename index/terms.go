@@ -130,7 +130,7 @@ const maxLinkFacet = 1 << 20
 // CountLinks counts events per linked ID with one facet per field.
 func (i *Index) CountLinks(ctx context.Context, link calendar.Link, among calendar.PostQuery) (map[int64]int, error) {
 	among.Type = calendar.PostTypeEvent
-	req := bleve.NewSearchRequestOptions(filter(among, nil), 0, 0, false)
+	req := bleve.NewSearchRequestOptions(i.filter(among, nil), 0, 0, false)
 	for _, field := range linkFields[link] {
 		req.AddFacet(field, bleve.NewFacetRequest(field, maxLinkFacet))
 	}

@@ -3,6 +3,7 @@ package index
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/search/query"
@@ -16,7 +17,7 @@ import (
 // with the store.
 func (i *Index) VerifyPost(ctx context.Context, p *calendar.Post) error {
 	must := []query.Query{bleve.NewDocIDQuery([]string{docID(p.ID)})}
-	for field, value := range newPostDoc(p) {
+	for field, value := range newPostDoc(p, i.languages) {
 		switch v := value.(type) {
 		case string:
 			if isWordField(field) { // analysed text: every word present, as the field's analyzer reads it
@@ -61,5 +62,5 @@ func (i *Index) CountPosts(ctx context.Context) (int, error) {
 }
 
 func isWordField(field string) bool {
-	return field == fieldWords || field == fieldFoldedTitle
+	return field == fieldWords || field == fieldFoldedTitle || strings.HasPrefix(field, stemsField(""))
 }

@@ -66,22 +66,31 @@ func CapWord(w string) string {
 	return w[:cut]
 }
 
-// CapSearchWords is what a search looks for: each word once, cut to
-// MaxWordBytes, single letters left out when longer words remain (WordPress
-// skips them: they match nearly everything, at the cost of a search through
-// every word the index holds), and at most MaxSearchWords of them, the
-// longest, in their order.
+// CapSearchWords is what a search looks for: each word cut to MaxWordBytes,
+// then chosen by PickSearchWords.
 func CapSearchWords(words []string) []string {
+	capped := make([]string, len(words))
+	for i, w := range words {
+		capped[i] = CapWord(w)
+	}
+	return PickSearchWords(capped)
+}
+
+// PickSearchWords chooses the words a search looks for: each once, words of
+// one byte left out when longer words remain (WordPress skips one-letter
+// words: they match nearly everything, at the cost of a search through every
+// word the index holds; a letter of another script than Latin is a word
+// there), and at most MaxSearchWords of them, the longest, in their order.
+func PickSearchWords(words []string) []string {
 	seen := map[string]bool{}
 	var all, kept []string
 	for _, w := range words {
-		w = CapWord(w)
 		if w == "" || seen[w] {
 			continue
 		}
 		seen[w] = true
 		all = append(all, w)
-		if utf8.RuneCountInString(w) > 1 {
+		if len(w) > 1 {
 			kept = append(kept, w)
 		}
 	}

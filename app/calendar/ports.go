@@ -146,6 +146,10 @@ type Index interface {
 	DeleteTerm(ctx context.Context, id int64) error
 	// SearchTerms returns every matching term ID (at most MaxTerms), in order.
 	SearchTerms(ctx context.Context, q TermQuery) ([]int64, error)
+	// Highlight finds, in each text, the words that q's search (its Words,
+	// or its Relevance in its Language) matches, as the search itself reads
+	// them: spans in order, none overlapping.
+	Highlight(q PostQuery, texts []string) [][]Span
 	// CountLinks counts, per linked term, venue or organizer ID, the events that
 	// carry it among those among selects (its statuses, reader and start
 	// bound; never a page); IDs no such event carries are absent.

@@ -50,8 +50,12 @@ type PostQuery struct {
 	// Relevance, when set, replaces Words: every word of it must occur as a
 	// word, a word's prefix or with one typo (five letters or more), accents
 	// folded; the best matches come first (title hits above the others) and
-	// Order breaks ties.
+	// Order breaks ties. Runs of a script written without spaces (Chinese,
+	// Thai...) match by their pairs of characters.
 	Relevance string
+	// Language, when the index stems in it, lets a word of Relevance match
+	// by its stem in that language too, and its stop words select nothing.
+	Language string
 	// IDs restricts to these posts (nil: no restriction, empty: none);
 	// ExcludeIDs leaves these out.
 	IDs        []int64
@@ -93,6 +97,9 @@ type PostQuery struct {
 	// ModifiedAfter keeps posts last modified after it.
 	ModifiedAfter *Bound
 }
+
+// Span is the byte range [Start, End) of a text.
+type Span struct{ Start, End int }
 
 // Bound is one side of a time range.
 type Bound struct {

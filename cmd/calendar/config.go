@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -36,6 +37,8 @@ type Config struct {
 	UploadMemory  int64
 	SeriesQuota   int
 	Sideload      bool
+	// Languages are those the index stems in, the site's first.
+	Languages []string
 	// MaxConns and MaxConnsPerAddr bound the client connections held at
 	// once, in total and from one address (package conns).
 	MaxConns, MaxConnsPerAddr int
@@ -86,6 +89,8 @@ var settings = []setting{
 	{"CALENDAR_SERIES_QUOTA", "series-quota", "5000", "occurrences one account's series writes may make an hour (administrators: no bound); 0: no bound"},
 	{"CALENDAR_UPLOAD_MEMORY", "upload-memory", "384MiB", "memory processing uploads may take at once, and so the most one image may need (about 39 megapixels for a photo at 384MiB): bytes, or with KiB or MiB"},
 	{"CALENDAR_SIDELOAD_IMAGES", "sideload-images", "false", "true: an image URL of another site is fetched once into the media library (public addresses only)"},
+	{"CALENDAR_LANGUAGES", "languages", "",
+		"comma-separated languages (fr, de, en...) whose stems and stop words a relevance search uses, the site's first; a request under /{lang}/ uses its own when listed; a change rebuilds the index"},
 	{"CALENDAR_MAX_CONNS", "max-conns", strconv.Itoa(conns.DefaultTotal(conns.OpenFileLimit())),
 		"most client connections held at once, by default 3/4 of the open-file limit up to 10000; past it the oldest idle keep-alive one is closed to make room, or else the new one"},
 	{"CALENDAR_MAX_CONNS_PER_ADDR", "max-conns-per-addr", "256",
@@ -196,6 +201,15 @@ func (c *Config) check(get func(env string) string) error {
 	}
 	if c.Sideload, err = strconv.ParseBool(get("CALENDAR_SIDELOAD_IMAGES")); err != nil {
 		return fail("CALENDAR_SIDELOAD_IMAGES", "want true or false, got %q", get("CALENDAR_SIDELOAD_IMAGES"))
+	}
+	for _, lang := range strings.Split(get("CALENDAR_LANGUAGES"), ",") {
+		if lang = strings.ToLower(strings.TrimSpace(lang)); lang == "" {
+			continue
+		}
+		if !slices.Contains(index.Languages, lang) || slices.Contains(c.Languages, lang) {
+			return fail("CALENDAR_LANGUAGES", "want some of %s, each once, got %q", strings.Join(index.Languages, ", "), lang)
+		}
+		c.Languages = append(c.Languages, lang)
 	}
 	if err := c.checkConnLimits(get, fail); err != nil {
 		return err

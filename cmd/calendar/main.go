@@ -100,7 +100,7 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 	}()
 
 	settings := app.Settings{SiteURL: cfg.SiteURL, SiteName: cfg.SiteName, TimeZone: cfg.TimeZone, PerPage: cfg.PerPage, MaxUpload: cfg.MaxUpload, UploadMemory: cfg.UploadMemory,
-		SeriesQuota: seriesQuota(cfg.SeriesQuota), OnReindex: logReindex(logger)}
+		SeriesQuota: seriesQuota(cfg.SeriesQuota), OnReindex: logReindex(logger), Languages: cfg.Languages}
 	if cfg.Sideload {
 		settings.Sideload = controllers.NewSideloader(sideloadTimeout)
 	}
@@ -234,10 +234,11 @@ func openStoreAndIndex(ctx context.Context, cfg Config) (calendar.Store, string,
 
 // versionsOf is the mapping versions the configuration opens the index as.
 func versionsOf(cfg Config) index.Versions {
-	if cfg.indexVersions == (index.Versions{}) {
-		return index.ThisRelease
+	versions := cfg.indexVersions
+	if versions.Mapping == 0 {
+		versions = index.ThisRelease
 	}
-	return cfg.indexVersions
+	return versions.WithLanguages(cfg.Languages)
 }
 
 func openStore(ctx context.Context, cfg Config) (calendar.Store, string, error) {
@@ -275,12 +276,12 @@ func reindex(ctx context.Context, args []string, getenv func(string) string, log
 	if err := index.Remove(cfg.DataDir); err != nil {
 		return err
 	}
-	idx, err := index.Open(cfg.DataDir)
+	idx, err := index.Open(cfg.DataDir, cfg.Languages...)
 	if err != nil {
 		return err
 	}
 	defer idx.Close()
-	a := app.New(store, idx, app.Settings{SiteURL: cfg.SiteURL, TimeZone: cfg.TimeZone, PerPage: cfg.PerPage})
+	a := app.New(store, idx, app.Settings{SiteURL: cfg.SiteURL, TimeZone: cfg.TimeZone, PerPage: cfg.PerPage, Languages: cfg.Languages})
 	var bar io.Writer
 	if isTerminal(os.Stderr) {
 		bar = os.Stderr

@@ -75,6 +75,19 @@ func TestAFlagWinsOverTheEnvironment(t *testing.T) {
 	}
 }
 
+func TestTheLanguagesAreThoseTheIndexCanStemInEachOnce(t *testing.T) {
+	t.Parallel()
+	c, err := loadConfig([]string{"-languages", " FR, de "}, env(nil), io.Discard)
+	if err != nil || strings.Join(c.Languages, ",") != "fr,de" {
+		t.Fatalf("languages %v, err %v", c.Languages, err)
+	}
+	for _, bad := range []string{"fr,fr", "french", "pl"} {
+		if _, err := loadConfig(nil, env(map[string]string{"CALENDAR_LANGUAGES": bad}), io.Discard); err == nil || !strings.HasPrefix(err.Error(), "CALENDAR_LANGUAGES: ") {
+			t.Errorf("%s: err = %v", bad, err)
+		}
+	}
+}
+
 func TestABadSettingStopsStartUpNamingIt(t *testing.T) {
 	t.Parallel()
 	cases := map[string]string{
@@ -88,6 +101,7 @@ func TestABadSettingStopsStartUpNamingIt(t *testing.T) {
 		"CALENDAR_LOG_FORMAT":     "xml",
 		"CALENDAR_METRICS_TOKEN":  "short",
 		"CALENDAR_CORS_ORIGINS":   "https://ok.example, front.example",
+		"CALENDAR_LANGUAGES":      "fr,tlh",
 	}
 	for name, value := range cases {
 		t.Run(name, func(t *testing.T) {

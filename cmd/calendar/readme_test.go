@@ -29,7 +29,7 @@ func TestTheREADMEExamplesRunInOrderOnAFreshStart(t *testing.T) {
 	dataDir := t.TempDir() // here, not in the goroutine: its removal must be registered before the stop below, so it runs after it
 	go func() {
 		done <- run(ctx, nil, env(map[string]string{"CALENDAR_ADDR": addr, "CALENDAR_DATA_DIR": dataDir,
-			"CALENDAR_ADMIN_PASSWORD": readmePassword, "CALENDAR_LOG_FORMAT": "json"}), logs)
+			"CALENDAR_ADMIN_PASSWORD": readmePassword, "CALENDAR_LOG_FORMAT": "json", "CALENDAR_LANGUAGES": "fr,de"}), logs)
 	}()
 	t.Cleanup(func() {
 		cancel()
@@ -99,6 +99,9 @@ func TestTheREADMEExamplesRunInOrderOnAFreshStart(t *testing.T) {
 		{"near=Paris,%20France", `"title":"Jazz night"`},
 		{"geo_bounds=48.8,2.2,48.9,2.5", `"title":"Jazz night"`},
 		{"facets=geo_grid&geo_precision=4", `"geo_grid":{"precision":4,"cells":[{"geohash":"u09t"`},
+		{"search=体育场", `"title":"北京爵士音乐节"`},
+		{"search=les bals", `"title":"Grand bal des pompiers"`},
+		{"-d search=jazz -d highlight=true", `"highlight":{"title":"<mark>Jazz</mark> night"`},
 	})
 }
 

@@ -1,0 +1,152 @@
+package index
+
+import (
+	"slices"
+	"strings"
+
+	"calendar/app/calendar"
+)
+
+// Highlight finds in each text the words q's search matches, by the plan
+// that searched (planOf): the text read by the same analyzers, each word
+// compared as its part of the query compares it. Optional words (stop
+// words) are not shown. The work is the texts' length: no dictionary is read.
+func (i *Index) Highlight(q calendar.PostQuery, texts []string) [][]calendar.Span {
+	plan := i.planOf(q)
+	m := plan.matcher()
+	out := make([][]calendar.Span, len(texts))
+	for k, text := range texts {
+		out[k] = plan.spans(m, text)
+	}
+	return out
+}
+
+// planOf is the plan of q's search: its Relevance when set, else its Words.
+func (i *Index) planOf(q calendar.PostQuery) searchPlan {
+	if q.Relevance != "" {
+		return i.rankedPlan(q.Relevance, q.Language)
+	}
+	return i.plainPlan(q.Words)
+}
+
+func (p searchPlan) spans(m matcher, text string) []calendar.Span {
+	if m.empty() || text == "" {
+		return nil
+	}
+	var spans []calendar.Span
+	for _, tok := range p.folded.Analyze([]byte(text)) {
+		if m.matches(string(tok.Term)) {
+			spans = append(spans, calendar.Span{Start: tok.Start, End: tok.End})
+		}
+	}
+	if len(m.stems) > 0 {
+		for _, tok := range p.stems.Analyze([]byte(text)) {
+			if m.stems[string(tok.Term)] {
+				spans = append(spans, calendar.Span{Start: tok.Start, End: tok.End})
+			}
+		}
+	}
+	return merged(spans)
+}
+
+// matcher is a plan's parts (but its optional words') ready to compare
+// with the terms of a text: per term, a lookup and a few comparisons.
+type matcher struct {
+	whole, stems map[string]bool
+	within       []string
+	wordLike     []likeWord
+}
+
+type likeWord struct {
+	term  string
+	runes []rune
+}
+
+func (p searchPlan) matcher() matcher {
+	m := matcher{whole: map[string]bool{}, stems: map[string]bool{}}
+	for _, w := range p.words {
+		if w.optional {
+			continue
+		}
+		for _, part := range w.parts {
+			switch part.how {
+			case wholeTerm:
+				m.whole[part.term] = true
+			case inWord:
+				m.within = append(m.within, part.term)
+			default:
+				m.wordLike = append(m.wordLike, likeWord{part.term, []rune(part.term)})
+			}
+		}
+		for _, s := range w.stems {
+			m.stems[s] = true
+		}
+	}
+	return m
+}
+
+func (m matcher) empty() bool {
+	return len(m.whole) == 0 && len(m.stems) == 0 && len(m.within) == 0 && len(m.wordLike) == 0
+}
+
+// matches says whether a text's term is one the plan's query finds: a
+// pair itself, a word holding a fragment, a word a relevance word begins or
+// is one typo from.
+func (m matcher) matches(term string) bool {
+	if m.whole[term] {
+		return true
+	}
+	for _, frag := range m.within {
+		if strings.Contains(term, frag) {
+			return true
+		}
+	}
+	var runes []rune
+	for _, w := range m.wordLike {
+		if strings.HasPrefix(term, w.term) {
+			return true
+		}
+		if len(w.runes) >= minFuzzyRunes {
+			if runes == nil {
+				runes = []rune(term)
+			}
+			if withinOneEdit(runes, w.runes) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// withinOneEdit: a and b differ by at most one rune inserted, deleted or
+// replaced, as a fuzzy query of fuzziness 1 finds them.
+func withinOneEdit(a, b []rune) bool {
+	if len(a) < len(b) {
+		a, b = b, a
+	}
+	if len(a)-len(b) > 1 {
+		return false
+	}
+	i := 0
+	for i < len(b) && a[i] == b[i] {
+		i++
+	}
+	if len(a) == len(b) {
+		return slices.Equal(a[i+min(1, len(a)-i):], b[i+min(1, len(b)-i):])
+	}
+	return slices.Equal(a[i+1:], b[i:])
+}
+
+// merged sorts spans and joins those that overlap (a spaceless run's pairs).
+func merged(spans []calendar.Span) []calendar.Span {
+	slices.SortFunc(spans, func(a, b calendar.Span) int { return a.Start - b.Start })
+	var out []calendar.Span
+	for _, s := range spans {
+		if n := len(out); n > 0 && s.Start < out[n-1].End {
+			out[n-1].End = max(out[n-1].End, s.End)
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
+}
