@@ -50,6 +50,12 @@ func StartServer(t testing.TB) *Server {
 	return s
 }
 
+// handedOut are the ports FreeAddr gave in this process: a test that stops
+// its service and starts it again on the same address (a restart, an
+// upgrade) must not find another test's service there, which a port free
+// at the time another test asked would have allowed.
+var handedOut sync.Map
+
 // FreeAddr is a loopback address on a port nothing listens on, for a server a
 // test starts later. The port is below the range Linux takes the ports of
 // outgoing connections from (32768 and up): a port of that range, free when
@@ -59,7 +65,11 @@ func FreeAddr(t testing.TB) string {
 	t.Helper()
 	const low, high = 20000, 32000
 	for range 1000 {
-		l, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", low+rand.IntN(high-low)))
+		port := low + rand.IntN(high-low)
+		if _, taken := handedOut.LoadOrStore(port, true); taken {
+			continue
+		}
+		l, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", port))
 		if err == nil {
 			addr := l.Addr().String()
 			_ = l.Close()
