@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"math"
 	"math/rand"
@@ -274,6 +275,12 @@ type queryKind struct {
 	paths []string
 }
 
+// searchMix adds the kinds of a search page's front-end to the mix: the
+// relevance search, two words, a search with its sidebar's facets filtered on
+// one of them, and the relevance search with highlights (a build without
+// highlights ignores the parameter, so the difference is their cost).
+var searchMix = flag.Bool("searchmix", false, "add a search page's queries to the mix: relevance, two words, search with facets, relevance with highlights")
+
 // mix is the fixed query mix of the issue, 50 variants of each kind.
 func (w *world) mix() []queryKind {
 	rng := rand.New(rand.NewSource(2))
@@ -292,6 +299,18 @@ func (w *world) mix() []queryKind {
 		kinds[4].paths = append(kinds[4].paths, fmt.Sprintf("/vendor/events/v1/events?venue=%d", w.venues[rng.Intn(len(w.venues))]))
 		kinds[5].paths = append(kinds[5].paths, fmt.Sprintf("/vendor/events/v1/events?geoloc_lat=%v&geoloc_lng=%v&geoloc_radius=10&geoloc_unit=km", c[0], c[1]))
 		kinds[6].paths = append(kinds[6].paths, "/vendor/events/v1/events?page=5&start_date=2025-06-01&end_date=2028-06-01")
+	}
+	if *searchMix { // a generator of its own: the kinds above stay the same
+		search := []queryKind{{name: "relevance search"}, {name: "two words + window"}, {name: "search + facets, filtered"}, {name: "relevance + highlight"}}
+		srng := rand.New(rand.NewSource(4))
+		word := func() string { return url.QueryEscape(words[srng.Intn(len(words))]) }
+		for i := 0; i < 50; i++ {
+			search[0].paths = append(search[0].paths, "/vendor/events/v1/events?orderby=relevance&search="+word())
+			search[1].paths = append(search[1].paths, "/vendor/events/v1/events?search="+word()+"+"+word()+"&"+window())
+			search[2].paths = append(search[2].paths, "/vendor/events/v1/events?search="+word()+"&facets=categories,venue,featured&categories="+w.categorySlugs[srng.Intn(len(w.categorySlugs))])
+			search[3].paths = append(search[3].paths, "/vendor/events/v1/events?orderby=relevance&highlight=true&search="+word())
+		}
+		kinds = append(kinds, search...)
 	}
 	if len(w.series) > 0 { // a generator of its own: the kinds above stay the same with and without series
 		series := queryKind{name: "a series' occurrences (post_parent)"}
