@@ -147,7 +147,7 @@ func (i *Index) filter(q calendar.PostQuery, near query.Query) query.Query {
 		must = append(must, fragmentsQuery(q.Type, q.Fragments))
 	}
 	if plan := i.plainPlan(q.Words); len(plan.words) > 0 {
-		must = append(must, plan.filterQuery())
+		must = append(must, plan.filterClauses()...)
 	}
 	if q.IDs != nil {
 		must = append(must, postIDsQuery(q.IDs))

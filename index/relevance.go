@@ -133,15 +133,18 @@ func (i *Index) rankedPlan(text, lang string) searchPlan {
 
 func (i *Index) analyzer(name string) analysis.Analyzer { return i.bleve.Mapping().AnalyzerNamed(name) }
 
-// filterQuery selects the events where every word of a plain plan occurs.
-func (p searchPlan) filterQuery() query.Query {
+// filterClauses select the events where every word of a plain plan occurs:
+// clauses of the filter's own conjunction, not one nested in it, which bleve
+// would answer document by document instead of from bitmaps (a search with
+// a date window took twice as long so).
+func (p searchPlan) filterClauses() []query.Query {
 	var all []query.Query
 	for _, w := range p.words {
 		for _, part := range w.parts {
 			all = append(all, part.query(fieldWords, 1)...)
 		}
 	}
-	return bleve.NewConjunctionQuery(all...)
+	return all
 }
 
 // rankedQuery keeps what filter selects (without scoring it: keyword fields
