@@ -110,6 +110,13 @@ func refineSchemas(schemas openapi3.Schemas) {
 			s.Value.Properties["sizes"] = openapi3.NewSchemaRef("", sizes)
 		}
 	}
+	// context=embed leaves these out of a term read, as WordPress' embed
+	// context does.
+	if s := schemas["TermAnswer"]; s != nil && s.Value != nil {
+		s.Value.Required = slices.DeleteFunc(s.Value.Required, func(name string) bool {
+			return name == "count" || name == "description" || name == "meta"
+		})
+	}
 	if s := schemas["ErrorBody"]; s != nil && s.Value != nil {
 		data := s.Value.Properties["data"].Value
 		params := openapi3.NewOneOfSchema(openapi3.NewObjectSchema().WithAdditionalProperties(openapi3.NewStringSchema()),
