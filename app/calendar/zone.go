@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 )
 
@@ -15,29 +14,22 @@ var utcOffsetZone = regexp.MustCompile(`^UTC([+-])(\d{1,2})(?:(?:\.(\d+))|(?::(\
 var errBadZone = errors.New("not a time zone")
 
 // ParseZone reads an event zone: an IANA name, UTC, or an offset form such as
-// UTC+5, UTC-3.5 or UTC+5:30. Zones read are kept: every render and every
-// index write reads one, and loading an IANA zone reads its file.
+// UTC+5, UTC-3.5 or UTC+5:30. IANA zones are kept once loaded: every render
+// and every index write reads one, and loading one reads its file. Only names
+// of the tz database's shape are looked up (no dots: "./Europe/Paris" would
+// open the same file under endless names), so what is kept is at most the
+// database's few hundred zones, whoever writes the names.
 func ParseZone(name string) (*time.Location, error) {
-	if loc, ok := zonesRead.Load(name); ok {
+	name = strings.TrimSpace(name)
+	if loc, ok := zonesLoaded.Load(name); ok {
 		return loc.(*time.Location), nil
 	}
-	loc, err := parseZone(name)
-	if err == nil && len(name) <= maxKeptZoneName && zonesKept.Add(1) <= maxKeptZones {
-		zonesRead.Store(name, loc)
-	}
-	return loc, err
+	return parseZone(name)
 }
 
-// The zones kept are bounded: names are checked, but an offset's digits
-// (UTC+5.5000...) could make new ones without end.
-const (
-	maxKeptZones    = 4096
-	maxKeptZoneName = 40
-)
-
 var (
-	zonesRead sync.Map
-	zonesKept atomic.Int64
+	ianaName    = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_+-]*(/[A-Za-z0-9_+-]+)*$`)
+	zonesLoaded sync.Map // IANA name -> *time.Location
 )
 
 func parseZone(name string) (*time.Location, error) {
@@ -64,13 +56,14 @@ func parseZone(name string) (*time.Location, error) {
 		}
 		return time.FixedZone(strings.ToUpper(name), offset), nil
 	}
-	if name == "" || strings.EqualFold(name, "local") || strings.Contains(name, "..") {
+	if !ianaName.MatchString(name) || strings.EqualFold(name, "local") {
 		return nil, errBadZone
 	}
 	loc, err := time.LoadLocation(name)
 	if err != nil {
 		return nil, errBadZone
 	}
+	zonesLoaded.Store(name, loc)
 	return loc, nil
 }
 
