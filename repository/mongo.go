@@ -12,6 +12,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 	"go.mongodb.org/mongo-driver/v2/mongo/writeconcern"
+	"go.mongodb.org/mongo-driver/v2/x/mongo/driver"
 	"go.mongodb.org/mongo-driver/v2/x/mongo/driver/connstring"
 	"go.mongodb.org/mongo-driver/v2/x/mongo/driver/topology"
 
@@ -190,6 +191,12 @@ func storeError(err error) error {
 	}
 	var serverSelection topology.ServerSelectionError
 	if errors.As(err, &serverSelection) {
+		return fmt.Errorf("%w: %v", calendar.ErrUnavailable, err)
+	}
+	// A pool cleared after another operation's network error (the server
+	// restarting): the driver marks it retryable, as a network error is.
+	var clearedPool driver.RetryablePoolError
+	if errors.As(err, &clearedPool) && clearedPool.Retryable() {
 		return fmt.Errorf("%w: %v", calendar.ErrUnavailable, err)
 	}
 	return err

@@ -119,12 +119,21 @@ func TestAServerGoingAwayIsUnavailableNotAFault(t *testing.T) {
 		{mongo.CommandError{Code: 1, Name: "InternalError", Message: "[msg_find.go:344] context canceled after delay"}, true},
 		{mongo.CommandError{Code: 2, Name: "BadValue", Message: "bad"}, false},
 		{mongo.CommandError{Code: 1, Name: "InternalError", Message: "something else"}, false},
+		// The driver's pool cleared by a restart ("connection pool ... was
+		// cleared because another operation failed"), wrapped as it comes.
+		{fmt.Errorf("finding: %w", clearedPool{}), true},
 	} {
 		if got := errors.Is(storeError(c.err), calendar.ErrUnavailable); got != c.unavailable {
 			t.Errorf("%v: unavailable = %v, want %v", c.err, got, c.unavailable)
 		}
 	}
 }
+
+// clearedPool stands for the driver's unexported poolClearedError.
+type clearedPool struct{}
+
+func (clearedPool) Error() string   { return "connection pool for 127.0.0.1:27017 was cleared" }
+func (clearedPool) Retryable() bool { return true }
 
 // TestMongoFilesUniqueIndexDecides: a put that passed the early look-up but
 // lost the name to another is refused by the unique index, and its chunks go.
