@@ -38,8 +38,8 @@ func (i *Index) SearchPosts(ctx context.Context, q calendar.PostQuery) (calendar
 		return calendar.PostPage{}, err
 	}
 	var page calendar.PostPage
-	if startWindowed(q) {
-		page, err = i.searchStartWindows(ctx, q, near)
+	if fromBitmaps(q) {
+		page, err = i.searchBitmaps(ctx, q, near)
 	} else {
 		var res *bleve.SearchResult
 		if res, err = i.searchQuery(ctx, q, near); err == nil {

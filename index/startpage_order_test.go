@@ -12,11 +12,11 @@ import (
 	"calendar/app/calendar"
 )
 
-// TestListsByStartAreThePagesOfTheWholeOrder: a list by start sorts only a
-// window of starts (index/window.go); every page, at every offset, must still
-// be the page of all the matches sorted by start, publication date and ID,
-// whether the matches crowd at one instant, thin out over years, or lie far
-// from the lower bound.
+// TestListsByStartAreThePagesOfTheWholeOrder: a list by start is found by
+// walking the start buckets (index/startpage.go); every page, at every
+// offset, must still be the page of all the matches sorted by start,
+// publication date and ID, whether the matches crowd at one instant, thin out
+// over years, or lie far from the lower bound.
 func TestListsByStartAreThePagesOfTheWholeOrder(t *testing.T) {
 	idx, err := Open(t.TempDir())
 	if err != nil {

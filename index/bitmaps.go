@@ -1,0 +1,357 @@
+package index
+
+import (
+	"context"
+	"errors"
+	"sort"
+	"strings"
+
+	"github.com/RoaringBitmap/roaring/v2"
+	"github.com/blevesearch/bleve/v2/index/scorch"
+	"github.com/blevesearch/bleve/v2/mapping"
+	"github.com/blevesearch/bleve/v2/search"
+	"github.com/blevesearch/bleve/v2/search/query"
+	segment "github.com/blevesearch/scorch_segment_api/v2"
+)
+
+// A filter is answered here from the postings bitmaps of the index's
+// segments, not by bleve's searchers: bleve finds the same bitmaps (its
+// "unadorned" conjunctions and disjunctions AND and OR them) but then counts
+// the matches one by one through its collector, about 50 ns each, which was
+// most of a cold list at a million events (900,000 matches counted for a page
+// of ten). A bitmap's cardinality costs nothing per match. The filter queries
+// are the same query trees bleve would run (Index.filter): one statement of
+// what a query selects (and of who may read what), two ways to run it. A node
+// this file does not know is run by bleve's own searcher, its matches
+// gathered into bitmaps.
+
+// errNoSegments: the index is not a scorch index of segments (never, today).
+var errNoSegments = errors.New("index: no segments to read bitmaps from")
+
+// segments is one snapshot of the index, read as bitmaps per segment.
+type segments struct {
+	ctx     context.Context
+	snap    *scorch.IndexSnapshot
+	segs    []*scorch.SegmentSnapshot
+	offsets []uint64 // the global number of each segment's first document
+	mapping mapping.IndexMapping
+	dicts   map[string][]segment.TermDictionary
+}
+
+// docSet is a set of documents: one bitmap per segment, nil for none there.
+// Its bitmaps may be the segments' own (read-only, mapped from the files):
+// every operation here makes a new bitmap rather than changing one in place.
+type docSet []*roaring.Bitmap
+
+func (d docSet) count() int {
+	n := uint64(0)
+	for _, bm := range d {
+		if bm != nil {
+			n += bm.GetCardinality()
+		}
+	}
+	return int(n)
+}
+
+// openSegments reads the index's current snapshot; close releases it.
+func (i *Index) openSegments(ctx context.Context) (s *segments, close func() error, err error) {
+	adv, err := i.bleve.Advanced()
+	if err != nil {
+		return nil, nil, err
+	}
+	r, err := adv.Reader()
+	if err != nil {
+		return nil, nil, err
+	}
+	snap, ok := r.(*scorch.IndexSnapshot)
+	if !ok {
+		return nil, nil, errors.Join(errNoSegments, r.Close())
+	}
+	s = &segments{ctx: ctx, snap: snap, segs: snap.Segments(), mapping: i.bleve.Mapping(), dicts: map[string][]segment.TermDictionary{}}
+	var running uint64
+	for _, seg := range s.segs {
+		s.offsets = append(s.offsets, running)
+		running += seg.Segment().Count()
+	}
+	return s, r.Close, nil
+}
+
+func (s *segments) dictionary(seg int, field string) (segment.TermDictionary, error) {
+	d, ok := s.dicts[field]
+	if !ok {
+		d = make([]segment.TermDictionary, len(s.segs))
+		s.dicts[field] = d
+	}
+	if d[seg] == nil {
+		dict, err := s.segs[seg].Segment().Dictionary(field)
+		if err != nil {
+			return nil, err
+		}
+		d[seg] = dict
+	}
+	return d[seg], nil
+}
+
+// postings are the live documents of one segment holding term in field (nil:
+// none).
+func (s *segments) postings(seg int, field string, term []byte) (*roaring.Bitmap, error) {
+	dict, err := s.dictionary(seg, field)
+	if err != nil {
+		return nil, err
+	}
+	pl, err := dict.PostingsList(term, s.segs[seg].Deleted(), nil)
+	if err != nil {
+		return nil, err
+	}
+	it, ok := pl.Iterator(false, false, false, nil).(segment.OptimizablePostingsIterator)
+	if !ok {
+		return nil, errNoSegments
+	}
+	if doc, one := it.DocNum1Hit(); one {
+		return roaring.BitmapOf(uint32(doc)), nil
+	}
+	return it.ActualBitmap(), nil
+}
+
+// termsIn calls each for every term of field in [from, to) in one segment, in
+// order, until each says stop.
+func (s *segments) termsIn(seg int, field, from, to string, each func(term string) (stop bool, err error)) error {
+	dict, err := s.dictionary(seg, field)
+	if err != nil {
+		return err
+	}
+	var it segment.DictionaryIterator
+	if quick, ok := dict.(interface {
+		AutomatonIteratorOmitCount(segment.Automaton, []byte, []byte) segment.DictionaryIterator
+	}); ok {
+		it = quick.AutomatonIteratorOmitCount(nil, []byte(from), []byte(to))
+	} else {
+		it = dict.AutomatonIterator(nil, []byte(from), []byte(to))
+	}
+	for {
+		entry, err := it.Next()
+		if err != nil || entry == nil {
+			return err
+		}
+		if stop, err := each(entry.Term); stop || err != nil {
+			return err
+		}
+	}
+}
+
+// eval is the set of documents q matches.
+func (s *segments) eval(q query.Query) (docSet, error) {
+	if err := s.ctx.Err(); err != nil {
+		return nil, err
+	}
+	switch q := q.(type) {
+	case *query.TermQuery:
+		if q.FieldVal == "" {
+			break
+		}
+		return s.perSegment(func(seg int) (*roaring.Bitmap, error) { return s.postings(seg, q.FieldVal, []byte(q.Term)) })
+	case *query.ConjunctionQuery:
+		return s.all(q.Conjuncts)
+	case *query.DisjunctionQuery:
+		if q.Min <= 1 {
+			return s.any(q.Disjuncts)
+		}
+	case *query.MatchNoneQuery:
+		return make(docSet, len(s.segs)), nil
+	case *query.MatchAllQuery:
+		return s.perSegment(func(seg int) (*roaring.Bitmap, error) { return s.segs[seg].DocNumbersLive(), nil })
+	case *query.DocIDQuery:
+		return s.perSegment(func(seg int) (*roaring.Bitmap, error) { return s.segs[seg].DocNumbers(q.IDs) })
+	case *query.BooleanQuery:
+		if q.Should == nil && q.Filter == nil {
+			return s.boolean(q.Must, q.MustNot)
+		}
+	case rangeQuery:
+		return s.timeRange(q)
+	}
+	return s.viaSearcher(q)
+}
+
+func (s *segments) perSegment(f func(seg int) (*roaring.Bitmap, error)) (docSet, error) {
+	out := make(docSet, len(s.segs))
+	for seg := range s.segs {
+		bm, err := f(seg)
+		if err != nil {
+			return nil, err
+		}
+		if bm != nil && !bm.IsEmpty() {
+			out[seg] = bm
+		}
+	}
+	return out, nil
+}
+
+// all is the conjunction of qs (none when qs is empty, as bleve has it).
+func (s *segments) all(qs []query.Query) (docSet, error) {
+	if len(qs) == 0 {
+		return make(docSet, len(s.segs)), nil
+	}
+	sets := make([]docSet, 0, len(qs))
+	for _, q := range qs {
+		set, err := s.eval(q)
+		if err != nil {
+			return nil, err
+		}
+		if set.count() == 0 {
+			return make(docSet, len(s.segs)), nil
+		}
+		sets = append(sets, set)
+	}
+	return s.perSegment(func(seg int) (*roaring.Bitmap, error) {
+		bms := make([]*roaring.Bitmap, 0, len(sets))
+		for _, set := range sets {
+			if set[seg] == nil {
+				return nil, nil
+			}
+			bms = append(bms, set[seg])
+		}
+		return and(bms), nil
+	})
+}
+
+// and is the intersection of bms, smallest first.
+func and(bms []*roaring.Bitmap) *roaring.Bitmap {
+	if len(bms) == 1 {
+		return bms[0]
+	}
+	sort.Slice(bms, func(a, b int) bool { return bms[a].GetCardinality() < bms[b].GetCardinality() })
+	out := roaring.And(bms[0], bms[1])
+	for _, bm := range bms[2:] {
+		if out.IsEmpty() {
+			break
+		}
+		out.And(bm) // out is new: changing it is safe
+	}
+	return out
+}
+
+func (s *segments) any(qs []query.Query) (docSet, error) {
+	sets := make([]docSet, 0, len(qs))
+	for _, q := range qs {
+		set, err := s.eval(q)
+		if err != nil {
+			return nil, err
+		}
+		sets = append(sets, set)
+	}
+	return s.perSegment(func(seg int) (*roaring.Bitmap, error) {
+		var bms []*roaring.Bitmap
+		for _, set := range sets {
+			if set[seg] != nil {
+				bms = append(bms, set[seg])
+			}
+		}
+		return or(bms), nil
+	})
+}
+
+func or(bms []*roaring.Bitmap) *roaring.Bitmap {
+	switch len(bms) {
+	case 0:
+		return nil
+	case 1:
+		return bms[0]
+	}
+	return roaring.FastOr(bms...)
+}
+
+// boolean: what must matches (every document when nil) but not what mustNot
+// does.
+func (s *segments) boolean(must, mustNot query.Query) (docSet, error) {
+	var in docSet
+	var err error
+	if must == nil {
+		in, err = s.eval(query.NewMatchAllQuery())
+	} else {
+		in, err = s.eval(must)
+	}
+	if err != nil || mustNot == nil {
+		return in, err
+	}
+	out, err := s.eval(mustNot)
+	if err != nil {
+		return nil, err
+	}
+	return s.perSegment(func(seg int) (*roaring.Bitmap, error) {
+		if in[seg] == nil || out[seg] == nil {
+			return in[seg], nil
+		}
+		return roaring.AndNot(in[seg], out[seg]), nil
+	})
+}
+
+// timeRange ORs the postings of every term of the range's pieces (cover).
+func (s *segments) timeRange(q rangeQuery) (docSet, error) {
+	pieces := cover(q.lo, q.hi)
+	return s.perSegment(func(seg int) (*roaring.Bitmap, error) {
+		var bms []*roaring.Bitmap
+		for _, p := range pieces {
+			field, from, to := q.f.exact, sortKeySecond(p.from), sortKeySecond(p.to)
+			if p.level >= 0 {
+				field, from, to = q.f.buckets, levels[p.level].term(p.from), levels[p.level].term(p.to)
+			}
+			err := s.termsIn(seg, field, from, to, func(term string) (bool, error) {
+				bm, err := s.postings(seg, field, []byte(term))
+				if bm != nil {
+					bms = append(bms, bm)
+				}
+				return false, err
+			})
+			if err != nil {
+				return nil, err
+			}
+		}
+		return or(bms), nil
+	})
+}
+
+// viaSearcher gathers the matches of bleve's own searcher for q.
+func (s *segments) viaSearcher(q query.Query) (docSet, error) {
+	sr, err := q.Searcher(s.ctx, s.snap, s.mapping, search.SearcherOptions{Score: "none"})
+	if err != nil {
+		return nil, err
+	}
+	defer sr.Close()
+	sctx := &search.SearchContext{DocumentMatchPool: search.NewDocumentMatchPool(sr.DocumentMatchPoolSize(), 0), IndexReader: s.snap}
+	out := make(docSet, len(s.segs))
+	for n := 0; ; n++ {
+		if n%4096 == 0 {
+			if err := s.ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		m, err := sr.Next(sctx)
+		if err != nil {
+			return nil, err
+		}
+		if m == nil {
+			return out, nil
+		}
+		seg, local := s.locate(m.IndexInternalID.Value())
+		if out[seg] == nil {
+			out[seg] = roaring.New()
+		}
+		out[seg].Add(uint32(local))
+		sctx.DocumentMatchPool.Put(m)
+	}
+}
+
+// locate is the segment and local number of a global document number.
+func (s *segments) locate(global uint64) (seg int, local uint64) {
+	seg = sort.Search(len(s.offsets), func(n int) bool { return s.offsets[n] > global }) - 1
+	return seg, global - s.offsets[seg]
+}
+
+// docID is the external ID of a segment's document.
+func (s *segments) docID(seg int, local uint64) (string, error) {
+	id, err := s.segs[seg].DocID(local)
+	if err == nil && id == nil {
+		err = errors.New("index: a matched document has no ID")
+	}
+	return strings.Clone(string(id)), err
+}

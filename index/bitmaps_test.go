@@ -1,0 +1,186 @@
+package index
+
+import (
+	"context"
+	"fmt"
+	"math/rand"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/blevesearch/bleve/v2"
+
+	"calendar/app/calendar"
+)
+
+// TestBitmapsAnswerAsBleveSorts: counts and pages by start read from the
+// segments' bitmaps (bitmaps.go, startpage.go) are bleve's own answers to the
+// same queries, sorted by bleve, over an index of many segments in which
+// posts were deleted and moved: every filter the service builds, the read
+// rule of an author, words (run by bleve's searcher), and posts without a
+// start, which bleve sorts last.
+func TestBitmapsAnswerAsBleveSorts(t *testing.T) {
+	idx := unmergedIndex(t)
+	ctx := context.Background()
+	rng := rand.New(rand.NewSource(28))
+	base := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
+	words := []string{"jazz", "opera", "market", "festival", "lecture"}
+	statuses := []string{calendar.StatusPublish, calendar.StatusDraft, calendar.StatusPrivate, calendar.StatusPending}
+	post := func(id int64) *calendar.Post {
+		p := &calendar.Post{ID: id, Type: calendar.PostTypeEvent, Status: statuses[rng.Intn(len(statuses))],
+			Author: 1 + rng.Int63n(3), Title: words[rng.Intn(len(words))] + " night", Date: base.Add(-time.Duration(rng.Intn(5)) * time.Hour),
+			Categories: []int64{1 + rng.Int63n(6)}, Tags: []int64{10 + rng.Int63n(4)}, Venue: 100 + rng.Int63n(5), Featured: rng.Intn(4) == 0}
+		switch rng.Intn(4) {
+		case 0: // a crowded instant
+			p.Start = base.Add(time.Duration(rng.Intn(3)) * 24 * time.Hour)
+		case 1: // within a day, to the second
+			p.Start = base.Add(time.Duration(rng.Intn(86400)) * time.Second)
+		default: // over two years
+			p.Start = base.Add(time.Duration(rng.Int63n(int64(2 * 365 * 24 * time.Hour))))
+		}
+		p.End = p.Start.Add(time.Duration(rng.Intn(96)) * time.Hour)
+		if id%97 == 0 { // a venue: no start at all
+			p.Type, p.Start, p.End = calendar.PostTypeVenue, time.Time{}, time.Time{}
+		}
+		return p
+	}
+	const n = 3000
+	for batch := int64(0); batch < n/200; batch++ { // one segment per batch, until bleve merges them
+		var posts []*calendar.Post
+		for id := batch*200 + 1; id <= (batch+1)*200; id++ {
+			posts = append(posts, post(id))
+		}
+		if err := idx.PutPosts(ctx, posts); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for k := 0; k < 300; k++ { // deleted, and moved: the segments hold their old versions as deleted
+		id := 1 + rng.Int63n(n)
+		var err error
+		if k%2 == 0 {
+			err = idx.DeletePost(ctx, id)
+		} else {
+			err = idx.PutPosts(ctx, []*calendar.Post{post(id)})
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	segs := segmentCount(t, idx)
+	t.Logf("%d segments", segs)
+	if segs < 8 {
+
+		t.Fatalf("the index has %d segments: the test needs many", segs)
+	}
+
+	bound := func() *calendar.Bound {
+		if rng.Intn(3) == 0 {
+			return nil
+		}
+		return &calendar.Bound{T: base.Add(time.Duration(rng.Int63n(int64(400*24*time.Hour))) - 30*24*time.Hour), Inclusive: rng.Intn(2) == 0}
+	}
+	ids := func(from int64, k int) []int64 {
+		var out []int64
+		for range k {
+			out = append(out, from+rng.Int63n(6))
+		}
+		return out
+	}
+	for c := 0; c < 400; c++ {
+		q := calendar.PostQuery{Type: calendar.PostTypeEvent, Order: calendar.OrderStart, StartAfter: bound(), StartBefore: bound(), EndAfter: bound()}
+		if rng.Intn(8) == 0 {
+			q.Type = "" // venues too: they have no start
+		}
+		if rng.Intn(4) == 0 {
+			q.EndBefore = bound()
+		}
+		switch rng.Intn(3) {
+		case 0:
+			q.Statuses = []string{calendar.StatusPublish}
+		case 1:
+			q.Statuses, q.Reader = statuses, calendar.ReadRule{Author: 1 + rng.Int63n(3)}
+		default:
+			q.Reader = calendar.ReadRule{All: true}
+		}
+		if rng.Intn(3) == 0 {
+			q.Categories = ids(1, 1+rng.Intn(2))
+		}
+		if rng.Intn(4) == 0 {
+			q.Venues = ids(100, 1)
+		}
+		if rng.Intn(5) == 0 {
+			f := rng.Intn(2) == 0
+			q.Featured = &f
+		}
+		if rng.Intn(5) == 0 {
+			q.Words = []string{words[rng.Intn(len(words))][1:4]}
+		}
+		if rng.Intn(6) == 0 {
+			q.ExcludeIDs = ids(1, 40)
+		}
+		if rng.Intn(10) == 0 {
+			q.IDs = ids(1+rng.Int63n(n), 30)
+		}
+		lastPage := c%40 == 0 // of every type, unbounded: the venues come last
+		if lastPage {
+			q.Type, q.StartAfter, q.StartBefore, q.EndAfter, q.EndBefore = "", nil, nil, nil, nil
+		}
+		want, err := idx.searchQuery(ctx, q, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		total := int(want.Total)
+		q.Limit = []int{0, 1, 10, 50}[rng.Intn(4)]
+		q.Offset = rng.Intn(total + 2)
+		if rng.Intn(3) == 0 {
+			q.Offset = rng.Intn(12)
+		}
+		if lastPage {
+			q.Offset, q.Limit = max(total-5, 0), 10
+		}
+		t.Run(fmt.Sprintf("%d %+v", c, q), func(t *testing.T) {
+			want, err := idx.searchQuery(ctx, q, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			page, err := idx.searchBitmaps(ctx, q, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			expected, err := pageOf(want, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if page.Total != expected.Total || !slices.Equal(page.IDs, expected.IDs) {
+				t.Fatalf("total %d, IDs %v; bleve: total %d, IDs %v", page.Total, page.IDs, expected.Total, expected.IDs)
+			}
+		})
+	}
+}
+
+// unmergedIndex is an index whose segments bleve never merges, so that every
+// batch stays a segment of its own.
+func unmergedIndex(t *testing.T) *Index {
+	t.Helper()
+	config := scorchConfig()
+	config["scorchMergePlanOptions"] = map[string]any{"MaxSegmentsPerTier": 1 << 20, "SegmentsPerMergeTask": 1 << 20}
+	path := filepath.Join(t.TempDir(), "index")
+	b, err := bleve.NewUsing(path, newMapping(nil), bleve.Config.DefaultIndexType, bleve.Config.DefaultKVStore, config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	idx := watched(b, path, nil)
+	t.Cleanup(func() { _ = idx.Close() })
+	return idx
+}
+
+func segmentCount(t *testing.T, idx *Index) int {
+	s, release, err := idx.openSegments(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	return len(s.segs)
+}
