@@ -3,6 +3,7 @@ package index
 import (
 	"context"
 	"errors"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/blevesearch/bleve/v2/mapping"
 	"github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
+	index "github.com/blevesearch/bleve_index_api"
 	segment "github.com/blevesearch/scorch_segment_api/v2"
 )
 
@@ -95,38 +97,79 @@ func (s *segments) dictionary(seg int, field string) (segment.TermDictionary, er
 // postings are the live documents of one segment holding term in field (nil:
 // none).
 func (s *segments) postings(seg int, field string, term []byte) (*roaring.Bitmap, error) {
+	bm, doc, one, err := s.postingsOf(seg, field, term)
+	if one {
+		return roaring.BitmapOf(doc), err
+	}
+	return bm, err
+}
+
+// postingsOf is postings, or, for a term of one live document (every key of
+// a keyword field unique to a post, which zap keeps without a bitmap), that
+// document.
+func (s *segments) postingsOf(seg int, field string, term []byte) (bm *roaring.Bitmap, doc uint32, one bool, err error) {
 	dict, err := s.dictionary(seg, field)
 	if err != nil {
-		return nil, err
+		return nil, 0, false, err
 	}
 	pl, err := dict.PostingsList(term, s.segs[seg].Deleted(), nil)
 	if err != nil {
-		return nil, err
+		return nil, 0, false, err
 	}
 	it, ok := pl.Iterator(false, false, false, nil).(segment.OptimizablePostingsIterator)
 	if !ok {
-		return nil, errNoSegments
+		return nil, 0, false, errNoSegments
 	}
-	if doc, one := it.DocNum1Hit(); one {
-		return roaring.BitmapOf(uint32(doc)), nil
+	if n, one := it.DocNum1Hit(); one {
+		return nil, uint32(n), true, nil
 	}
-	return it.ActualBitmap(), nil
+	return it.ActualBitmap(), 0, false, nil
+}
+
+// union gathers postings to OR: bitmaps, and single documents in one.
+type union struct {
+	bms  []*roaring.Bitmap
+	docs []uint32
+}
+
+func (u *union) add(s *segments, seg int, field string, term []byte) error {
+	bm, doc, one, err := s.postingsOf(seg, field, term)
+	switch {
+	case one:
+		u.docs = append(u.docs, doc)
+	case bm != nil:
+		u.bms = append(u.bms, bm)
+	}
+	return err
+}
+
+func (u *union) bitmap() *roaring.Bitmap {
+	if len(u.docs) > 0 {
+		u.bms = append(u.bms, roaring.BitmapOf(u.docs...))
+	}
+	return or(u.bms)
 }
 
 // termsIn calls each for every term of field in [from, to) in one segment, in
-// order, until each says stop.
+// order, until each says stop; an empty bound is none.
 func (s *segments) termsIn(seg int, field, from, to string, each func(term string) (stop bool, err error)) error {
 	dict, err := s.dictionary(seg, field)
 	if err != nil {
 		return err
 	}
+	bound := func(b string) []byte {
+		if b == "" {
+			return nil
+		}
+		return []byte(b)
+	}
 	var it segment.DictionaryIterator
 	if quick, ok := dict.(interface {
 		AutomatonIteratorOmitCount(segment.Automaton, []byte, []byte) segment.DictionaryIterator
 	}); ok {
-		it = quick.AutomatonIteratorOmitCount(nil, []byte(from), []byte(to))
+		it = quick.AutomatonIteratorOmitCount(nil, bound(from), bound(to))
 	} else {
-		it = dict.AutomatonIterator(nil, []byte(from), []byte(to))
+		it = dict.AutomatonIterator(nil, bound(from), bound(to))
 	}
 	for {
 		entry, err := it.Next()
@@ -168,6 +211,20 @@ func (s *segments) eval(q query.Query) (docSet, error) {
 		}
 	case rangeQuery:
 		return s.timeRange(q)
+	case *query.WildcardQuery:
+		if q.FieldVal != "" {
+			re := wildcardRegexp.Replace(regexp.QuoteMeta(q.Wildcard))
+			return s.someTerms(q.FieldVal, func() (index.FieldDict, error) { return s.snap.FieldDictRegexp(q.FieldVal, re) })
+		}
+	case *query.RegexpQuery:
+		if q.FieldVal != "" {
+			re := strings.TrimPrefix(q.Regexp, "^") // as bleve takes it: a term matches whole
+			return s.someTerms(q.FieldVal, func() (index.FieldDict, error) { return s.snap.FieldDictRegexp(q.FieldVal, re) })
+		}
+	case *query.PrefixQuery:
+		if q.FieldVal != "" {
+			return s.someTerms(q.FieldVal, func() (index.FieldDict, error) { return s.snap.FieldDictPrefix(q.FieldVal, []byte(q.Prefix)) })
+		}
 	}
 	return s.viaSearcher(q)
 }
@@ -289,26 +346,64 @@ func (s *segments) boolean(must, mustNot query.Query) (docSet, error) {
 func (s *segments) timeRange(q rangeQuery) (docSet, error) {
 	pieces := cover(q.lo, q.hi)
 	return s.perSegment(func(seg int) (*roaring.Bitmap, error) {
-		var bms []*roaring.Bitmap
+		var u union
 		for _, p := range pieces {
 			field, from, to := q.f.exact, sortKeySecond(p.from), sortKeySecond(p.to)
 			if p.level >= 0 {
 				field, from, to = q.f.buckets, levels[p.level].term(p.from), levels[p.level].term(p.to)
 			}
 			err := s.termsIn(seg, field, from, to, func(term string) (bool, error) {
-				bm, err := s.postings(seg, field, []byte(term))
-				if bm != nil {
-					bms = append(bms, bm)
-				}
-				return false, err
+				return false, u.add(s, seg, field, []byte(term))
 			})
 			if err != nil {
 				return nil, err
 			}
 		}
-		return or(bms), nil
+		return u.bitmap(), nil
 	})
 }
+
+// someTerms ORs the postings of the terms a dictionary of the whole index
+// lists (a wildcard's, a regular expression's, a prefix's).
+func (s *segments) someTerms(field string, list func() (index.FieldDict, error)) (docSet, error) {
+	dict, err := list()
+	if err != nil {
+		return nil, err
+	}
+	var terms [][]byte
+	for {
+		entry, err := dict.Next()
+		if err != nil {
+			return nil, errors.Join(err, dict.Close())
+		}
+		if entry == nil {
+			break
+		}
+		if n := len(terms); n == 0 || string(terms[n-1]) != entry.Term {
+			terms = append(terms, []byte(entry.Term))
+		}
+	}
+	if err := dict.Close(); err != nil {
+		return nil, err
+	}
+	return s.perSegment(func(seg int) (*roaring.Bitmap, error) {
+		var u union
+		for n, term := range terms {
+			if n%256 == 0 {
+				if err := s.ctx.Err(); err != nil {
+					return nil, err
+				}
+			}
+			if err := u.add(s, seg, field, term); err != nil {
+				return nil, err
+			}
+		}
+		return u.bitmap(), nil
+	})
+}
+
+// wildcardRegexp is a wildcard as bleve reads it: * any run, ? one character.
+var wildcardRegexp = strings.NewReplacer(`\*`, ".*", `\?`, ".")
 
 // viaSearcher gathers the matches of bleve's own searcher for q.
 func (s *segments) viaSearcher(q query.Query) (docSet, error) {

@@ -3,9 +3,11 @@ package index
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math/rand"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"testing"
 	"time"
 
@@ -156,6 +158,15 @@ func TestBitmapsAnswerAsBleveSorts(t *testing.T) {
 			if page.Total != expected.Total || !slices.Equal(page.IDs, expected.IDs) {
 				t.Fatalf("total %d, IDs %v; bleve: total %d, IDs %v", page.Total, page.IDs, expected.Total, expected.IDs)
 			}
+			for _, link := range []calendar.Link{calendar.LinkTerms, calendar.LinkVenue} {
+				counts, err := idx.CountLinks(ctx, link, q)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if want := facetCounts(t, idx, link, q); !maps.Equal(counts, want) {
+					t.Fatalf("link %v: counts %v; bleve's facets: %v", link, counts, want)
+				}
+			}
 		})
 	}
 }
@@ -183,4 +194,28 @@ func segmentCount(t *testing.T, idx *Index) int {
 	}
 	defer release()
 	return len(s.segs)
+}
+
+// facetCounts is CountLinks as bleve's facets count it.
+func facetCounts(t *testing.T, idx *Index, link calendar.Link, among calendar.PostQuery) map[int64]int {
+	among.Type = calendar.PostTypeEvent
+	req := bleve.NewSearchRequestOptions(idx.filter(among, nil), 0, 0, false)
+	for _, field := range linkFields[link] {
+		req.AddFacet(field, bleve.NewFacetRequest(field, maxLinkFacet))
+	}
+	res, err := idx.bleve.Search(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	counts := map[int64]int{}
+	for _, field := range linkFields[link] {
+		for _, f := range res.Facets[field].Terms.Terms() {
+			id, err := strconv.ParseInt(f.Term, 10, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			counts[id] += f.Count
+		}
+	}
+	return counts
 }

@@ -136,11 +136,14 @@ func (w *startWalk) exact(lo, hi int64) error {
 		}
 		n := 0
 		err := w.s.termsIn(seg, startTime.exact, sortKeySecond(lo), sortKeySecond(hi), func(term string) (bool, error) {
-			bm, err := w.s.postings(seg, startTime.exact, []byte(term))
-			if err != nil || bm == nil {
+			bm, doc, one, err := w.s.postingsOf(seg, startTime.exact, []byte(term))
+			if err != nil {
 				return false, err
 			}
-			doc, ok := firstIn(bm, m)
+			ok := one && m.Contains(doc)
+			if !one && bm != nil {
+				doc, ok = firstIn(bm, m)
+			}
 			if ok {
 				found = append(found, keyed{strings.Clone(term), seg, doc})
 				n++

@@ -2,6 +2,7 @@ package index
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -127,24 +128,44 @@ var linkFields = map[calendar.Link][]string{calendar.LinkTerms: {fieldCats, fiel
 // maxLinkFacet bounds how many distinct linked IDs one count returns.
 const maxLinkFacet = 1 << 20
 
-// CountLinks counts events per linked ID with one facet per field.
-func (i *Index) CountLinks(ctx context.Context, link calendar.Link, among calendar.PostQuery) (map[int64]int, error) {
+// CountLinks counts events per linked ID: the events among the query's
+// matches that hold each term of the link's fields, read from the bitmaps
+// (bitmaps.go), where bleve's facets read every match's doc values (a
+// third of the CPU of a cold list of events with categories at a million
+// events: each rendering counts the events of its terms).
+func (i *Index) CountLinks(ctx context.Context, link calendar.Link, among calendar.PostQuery) (counts map[int64]int, err error) {
 	among.Type = calendar.PostTypeEvent
-	req := bleve.NewSearchRequestOptions(i.filter(among, nil), 0, 0, false)
-	for _, field := range linkFields[link] {
-		req.AddFacet(field, bleve.NewFacetRequest(field, maxLinkFacet))
-	}
-	res, err := i.bleve.SearchInContext(ctx, req)
+	s, release, err := i.openSegments(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("index facet: %w", err)
+		return nil, err
 	}
-	counts := map[int64]int{}
+	defer func() { err = errors.Join(err, release()) }()
+	matches, err := s.eval(i.filter(among, nil))
+	if err != nil {
+		return nil, err
+	}
+	counts = map[int64]int{}
 	for _, field := range linkFields[link] {
-		if f := res.Facets[field]; f != nil && f.Terms != nil {
-			for _, t := range f.Terms.Terms() {
-				if id, err := strconv.ParseInt(t.Term, 10, 64); err == nil {
-					counts[id] += t.Count
+		for seg, m := range matches {
+			if m == nil {
+				continue
+			}
+			err := s.termsIn(seg, field, "", "", func(term string) (bool, error) {
+				id, err := strconv.ParseInt(term, 10, 64)
+				if err != nil {
+					return false, nil // not a link
 				}
+				bm, err := s.postings(seg, field, []byte(term))
+				if err != nil || bm == nil {
+					return false, err
+				}
+				if n := int(m.AndCardinality(bm)); n > 0 {
+					counts[id] += n
+				}
+				return len(counts) >= maxLinkFacet, s.ctx.Err()
+			})
+			if err != nil {
+				return nil, err
 			}
 		}
 	}
