@@ -46,7 +46,17 @@ func (a *App) rebuildInPlace(ctx context.Context, progress func(done, total int6
 		a.reindex.set(func(st *ReindexStatus) { st.State = ReindexCatchingUp })
 		_, err = a.CatchUp(ctx)
 	}
+	if err == nil {
+		a.compact()
+	}
 	return a.reindex.end(err), err
+}
+
+// compact has the live index merge what a fill left, while it serves.
+func (a *App) compact() {
+	if c, ok := a.index.(calendar.Compactable); ok {
+		c.Compact()
+	}
 }
 
 // fill indexes every term and post of the store into idx, in batches on

@@ -231,6 +231,7 @@ func (a *App) buildBeside(ctx context.Context, live calendar.Rebuildable) (err e
 		return err
 	}
 	promoted = true
+	a.compact()
 	if err := retire(); err != nil {
 		return fmt.Errorf("the new index is live; removing the old one: %w", err)
 	}

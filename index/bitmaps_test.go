@@ -175,6 +175,14 @@ func TestBitmapsAnswerAsBleveSorts(t *testing.T) {
 // batch stays a segment of its own.
 func unmergedIndex(t *testing.T) *Index {
 	t.Helper()
+	idx := newUnmergedIndex(t)
+	t.Cleanup(func() { _ = idx.Close() })
+	return idx
+}
+
+// newUnmergedIndex is unmergedIndex, for the test to close.
+func newUnmergedIndex(t *testing.T) *Index {
+	t.Helper()
 	config := scorchConfig()
 	config["scorchMergePlanOptions"] = map[string]any{"MaxSegmentsPerTier": 1 << 20, "SegmentsPerMergeTask": 1 << 20}
 	path := filepath.Join(t.TempDir(), "index")
@@ -182,9 +190,7 @@ func unmergedIndex(t *testing.T) *Index {
 	if err != nil {
 		t.Fatal(err)
 	}
-	idx := watched(b, path, nil)
-	t.Cleanup(func() { _ = idx.Close() })
-	return idx
+	return watched(b, path, nil)
 }
 
 func segmentCount(t *testing.T, idx *Index) int {

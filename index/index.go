@@ -46,6 +46,10 @@ type Index struct {
 	dir           string
 	// languages are those the index stems in (Languages).
 	languages []string
+	// compaction guards stopCompaction, set once a background merge of the
+	// segments started (compact.go).
+	compaction     sync.Mutex
+	stopCompaction func()
 }
 
 // openExisting opens the index at path and reads how it was built: its
@@ -175,6 +179,7 @@ func (i *Index) Ping(ctx context.Context) error {
 // written is caught up from the store's change feed at the next start, since
 // the checkpoint on disk is only as new as the documents on disk.
 func (i *Index) Close() error {
+	i.stopCompacting()
 	err := i.persist(closeWait)
 	openIndexes.CompareAndDelete(i.dir, i)
 	return errors.Join(err, i.bleve.Close())
@@ -183,6 +188,7 @@ func (i *Index) Close() error {
 // closeNow closes the index without waiting for its persister: for an
 // index about to be removed.
 func (i *Index) closeNow() error {
+	i.stopCompacting()
 	openIndexes.CompareAndDelete(i.dir, i)
 	return i.bleve.Close()
 }

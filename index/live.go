@@ -20,6 +20,7 @@ var (
 	_ calendar.Index       = (*Live)(nil)
 	_ calendar.Rebuildable = (*Live)(nil)
 	_ calendar.Successor   = (*Successor)(nil)
+	_ calendar.Compactable = (*Live)(nil)
 )
 
 // Live is the index the service serves: one bleve index at a time, which a

@@ -176,6 +176,13 @@ type Rebuildable interface {
 	Successor() (Successor, error)
 }
 
+// Compactable is an Index that can merge, in the background, what a fill
+// left (a rebuild writes many small parts) into few, which every search then
+// reads faster; closing the index stops it.
+type Compactable interface {
+	Compact()
+}
+
 // Successor is an index being filled beside the live one: nothing but its
 // builder writes it until it is promoted.
 type Successor interface {
