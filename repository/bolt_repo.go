@@ -260,6 +260,7 @@ func (r *boltRepo[U, T]) FindByKey(ctx context.Context, field, value string) (do
 func (r *boltRepo[U, T]) Scan(ctx context.Context, afterID int64, limit int) ([]T, error) {
 	var out []T
 	err := r.db.View(func(tx *bbolt.Tx) error {
+		defer forgetPages(tx) // a scan reads once what it reads: keep none of it mapped
 		c := tx.Bucket(r.name).Cursor()
 		for k, v := c.Seek(itob(afterID + 1)); k != nil && len(out) < limit; k, v = c.Next() {
 			doc, err := decode[U, T](v)

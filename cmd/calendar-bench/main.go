@@ -18,6 +18,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime/pprof"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -269,5 +270,38 @@ func rss() string {
 			fields[name] = strings.TrimSpace(value)
 		}
 	}
-	return fmt.Sprintf("%s (anonymous %s, files %s)", fields["VmRSS"], fields["RssAnon"], fields["RssFile"])
+	return fmt.Sprintf("%s (anonymous %s, files %s: %s)", fields["VmRSS"], fields["RssAnon"], fields["RssFile"], mappedFiles())
+}
+
+// mappedFiles splits the resident pages of mapped files between the store
+// and the index.
+func mappedFiles() string {
+	raw, err := os.ReadFile("/proc/self/smaps")
+	if err != nil {
+		return "unknown"
+	}
+	var store, idx, other int64
+	var into *int64
+	for _, line := range strings.Split(string(raw), "\n") {
+		fields := strings.Fields(line)
+		switch {
+		case len(fields) >= 5 && strings.Contains(fields[0], "-"): // a mapping's first line
+			path := ""
+			if len(fields) >= 6 {
+				path = fields[5]
+			}
+			switch {
+			case strings.HasSuffix(path, ".db"):
+				into = &store
+			case strings.Contains(path, ".zap"):
+				into = &idx
+			default:
+				into = &other
+			}
+		case len(fields) == 3 && fields[0] == "Rss:" && into != nil:
+			kb, _ := strconv.ParseInt(fields[1], 10, 64)
+			*into += kb
+		}
+	}
+	return fmt.Sprintf("store %d kB, index %d kB, the rest %d kB", store, idx, other)
 }
