@@ -39,13 +39,26 @@ func (i *Index) compactInBackground() {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
-	i.stopCompaction = func() { cancel(); <-done }
+	i.stopCompaction, i.compactDone = func() { cancel(); <-done }, done
 	go func() {
 		defer close(done)
 		// A merge that fails or is stopped leaves the segments as they
 		// were: searches are slower, not wrong.
 		_ = sc.ForceMerge(ctx, &mergeplan.SingleSegmentMergePlanOptions)
 	}()
+}
+
+// Compacted waits for the live index's background merge, if one runs: for
+// a command that rebuilds the index and exits.
+func (l *Live) Compacted() {
+	s := l.hold()
+	defer s.release()
+	s.idx.compaction.Lock()
+	done := s.idx.compactDone
+	s.idx.compaction.Unlock()
+	if done != nil {
+		<-done
+	}
 }
 
 // stopCompacting stops a background merge and waits for it to end.

@@ -46,10 +46,11 @@ type Index struct {
 	dir           string
 	// languages are those the index stems in (Languages).
 	languages []string
-	// compaction guards stopCompaction, set once a background merge of the
+	// compaction guards stopCompaction and compactDone, set once a background merge of the
 	// segments started (compact.go).
 	compaction     sync.Mutex
 	stopCompaction func()
+	compactDone    chan struct{}
 }
 
 // openExisting opens the index at path and reads how it was built: its

@@ -46,6 +46,9 @@ func main() {
 	paths := flag.String("paths", "", "internal: the client's paths, one per line in a file")
 	flag.Parse()
 	gc.Tune() // as the service does
+	if !*client {
+		gc.FitUploads(gc.DefaultUploadMemory) // as the service serves, by default
+	}
 	if *client {
 		if err := runClient(*url, *paths, *each, *conc); err != nil {
 			fmt.Fprintln(os.Stderr, err)
@@ -142,13 +145,14 @@ func run(n int, recurring float64, dir string, each time.Duration, warmup bool, 
 	if err := measure(fmt.Sprintf("mix, %d clients", conc), serviceURL, all, each, conc); err != nil {
 		return err
 	}
+	afterMix := rss()
 	if err := measure(fmt.Sprintf("GET /events/<id>, %d clients", conc), serviceURL, w.singles(), each, conc); err != nil {
 		return err
 	}
 	if err := measure(fmt.Sprintf("hello-world ceiling, %d clients", conc), helloURL, []string{"/"}, each, conc); err != nil {
 		return err
 	}
-	fmt.Printf("\nserver resident memory: %s\n", rss())
+	fmt.Printf("\nserver resident memory after the mix: %s\nat the end: %s\n", afterMix, rss())
 	return nil
 }
 
@@ -182,8 +186,8 @@ func settle(idx *index.Live, since time.Time) {
 		}
 		files = now
 	}
-	fmt.Printf("index settled: %d segments, %v after the start (%v with no merge before that)\n", files,
-		time.Since(since).Round(time.Second), time.Since(quiet).Round(time.Second))
+	fmt.Printf("index settled: %d segments, %v after the start (%v with no merge before that); RSS %s\n", files,
+		time.Since(since).Round(time.Second), time.Since(quiet).Round(time.Second), rss())
 }
 
 // serve runs a handler on a loopback port.
@@ -270,7 +274,7 @@ func rss() string {
 			fields[name] = strings.TrimSpace(value)
 		}
 	}
-	return fmt.Sprintf("%s (anonymous %s, files %s: %s)", fields["VmRSS"], fields["RssAnon"], fields["RssFile"], mappedFiles())
+	return fmt.Sprintf("%s (anonymous %s, files %s: %s; the peak so far %s)", fields["VmRSS"], fields["RssAnon"], fields["RssFile"], mappedFiles(), fields["VmHWM"])
 }
 
 // mappedFiles splits the resident pages of mapped files between the store
@@ -280,7 +284,7 @@ func mappedFiles() string {
 	if err != nil {
 		return "unknown"
 	}
-	var store, idx, other int64
+	var store, idx, other, anonymous int64
 	var into *int64
 	for _, line := range strings.Split(string(raw), "\n") {
 		fields := strings.Fields(line)
@@ -291,6 +295,8 @@ func mappedFiles() string {
 				path = fields[5]
 			}
 			switch {
+			case !strings.HasPrefix(path, "/"):
+				into = &anonymous
 			case strings.HasSuffix(path, ".db"):
 				into = &store
 			case strings.Contains(path, ".zap"):
@@ -303,5 +309,5 @@ func mappedFiles() string {
 			*into += kb
 		}
 	}
-	return fmt.Sprintf("store %d kB, index %d kB, the rest %d kB", store, idx, other)
+	return fmt.Sprintf("store %d kB, index %d kB, other files %d kB", store, idx, other)
 }

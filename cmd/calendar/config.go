@@ -14,6 +14,7 @@ import (
 
 	"calendar/app"
 	"calendar/cmd/internal/conns"
+	"calendar/cmd/internal/gc"
 	"calendar/controllers"
 	"calendar/index"
 )
@@ -87,7 +88,7 @@ var settings = []setting{
 	{"CALENDAR_CORS_ORIGINS", "cors-origins", "", "comma-separated origins (https://example.org) browsers may call the API from; empty: any, as WordPress"},
 	{"CALENDAR_MAX_UPLOAD", "max-upload", "10MiB", "largest image the media library takes: bytes, or with KiB or MiB"},
 	{"CALENDAR_SERIES_QUOTA", "series-quota", "5000", "occurrences one account's series writes may make an hour (administrators: no bound); 0: no bound"},
-	{"CALENDAR_UPLOAD_MEMORY", "upload-memory", "384MiB", "memory processing uploads may take at once, and so the most one image may need (about 39 megapixels for a photo at 384MiB): bytes, or with KiB or MiB"},
+	{"CALENDAR_UPLOAD_MEMORY", "upload-memory", strconv.Itoa(gc.DefaultUploadMemory>>20) + "MiB", "memory processing uploads may take at once, and so the most one image may need (about 39 megapixels for a photo at 384MiB): bytes, or with KiB or MiB"},
 	{"CALENDAR_SIDELOAD_IMAGES", "sideload-images", "false", "true: an image URL of another site is fetched once into the media library (public addresses only)"},
 	{"CALENDAR_LANGUAGES", "languages", "",
 		"comma-separated languages (fr, de, en...) whose stems and stop words a relevance search uses, the site's first; a request under /{lang}/ uses its own when listed; a change rebuilds the index"},

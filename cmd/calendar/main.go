@@ -286,7 +286,12 @@ func reindex(ctx context.Context, args []string, getenv func(string) string, log
 	if isTerminal(os.Stderr) {
 		bar = os.Stderr
 	}
-	return rebuild(ctx, a.Rebuild, logger, bar)
+	if err := rebuild(ctx, a.Rebuild, logger, bar); err != nil {
+		return err
+	}
+	logger.Info("merging the index's segments")
+	idx.Compacted() // a service merges them in the background; this command exits next
+	return nil
 }
 
 func isTerminal(f *os.File) bool {

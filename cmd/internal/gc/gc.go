@@ -32,6 +32,9 @@ func Tune() {
 // heap of lists and writes, with room for the collector to work in.
 const ServingRoom = 128 << 20
 
+// DefaultUploadMemory is CALENDAR_UPLOAD_MEMORY's default.
+const DefaultUploadMemory = 384 << 20
+
 // FitUploads sets the soft limit of a serving process to the memory its
 // uploads may take plus ServingRoom (512 MiB by default), unless
 // GOMEMLIMIT says otherwise: at 400 % the collector let garbage of image
