@@ -162,14 +162,40 @@ func rebuild(ctx context.Context, a *app.App, profile string) error {
 		return err
 	}
 	start, cpuStart := time.Now(), cpuTime()
+	peak := watchPeak()
 	docs, err := a.Rebuild(ctx, nil)
 	stopProfile()
 	if err != nil {
 		return err
 	}
-	fmt.Printf("index rebuild: %d documents in %v (%.0f/s, %.1f CPU seconds); %s\n", docs, time.Since(start).Round(time.Millisecond),
-		float64(docs)/time.Since(start).Seconds(), (cpuTime() - cpuStart).Seconds(), "RSS "+rss())
+	fmt.Printf("index rebuild: %d documents in %v (%.0f/s, %.1f CPU seconds); %s; the highest of 5 samples a second: %s\n", docs, time.Since(start).Round(time.Millisecond),
+		float64(docs)/time.Since(start).Seconds(), (cpuTime() - cpuStart).Seconds(), "RSS "+rss(), peak())
 	return nil
+}
+
+// watchPeak samples the resident memory five times a second until the
+// returned function is called, which tells the highest sample.
+func watchPeak() func() string {
+	stop, done := make(chan struct{}), make(chan string)
+	go func() {
+		highest, at, best := int64(0), time.Now(), ""
+		tick := time.NewTicker(200 * time.Millisecond)
+		defer tick.Stop()
+		begun := time.Now()
+		for {
+			select {
+			case <-stop:
+				done <- fmt.Sprintf("%s, %v after the start", best, at.Sub(begun).Round(time.Second))
+				return
+			case <-tick.C:
+				now := rss()
+				if kb, _ := strconv.ParseInt(strings.Fields(now)[0], 10, 64); kb > highest {
+					highest, at, best = kb, time.Now(), now
+				}
+			}
+		}
+	}()
+	return func() string { close(stop); return <-done }
 }
 
 // settle waits until bleve has merged what it wants to merge (the segments a
