@@ -315,3 +315,28 @@ func (s *segments) viaSearcher(q query.Query) (docSet, error) {
 		sctx.DocumentMatchPool.Put(m)
 	}
 }
+
+// termCounts calls each with every term of field that some matches hold, and
+// how many of them in one segment (a term is heard once per segment that
+// holds it), until each says stop.
+func (s *segments) termCounts(matches docSet, field string, each func(term string, n int) (more bool)) error {
+	for seg, m := range matches {
+		if m == nil {
+			continue
+		}
+		err := s.termsIn(seg, field, "", "", func(term string) (bool, error) {
+			bm, err := s.postings(seg, field, []byte(term))
+			if err != nil || bm == nil {
+				return false, err
+			}
+			if n := int(m.AndCardinality(bm)); n > 0 && !each(term, n) {
+				return true, nil
+			}
+			return false, s.ctx.Err()
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -6,6 +6,7 @@ import (
 	"maps"
 	"math/rand"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strconv"
 	"testing"
@@ -16,9 +17,9 @@ import (
 	"calendar/app/calendar"
 )
 
-// TestBitmapsAnswerAsBleveSorts: counts and pages by start read from the
-// segments' bitmaps (bitmaps.go, startpage.go) are bleve's own answers to the
-// same queries, sorted by bleve, over an index of many segments in which
+// TestBitmapsAnswerAsBleveSorts: counts, facets and pages by start read from
+// the segments' bitmaps (bitmaps.go, startpage.go, facets.go) are bleve's own
+// answers to the same queries, sorted by bleve, over an index of many segments in which
 // posts were deleted and moved: every filter the service builds, the read
 // rule of an author, words (run by bleve's searcher), and posts without a
 // start, which bleve sorts last.
@@ -130,6 +131,9 @@ func TestBitmapsAnswerAsBleveSorts(t *testing.T) {
 		if rng.Intn(10) == 0 {
 			q.IDs = ids(1+rng.Int63n(n), 30)
 		}
+		if rng.Intn(3) == 0 {
+			q.Facets = calendar.FacetNames[rng.Intn(len(calendar.FacetNames)):]
+		}
 		lastPage := c%20 == 0 // of every type, unbounded: the venues come last
 		if lastPage {
 			q.Type, q.StartAfter, q.StartBefore, q.EndAfter, q.EndBefore = "", nil, nil, nil, nil
@@ -156,12 +160,15 @@ func TestBitmapsAnswerAsBleveSorts(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			expected, err := pageOf(want, nil)
+			expected, err := pageOf(want, q.Facets)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if page.Total != expected.Total || !slices.Equal(page.IDs, expected.IDs) {
 				t.Fatalf("total %d, IDs %v; bleve: total %d, IDs %v", page.Total, page.IDs, expected.Total, expected.IDs)
+			}
+			if !reflect.DeepEqual(page.Facets, expected.Facets) {
+				t.Fatalf("facets %v; bleve's: %v", page.Facets, expected.Facets)
 			}
 			for _, link := range []calendar.Link{calendar.LinkTerms, calendar.LinkVenue} {
 				counts, err := idx.CountLinks(ctx, link, q)

@@ -1,6 +1,9 @@
 package index
 
 import (
+	"cmp"
+	"slices"
+
 	"github.com/blevesearch/bleve/v2"
 
 	"calendar/app/calendar"
@@ -40,4 +43,31 @@ func readFacets(res *bleve.SearchResult, facets []string) map[string][]calendar.
 		out[name] = counts
 	}
 	return out
+}
+
+// facets counts each facet's values among the matches from the bitmaps, in
+// bleve's order (most matches first, then by value), at most
+// MaxFacetValues a facet.
+func (s *segments) facets(matches docSet, names []string) (map[string][]calendar.FacetCount, error) {
+	if len(names) == 0 {
+		return nil, nil
+	}
+	out := make(map[string][]calendar.FacetCount, len(names))
+	for _, name := range names {
+		values := []calendar.FacetCount{}
+		if field, ok := facetFields[name]; ok {
+			counts := map[string]int{}
+			err := s.termCounts(matches, field, func(term string, n int) bool { counts[term] += n; return true })
+			if err != nil {
+				return nil, err
+			}
+			for term, n := range counts {
+				values = append(values, calendar.FacetCount{Value: term, Count: n})
+			}
+			slices.SortFunc(values, func(a, b calendar.FacetCount) int { return cmp.Or(b.Count-a.Count, cmp.Compare(a.Value, b.Value)) })
+			values = values[:min(len(values), calendar.MaxFacetValues)]
+		}
+		out[name] = values
+	}
+	return out, nil
 }

@@ -208,10 +208,10 @@ func bucketStart(term string) (int64, error) {
 	return time.Date(parts[0], time.Month(parts[1]), parts[2], parts[3], 0, 0, 0, time.UTC).Unix(), nil
 }
 
-// fromBitmaps: the queries answered from bitmaps alone, a count or a page by
-// start; relevance, facets and the other orders are bleve's.
+// fromBitmaps: the queries answered from bitmaps alone, a count (with its
+// facets) or a page by start; relevance and the other orders are bleve's.
 func fromBitmaps(q calendar.PostQuery) bool {
-	return q.Relevance == "" && len(q.Facets) == 0 && (q.Limit == 0 || q.Order == calendar.OrderStart)
+	return q.Relevance == "" && (q.Limit == 0 || q.Order == calendar.OrderStart)
 }
 
 // searchBitmaps answers a fromBitmaps query; should the walk miss matches
@@ -227,6 +227,9 @@ func (i *Index) searchBitmaps(ctx context.Context, q calendar.PostQuery, near qu
 		return calendar.PostPage{}, err
 	}
 	page = calendar.PostPage{Total: matches.count(), IDs: []int64{}}
+	if page.Facets, err = s.facets(matches, q.Facets); err != nil {
+		return calendar.PostPage{}, err
+	}
 	if q.Limit == 0 || q.Offset >= page.Total {
 		return page, nil
 	}
@@ -240,5 +243,5 @@ func (i *Index) searchBitmaps(ctx context.Context, q calendar.PostQuery, near qu
 	if err != nil {
 		return calendar.PostPage{}, err
 	}
-	return pageOf(res, nil)
+	return pageOf(res, q.Facets)
 }

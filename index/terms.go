@@ -146,27 +146,14 @@ func (i *Index) CountLinks(ctx context.Context, link calendar.Link, among calend
 	}
 	counts = map[int64]int{}
 	for _, field := range linkFields[link] {
-		for seg, m := range matches {
-			if m == nil {
-				continue
+		err := s.termCounts(matches, field, func(term string, n int) bool {
+			if id, err := strconv.ParseInt(term, 10, 64); err == nil { // else not a link
+				counts[id] += n
 			}
-			err := s.termsIn(seg, field, "", "", func(term string) (bool, error) {
-				id, err := strconv.ParseInt(term, 10, 64)
-				if err != nil {
-					return false, nil // not a link
-				}
-				bm, err := s.postings(seg, field, []byte(term))
-				if err != nil || bm == nil {
-					return false, err
-				}
-				if n := int(m.AndCardinality(bm)); n > 0 {
-					counts[id] += n
-				}
-				return len(counts) >= maxLinkFacet, s.ctx.Err()
-			})
-			if err != nil {
-				return nil, err
-			}
+			return len(counts) < maxLinkFacet
+		})
+		if err != nil {
+			return nil, err
 		}
 	}
 	return counts, nil
