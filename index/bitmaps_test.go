@@ -61,7 +61,7 @@ func TestBitmapsAnswerAsBleveSorts(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for k := 0; k < 30; k++ { // deleted, and moved: the segments hold their old versions as deleted
+	for k := 0; k < 12; k++ { // deleted, and moved: the segments hold their old versions as deleted
 		moved := []*calendar.Post{}
 		for range 5 {
 			moved = append(moved, post(1+rng.Int63n(n)))
@@ -69,7 +69,7 @@ func TestBitmapsAnswerAsBleveSorts(t *testing.T) {
 		if err := idx.PutPosts(ctx, moved); err != nil {
 			t.Fatal(err)
 		}
-		for range 5 {
+		for range 3 {
 			if err := idx.DeletePost(ctx, 1+rng.Int63n(n)); err != nil {
 				t.Fatal(err)
 			}
@@ -96,7 +96,7 @@ func TestBitmapsAnswerAsBleveSorts(t *testing.T) {
 		}
 		return out
 	}
-	for c := 0; c < 200; c++ {
+	for c := 0; c < 120; c++ {
 		q := calendar.PostQuery{Type: calendar.PostTypeEvent, Order: calendar.OrderStart, StartAfter: bound(), StartBefore: bound(), EndAfter: bound()}
 		if rng.Intn(8) == 0 {
 			q.Type = "" // venues too: they have no start
@@ -134,7 +134,7 @@ func TestBitmapsAnswerAsBleveSorts(t *testing.T) {
 		if rng.Intn(3) == 0 {
 			q.Facets = calendar.FacetNames[rng.Intn(len(calendar.FacetNames)):]
 		}
-		lastPage := c%20 == 0 // of every type, unbounded: the venues come last
+		lastPage := c%12 == 0 // of every type, unbounded: the venues come last
 		if lastPage {
 			q.Type, q.StartAfter, q.StartBefore, q.EndAfter, q.EndBefore = "", nil, nil, nil, nil
 		}
@@ -170,7 +170,11 @@ func TestBitmapsAnswerAsBleveSorts(t *testing.T) {
 			if !reflect.DeepEqual(page.Facets, expected.Facets) {
 				t.Fatalf("facets %v; bleve's: %v", page.Facets, expected.Facets)
 			}
-			for _, link := range []calendar.Link{calendar.LinkTerms, calendar.LinkVenue} {
+			links := []calendar.Link{calendar.LinkTerms, calendar.LinkVenue}
+			if c%3 != 0 {
+				links = nil // a third is enough: the counts are the facets' code
+			}
+			for _, link := range links {
 				counts, err := idx.CountLinks(ctx, link, q)
 				if err != nil {
 					t.Fatal(err)
