@@ -251,7 +251,10 @@ func (s *segments) someTerms(field string, list func() (index.FieldDict, error))
 		return nil, err
 	}
 	var terms [][]byte
-	for {
+	for n := 1; ; n++ {
+		if n%1024 == 0 && s.ctx.Err() != nil { // a wildcard of a giant dictionary: past its budget, it stops
+			return nil, errors.Join(s.ctx.Err(), dict.Close())
+		}
 		entry, err := dict.Next()
 		if err != nil {
 			return nil, errors.Join(err, dict.Close())

@@ -2,6 +2,7 @@ package index
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"math/rand"
@@ -241,4 +242,20 @@ func facetCounts(t *testing.T, idx *Index, link calendar.Link, among calendar.Po
 		}
 	}
 	return counts
+}
+
+// A search from bitmaps whose budget has run out stops with its context's
+// error rather than answering.
+func TestBitmapSearchesStopWhenTheirContextEnds(t *testing.T) {
+	idx := filled(t, unmergedIndex(t), 3)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	q := calendar.PostQuery{Type: calendar.PostTypeEvent, Statuses: []string{calendar.StatusPublish}, Words: []string{"e"},
+		Order: calendar.OrderStart, StartAfter: &calendar.Bound{T: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}, Limit: 10}
+	if page, err := idx.searchBitmaps(ctx, q, nil); !errors.Is(err, context.Canceled) {
+		t.Fatalf("answered %v, %v", page, err)
+	}
+	if _, err := idx.CountLinks(ctx, calendar.LinkTerms, q); !errors.Is(err, context.Canceled) {
+		t.Fatalf("counted links: %v", err)
+	}
 }

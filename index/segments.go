@@ -121,13 +121,16 @@ func (s *segments) termsIn(seg int, field, from, to string, each func(term strin
 	} else {
 		it = dict.AutomatonIterator(nil, bound(from), bound(to))
 	}
-	for {
+	for n := 1; ; n++ {
 		entry, err := it.Next()
 		if err != nil || entry == nil {
 			return err
 		}
 		if stop, err := each(entry.Term); stop || err != nil {
 			return err
+		}
+		if n%1024 == 0 && s.ctx.Err() != nil { // a search past its budget stops
+			return s.ctx.Err()
 		}
 	}
 }
