@@ -262,7 +262,7 @@ func (s *segments) someTerms(field string, list func() (index.FieldDict, error))
 		if entry == nil {
 			break
 		}
-		if n := len(terms); n == 0 || string(terms[n-1]) != entry.Term {
+		if len(terms) == 0 || string(terms[len(terms)-1]) != entry.Term { // sorted: a repeat follows its first
 			terms = append(terms, []byte(entry.Term))
 		}
 	}
@@ -321,7 +321,7 @@ func (s *segments) viaSearcher(q query.Query) (docSet, error) {
 
 // termCounts calls each with every term of field that some matches hold, and
 // how many of them in one segment (a term is heard once per segment that
-// holds it), until each says stop.
+// holds it), until each returns false.
 func (s *segments) termCounts(matches docSet, field string, each func(term string, n int) (more bool)) error {
 	for seg, m := range matches {
 		if m == nil {
