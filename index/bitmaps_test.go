@@ -97,7 +97,7 @@ func TestBitmapsAnswerAsBleveSorts(t *testing.T) {
 		}
 		return out
 	}
-	for c := 0; c < 120; c++ {
+	for c := 0; c < 90; c++ {
 		q := calendar.PostQuery{Type: calendar.PostTypeEvent, Order: calendar.OrderStart, StartAfter: bound(), StartBefore: bound(), EndAfter: bound()}
 		if rng.Intn(8) == 0 {
 			q.Type = "" // venues too: they have no start
@@ -135,7 +135,7 @@ func TestBitmapsAnswerAsBleveSorts(t *testing.T) {
 		if rng.Intn(3) == 0 {
 			q.Facets = calendar.FacetNames[rng.Intn(len(calendar.FacetNames)):]
 		}
-		lastPage := c%12 == 0 // of every type, unbounded: the venues come last
+		lastPage := c%9 == 0 // of every type, unbounded: the venues come last
 		if lastPage {
 			q.Type, q.StartAfter, q.StartBefore, q.EndAfter, q.EndBefore = "", nil, nil, nil, nil
 		}
