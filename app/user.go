@@ -217,14 +217,10 @@ func (s *Users) Delete(ctx context.Context, caller Caller, id int64) (*DeletedUs
 // Me is the caller as the API shows a user.
 func (s *Users) Me(_ context.Context, caller Caller) (*UserView, error) {
 	if caller.User == nil {
-		return nil, errNotLoggedIn()
+		return nil, calendar.ErrNotLoggedIn()
 	}
 	v := viewOf(caller.User)
 	return &v, nil
-}
-
-func errNotLoggedIn() *calendar.Error {
-	return calendar.NewError(calendar.KindUnauthorized, "rest_not_logged_in", "You are not currently logged in.")
 }
 
 // SetRole gives a user another role; it holds from the user's next request,

@@ -180,17 +180,22 @@ func (api *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		api.serveUpload(w, r)
 		return
 	}
-	v := readdress(r) // the route asked for, past ?rest_route=, a language, /wp-json
+	v := readdress(r)               // the route asked for, past ?rest_route=, a language, /wp-json
+	overridden := overrideMethod(r) // by the query or a header: nothing of the body is read before the caller is known
 	limit := api.bodyLimit(r)
 	r.Body = http.MaxBytesReader(w, r.Body, limit)
 	a := newAnswer(w, r)
-	api.serve(a, r, limit, v)
+	api.serve(a, r, limit, v, overridden)
 	a.send(api.cfg.CacheMaxAge)
 }
 
 // serve runs the WordPress order of checks around the router: credentials,
 // then the route, then (in each handler) parameters, permission and the work.
-func (api *API) serve(w *answer, r *http.Request, bodyLimit int64, v via) {
+// Nothing of the body is read before the credentials: an upload's only from
+// a caller who may upload, a route of the admin namespace's only from a
+// signed-in caller, and the plugin's routes' (at most MaxBodyBytes) then, as
+// WordPress checks their parameters before the permission.
+func (api *API) serve(w *answer, r *http.Request, bodyLimit int64, v via, overridden bool) {
 	defer api.recoverPanic(w, r)
 	api.setCommonHeaders(w, r)
 	probe := isProbe(strings.TrimSuffix(r.URL.Path, "/"))
@@ -206,10 +211,6 @@ func (api *API) serve(w *answer, r *http.Request, bodyLimit int64, v via) {
 		api.writeError(w, r, errBodyTooLarge(bodyLimit))
 		return
 	}
-	receiving := r.Method == http.MethodPost && uploadRoute.MatchString(r.URL.Path)
-	overrideMethod(r)
-	receiving = receiving && r.Method == http.MethodPost
-
 	info := requestInfo{answer: w, via: v}
 	if len(r.URL.Path) > 1 {
 		r.URL.Path = strings.TrimSuffix(r.URL.Path, "/")
@@ -227,16 +228,22 @@ func (api *API) serve(w *answer, r *http.Request, bodyLimit int64, v via) {
 		}
 		info.actor = actor
 	}
+	if info.actor == nil && hasBody(r) && strings.HasPrefix(r.URL.Path, "/"+AdminNamespace+"/") {
+		api.writeError(w, r, calendar.ErrNotLoggedIn()) // every route there is for signed-in callers
+		return
+	}
 	if w.embed != nil {
 		w.fetch = api.embedFetcher(r.Context(), info.actor)
 	}
-	if receiving && api.uploads != nil { // an upload's body is read once the caller may send it, and there is room
+	if api.isUpload(r) { // an upload's body is read once the caller may send it, and there is room
 		release, err := api.uploads.Receive(r.Context(), app.Caller{User: info.actor})
 		if err != nil {
 			api.writeError(w, r, err)
 			return
 		}
 		defer release()
+	} else if !overridden {
+		overrideMethodFromBody(r)
 	}
 	r = r.WithContext(context.WithValue(r.Context(), ctxKey{}, info))
 	if r.Method == http.MethodOptions {
@@ -285,6 +292,12 @@ func (api *API) allowsOrigin(origin string) bool {
 		}
 	}
 	return false
+}
+
+// hasBody reports whether a request sends a body (of a known length above
+// zero, or chunked).
+func hasBody(r *http.Request) bool {
+	return r.ContentLength != 0 && r.Body != nil && r.Body != http.NoBody
 }
 
 // authenticate resolves the Authorization header: Basic login:password or

@@ -24,12 +24,19 @@ const MaxBodyBytes = 1 << 20
 // it asks for (readdress: no language segment, no /wp-json).
 var uploadRoute = regexp.MustCompile(`^/` + regexp.QuoteMeta(EventsNamespace) + `/media/?$`)
 
-// bodyLimit is the largest body the request may send.
+// bodyLimit is the largest body the request may send: an upload's limit for
+// an upload (a POST to the upload route once its method is overridden), else
+// MaxBodyBytes.
 func (api *API) bodyLimit(r *http.Request) int64 {
-	if api.uploads != nil && r.Method == http.MethodPost && uploadRoute.MatchString(r.URL.Path) {
+	if api.isUpload(r) {
 		return api.uploads.MaxUpload() + 64<<10
 	}
 	return MaxBodyBytes
+}
+
+// isUpload reports whether the request sends a file to the media library.
+func (api *API) isUpload(r *http.Request) bool {
+	return api.uploads != nil && r.Method == http.MethodPost && uploadRoute.MatchString(r.URL.Path)
 }
 
 // decodeValues merges the parameters of a request, first source wins: JSON body,
@@ -328,24 +335,39 @@ func isWrite(method string) bool {
 	return false
 }
 
-// overrideMethod turns a POST into the method named by ?_method, then the
-// X-HTTP-Method-Override header, then a _method body field, for clients that
-// can only send GET and POST. Only from POST, so that no link can delete.
-func overrideMethod(r *http.Request) {
+// overrideMethod turns a POST into the method named by ?_method, else by the
+// X-HTTP-Method-Override header, as WordPress reads them, for clients that
+// can only send GET and POST; it reads nothing of the body. Only from POST,
+// so that no link can delete. It reports whether one of them named a method.
+func overrideMethod(r *http.Request) bool {
 	if r.Method != http.MethodPost {
-		return
+		return false
 	}
 	method := r.URL.Query().Get("_method")
 	if method == "" {
 		method = r.Header.Get("X-HTTP-Method-Override")
 	}
-	if method == "" {
-		method = bodyMethod(r)
+	return setMethod(r, method)
+}
+
+// overrideMethodFromBody turns a POST into the method a _method field of its
+// JSON or urlencoded body names (beyond WordPress, for forms that cannot set
+// a query). It is called once the caller is known, on a route whose body is
+// read anyway and bounded by MaxBodyBytes: never on the upload route, whose
+// body is read only from a caller who may upload.
+func overrideMethodFromBody(r *http.Request) {
+	if r.Method == http.MethodPost {
+		setMethod(r, bodyMethod(r))
 	}
+}
+
+func setMethod(r *http.Request, method string) bool {
 	method = strings.ToUpper(strings.TrimSpace(method))
-	if methodToken.MatchString(method) {
-		r.Method = method
+	if !methodToken.MatchString(method) {
+		return false
 	}
+	r.Method = method
+	return true
 }
 
 var methodToken = regexp.MustCompile(`^[A-Z]{1,16}$`)
@@ -353,7 +375,7 @@ var methodToken = regexp.MustCompile(`^[A-Z]{1,16}$`)
 // bodyMethod reads _method from a JSON or urlencoded body with the one
 // decoder, then puts the body back for the handler (with the read error,
 // such as a body too large). Other bodies (forms with files, uploads) are
-// not read here: a body is read only once the caller is known.
+// not read here.
 func bodyMethod(r *http.Request) string {
 	mediaType, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	json := mediaType == "application/json" || strings.HasSuffix(mediaType, "+json")

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -41,6 +42,8 @@ type service struct {
 	dir   string
 	// client sends the requests: from 127.0.0.1 unless from() says otherwise.
 	client *http.Client
+	// received counts the bytes the service read from its connections.
+	received *atomic.Int64
 }
 
 // from is the service as a client at another loopback address (127.0.0.2,
@@ -122,6 +125,8 @@ func startServiceOn(t *testing.T, on backend, settings func(*app.Settings), conf
 	dir := t.TempDir()
 	store := on.open(t, dir)
 	srv := httptest.NewUnstartedServer(nil)
+	counting := &countingListener{Listener: srv.Listener, n: new(atomic.Int64)}
+	srv.Listener = counting
 	url := "http://" + srv.Listener.Addr().String()
 	// The search budget answers a slow search with a 503: the tests assert
 	// answers, and a busy machine must make them slower, not red (the budget's
@@ -155,7 +160,32 @@ func startServiceOn(t *testing.T, on backend, settings func(*app.Settings), conf
 			}
 		}
 	})
-	return &service{t: t, URL: url, store: store, logs: logs, app: a, index: idx, dir: dir}
+	return &service{t: t, URL: url, store: store, logs: logs, app: a, index: idx, dir: dir, received: counting.n}
+}
+
+// countingListener counts the bytes read from the connections it accepts.
+type countingListener struct {
+	net.Listener
+	n *atomic.Int64
+}
+
+func (l *countingListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err != nil {
+		return nil, err
+	}
+	return &countingConn{Conn: c, n: l.n}, nil
+}
+
+type countingConn struct {
+	net.Conn
+	n *atomic.Int64
+}
+
+func (c *countingConn) Read(p []byte) (int, error) {
+	n, err := c.Conn.Read(p)
+	c.n.Add(int64(n))
+	return n, err
 }
 
 // option changes a request before it is sent.

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"crypto/rand"
 	"encoding/binary"
+	"encoding/json"
 	"fmt"
 	"image/color"
 	"image/png"
@@ -54,28 +55,75 @@ func basicHeader(login, password string) string {
 	return "Authorization: " + req.Header.Get("Authorization") + "\r\n"
 }
 
-func TestAnUploadIsAnsweredBeforeItsBodyWhenTheCallerMayNotUpload(t *testing.T) {
+// A body is read only from a caller who may send it: an upload's from one
+// who may upload, a body to the admin namespace from a signed-in caller.
+// Whatever its type (the method override once read JSON, urlencoded and
+// untyped bodies whole, before the credentials), the refusal comes at once,
+// with the body neither awaited (six bytes of five megabytes sent) nor read
+// (all of it sent).
+func TestNoBodyIsReadBeforeItsCallerMaySendIt(t *testing.T) {
 	t.Parallel()
 	s := startService(t)
 	_, password := s.createUser("reader", calendar.RoleSubscriber)
+	subscriber := basicHeader("reader", password)
+	const upload, adminBody = 5 << 20, 900 << 10
 	for _, c := range []struct {
-		name, auth string
-		status     int
+		name, method, path, contentType, auth string
+		length, status                        int
+		code                                  string
 	}{
-		{"anonymous", "", http.StatusUnauthorized},
-		{"a subscriber", basicHeader("reader", password), http.StatusForbidden},
+		{"an anonymous JSON upload", "POST", mediaPath, "application/json", "", upload, 401, "rest_cannot_create"},
+		{"an anonymous urlencoded upload", "POST", mediaPath, "application/x-www-form-urlencoded", "", upload, 401, "rest_cannot_create"},
+		{"an anonymous untyped upload", "POST", mediaPath, "", "", upload, 401, "rest_cannot_create"},
+		{"an anonymous multipart upload", "POST", mediaPath, "multipart/form-data; boundary=XYZ", "", upload, 401, "rest_cannot_create"},
+		{"an anonymous image", "POST", mediaPath, "image/jpeg", "", upload, 401, "rest_cannot_create"},
+		{"a subscriber's JSON upload", "POST", mediaPath, "application/json", subscriber, upload, 403, "rest_cannot_create"},
+		{"an upload made a list by ?_method is bounded as a list", "POST", mediaPath + "?_method=GET", "application/json", "", upload, 413, "rest_body_too_large"},
+		{"an anonymous user creation", "POST", adminPath + "/users", "application/json", "", adminBody, 401, "rest_not_logged_in"},
+		{"an anonymous role change", "POST", adminPath + "/users/1", "application/x-www-form-urlencoded", "", adminBody, 401, "rest_not_logged_in"},
+		{"an anonymous application password", "POST", adminPath + "/users/me/application-passwords", "", "", adminBody, 401, "rest_not_logged_in"},
 	} {
-		t.Run(c.name, func(t *testing.T) {
-			// Five megabytes announced, none sent: an answer must come anyway.
-			_, answer := s.rawRequest(t, multipartHead(mediaPath, 5<<20, c.auth), nil)
-			res, err := http.ReadResponse(answer, nil)
-			if err != nil {
-				t.Fatalf("no answer before the body: %v", err)
-			}
-			if res.StatusCode != c.status {
-				t.Fatalf("status %d, want %d", res.StatusCode, c.status)
+		head := c.method + " " + c.path + " HTTP/1.1\r\nHost: x\r\n" + c.auth + "Content-Length: " + fmt.Sprint(c.length) + "\r\n"
+		if c.contentType != "" {
+			head += "Content-Type: " + c.contentType + "\r\n"
+		}
+		head += "\r\n"
+		t.Run(c.name+", six bytes sent", func(t *testing.T) {
+			_, answer := s.rawRequest(t, head, []byte(`{"_me`))
+			expectRawError(t, answer, c.status, c.code)
+		})
+		t.Run(c.name+", all of it sent", func(t *testing.T) {
+			before := s.received.Load()
+			answer := s.sendWithoutWaiting(t, head, bytes.Repeat([]byte("a"), c.length))
+			expectRawError(t, answer, c.status, c.code)
+			if read := s.received.Load() - before; read > 256<<10 {
+				t.Fatalf("the service read %d bytes of a refused body of %d", read, c.length)
 			}
 		})
+	}
+}
+
+// sendWithoutWaiting sends a request on its own connection, its body in the
+// background (the service may answer and close before taking it all), and
+// returns a reader of the answer.
+func (s *service) sendWithoutWaiting(t *testing.T, head string, body []byte) *bufio.Reader {
+	t.Helper()
+	conn, answer := s.rawRequest(t, head, nil)
+	go func() { _, _ = conn.Write(body) }() // ends when the connection closes
+	return answer
+}
+
+func expectRawError(t *testing.T, answer *bufio.Reader, status int, code string) {
+	t.Helper()
+	res, err := http.ReadResponse(answer, nil)
+	if err != nil {
+		t.Fatalf("no answer before the body: %v", err)
+	}
+	defer res.Body.Close()
+	var e struct{ Code string }
+	_ = json.NewDecoder(res.Body).Decode(&e)
+	if res.StatusCode != status || e.Code != code {
+		t.Fatalf("answered %d %q, want %d %q", res.StatusCode, e.Code, status, code)
 	}
 }
 

@@ -107,6 +107,12 @@ func ForbiddenAs(actor *User, code, message string) *Error {
 	return e
 }
 
+// ErrNotLoggedIn is the answer to an anonymous caller on a route that is only
+// for signed-in ones (WordPress' users/me).
+func ErrNotLoggedIn() *Error {
+	return NewError(KindUnauthorized, "rest_not_logged_in", "You are not currently logged in.")
+}
+
 // ErrIncorrectPassword is the answer to a malformed or wrong credential, on any route.
 func ErrIncorrectPassword() *Error {
 	return NewError(KindUnauthorized, "incorrect_password", "The provided password is an invalid application password.")
