@@ -266,32 +266,10 @@ func (api *API) setCommonHeaders(w http.ResponseWriter, r *http.Request) {
 	h.Set("Content-Type", "application/json; charset=UTF-8")
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("X-Robots-Tag", "noindex")
-	h.Set("Access-Control-Expose-Headers", "X-WP-Total, X-WP-TotalPages, X-TEC-Total, X-TEC-TotalPages, X-Calendar-Last-Seq, Link, X-Request-ID, ETag, Last-Modified")
-	h.Set("Access-Control-Allow-Headers", "Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type")
-	if origin := r.Header.Get("Origin"); origin != "" {
-		h.Add("Vary", "Origin")
-		if api.allowsOrigin(origin) {
-			h.Set("Access-Control-Allow-Origin", origin)
-			h.Set("Access-Control-Allow-Methods", "OPTIONS, GET, POST, PUT, PATCH, DELETE")
-			h.Set("Access-Control-Allow-Credentials", "true")
-		}
-	}
+	api.setCORSHeaders(h, r)
 	if r.Header.Get("Authorization") != "" {
 		h.Set("Cache-Control", "no-cache, must-revalidate, max-age=0, no-store, private")
 	}
-}
-
-// allowsOrigin: every origin, as WordPress, unless CORSOrigins lists some.
-func (api *API) allowsOrigin(origin string) bool {
-	if len(api.cfg.CORSOrigins) == 0 {
-		return true
-	}
-	for _, allowed := range api.cfg.CORSOrigins {
-		if strings.EqualFold(strings.TrimSuffix(allowed, "/"), origin) {
-			return true
-		}
-	}
-	return false
 }
 
 // hasBody reports whether a request sends a body (of a known length above
