@@ -57,13 +57,14 @@ func (api *API) begin(w http.ResponseWriter, r *http.Request) (http.ResponseWrit
 		remote, proxy = slog.String("remote", client), slog.String("proxy", r.RemoteAddr)
 	}
 	ow := &observedWriter{ResponseWriter: w}
-	method, path, query := r.Method, r.URL.Path, r.URL.RawQuery
+	path, query := r.URL.Path, r.URL.RawQuery
 	return ow, r, func() {
 		status := ow.status
 		if status == 0 {
 			status = http.StatusOK
 		}
 		elapsed := time.Since(start)
+		method := r.Method // as served: after an override (_method, X-HTTP-Method-Override)
 		route := api.routeOf(method, path, query)
 		api.metrics.observe(method, route, status, elapsed)
 		level := slog.LevelInfo

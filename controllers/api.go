@@ -146,7 +146,6 @@ func newAPI(cfg Config, users accounts, collectors ...prometheus.Collector) *API
 		),
 		fuego.WithSerializer(sendJSON),
 		fuego.WithErrorSerializer(api.sendError),
-		fuego.WithRouteOptions(errorResponses()...),
 	)
 	return api
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/go-fuego/fuego"
 
 	"calendar/app"
+	"calendar/app/calendar"
 )
 
 // backupService is what the backup route asks of the domain (app.App).
@@ -31,5 +32,5 @@ func mountBackup(api *API, backups backupService) {
 			"and every uploaded file they name, as a gzipped tar stream (the search index is rebuilt from it). "+
 			"calendar restore reads it back. Administrators only; on MongoDB, 501: use mongodump."),
 		fuego.OptionAddResponse(http.StatusOK, "The archive: manifest.json, calendar.db, uploads/...",
-			fuego.Response{Type: "", ContentTypes: []string{backupType}}))
+			fuego.Response{Type: "", ContentTypes: []string{backupType}}), mayAnswer(calendar.KindNotImplemented))
 }

@@ -5,32 +5,39 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
 
+	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/go-fuego/fuego"
 
 	"calendar/app/calendar"
 )
 
-// kindStatus is the HTTP status of each kind of app error.
-var kindStatus = map[calendar.Kind]int{
-	calendar.KindInternal:           http.StatusInternalServerError,
-	calendar.KindInvalid:            http.StatusBadRequest,
-	calendar.KindUnauthorized:       http.StatusUnauthorized,
-	calendar.KindForbidden:          http.StatusForbidden,
-	calendar.KindNotFound:           http.StatusNotFound,
-	calendar.KindConflict:           http.StatusConflict,
-	calendar.KindGone:               http.StatusGone,
-	calendar.KindTooLarge:           http.StatusRequestEntityTooLarge,
-	calendar.KindThrottled:          http.StatusTooManyRequests,
-	calendar.KindUnavailable:        http.StatusServiceUnavailable,
-	calendar.KindNotImplemented:     http.StatusNotImplemented,
-	calendar.KindPreconditionFailed: http.StatusPreconditionFailed,
+// kinds is what each kind of app error answers with: its HTTP status, and
+// what the OpenAPI document says of it. Both come from here, so the
+// document lists what the service answers.
+var kinds = map[calendar.Kind]struct {
+	status int
+	doc    string
+}{
+	calendar.KindInternal:           {http.StatusInternalServerError, "Unexpected failure"},
+	calendar.KindInvalid:            {http.StatusBadRequest, "Invalid or missing parameters, malformed body"},
+	calendar.KindUnauthorized:       {http.StatusUnauthorized, "Missing or wrong credentials"},
+	calendar.KindForbidden:          {http.StatusForbidden, "Signed in but not allowed, or an item the caller may not read"},
+	calendar.KindNotFound:           {http.StatusNotFound, "No such item"},
+	calendar.KindConflict:           {http.StatusConflict, "Other requests kept changing the same item (or the work is already running); try again"},
+	calendar.KindGone:               {http.StatusGone, "Already in the trash"},
+	calendar.KindTooLarge:           {http.StatusRequestEntityTooLarge, "Body over its limit (1 MiB, an upload's own)"},
+	calendar.KindThrottled:          {http.StatusTooManyRequests, "Too many wrong passwords; see Retry-After"},
+	calendar.KindUnavailable:        {http.StatusServiceUnavailable, "Not now (the store, the index, a search's time budget, uploads in flight); see Retry-After"},
+	calendar.KindNotImplemented:     {http.StatusNotImplemented, "Not supported by this item or this store"},
+	calendar.KindPreconditionFailed: {http.StatusPreconditionFailed, "If-Match or If-Unmodified-Since names a version the item is no longer at"},
 }
 
 // statusOf is the HTTP status an error answers with.
 func statusOf(e *calendar.Error) int {
-	if status, ok := kindStatus[e.Kind]; ok {
-		return status
+	if k, ok := kinds[e.Kind]; ok {
+		return k.status
 	}
 	return http.StatusInternalServerError
 }
@@ -94,18 +101,55 @@ type ErrorBody struct {
 	} `json:"data"`
 }
 
-func errorResponses() []fuego.RouteOption {
-	var opts []fuego.RouteOption
-	for code, text := range map[int]string{
-		http.StatusBadRequest:            "Invalid or missing parameters, malformed body",
-		http.StatusUnauthorized:          "Missing or wrong credentials",
-		http.StatusForbidden:             "Signed in but not allowed",
-		http.StatusNotFound:              "No such route",
-		http.StatusRequestEntityTooLarge: "Body over 1 MiB",
-		http.StatusTooManyRequests:       "Too many wrong credentials from this address; see Retry-After",
-		http.StatusInternalServerError:   "Unexpected failure",
-	} {
-		opts = append(opts, fuego.OptionAddResponse(code, text, fuego.Response{Type: ErrorBody{}, ContentTypes: []string{"application/json"}}))
+// errorsOf are the kinds of error an operation can answer: any of them a
+// bad request, a wrong credential, a refusal, a body too large, the throttle,
+// a failure or an unavailable store; one of an item its absence; a write a
+// race lost; a delete what is in the trash already; a write of an item a
+// stale precondition. A route adds what only it answers (mayAnswer).
+func errorsOf(method string, item bool) []calendar.Kind {
+	out := []calendar.Kind{calendar.KindInvalid, calendar.KindUnauthorized, calendar.KindForbidden,
+		calendar.KindTooLarge, calendar.KindThrottled, calendar.KindInternal, calendar.KindUnavailable}
+	if item {
+		out = append(out, calendar.KindNotFound)
 	}
-	return opts
+	if method != http.MethodGet {
+		out = append(out, calendar.KindConflict)
+	}
+	if method == http.MethodDelete {
+		out = append(out, calendar.KindGone)
+	}
+	if item && method != http.MethodGet {
+		out = append(out, calendar.KindPreconditionFailed)
+	}
+	return out
+}
+
+// mayAnswer documents kinds of error a route answers beyond errorsOf.
+func mayAnswer(extra ...calendar.Kind) fuego.RouteOption {
+	return func(r *fuego.BaseRoute) {
+		for _, k := range extra {
+			documentError(r, k)
+		}
+	}
+}
+
+// documentErrors documents the errors of an operation, and for a read the
+// 304 its conditional form answers.
+func documentErrors(method string, item bool) fuego.RouteOption {
+	return func(r *fuego.BaseRoute) {
+		for _, k := range errorsOf(method, item) {
+			documentError(r, k)
+		}
+		if method == http.MethodGet { // no body
+			if r.Operation.Responses == nil {
+				r.Operation.Responses = openapi3.NewResponses()
+			}
+			r.Operation.Responses.Set(strconv.Itoa(http.StatusNotModified), &openapi3.ResponseRef{Value: openapi3.NewResponse().
+				WithDescription("Not modified since the ETag (If-None-Match) or the date (If-Modified-Since) sent")})
+		}
+	}
+}
+
+func documentError(r *fuego.BaseRoute, k calendar.Kind) {
+	fuego.OptionAddResponse(kinds[k].status, kinds[k].doc, fuego.Response{Type: ErrorBody{}, ContentTypes: []string{"application/json"}})(r)
 }

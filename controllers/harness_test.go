@@ -147,7 +147,9 @@ func startServiceOn(t *testing.T, on backend, settings func(*app.Settings), conf
 	configure(&cfg)
 	srv.Config.Handler = controllers.New(cfg, a)
 	srv.Start()
+	s := &service{t: t, URL: url, store: store, logs: logs, app: a, index: idx, dir: dir, received: counting.n}
 	t.Cleanup(func() {
+		s.recordAnswers() // for the check that the document lists every status answered (TestMain)
 		srv.Close()
 		a.Stop() // a rebuild of the index, before the index closes
 		idx.Close()
@@ -160,7 +162,7 @@ func startServiceOn(t *testing.T, on backend, settings func(*app.Settings), conf
 			}
 		}
 	})
-	return &service{t: t, URL: url, store: store, logs: logs, app: a, index: idx, dir: dir, received: counting.n}
+	return s
 }
 
 // countingListener counts the bytes read from the connections it accepts.

@@ -90,7 +90,7 @@ func mountMedia(api *API, media mediaService) {
 		id, _ := r.Values.Int("id")
 		force, _ := r.Values.Bool("force")
 		return media.Delete(r.Context(), r.Caller, id, force)
-	}, fuego.OptionSummary("Delete an image and its files (force=true: attachments have no trash)"))
+	}, fuego.OptionSummary("Delete an image and its files (force=true: attachments have no trash)"), mayAnswer(calendar.KindNotImplemented))
 }
 
 // documentUpload describes the two bodies an upload takes: the image itself,

@@ -7,6 +7,7 @@ import (
 	"github.com/go-fuego/fuego"
 
 	"calendar/app"
+	"calendar/app/calendar"
 )
 
 // reindexService is what the reindex route asks of the domain (app.App).
@@ -23,7 +24,7 @@ func mountReindex(api *API, reindex reindexService) {
 	}, fuego.OptionSummary("How the index's rebuild goes"),
 		fuego.OptionDescription("The last rebuild of the search index since the service started: state (idle, building, "+
 			"catching_up, done, failed), reason (requested, mapping_version, no_index), documents_done of documents_total, "+
-			"started_at, finished_at (UTC), error. Administrators only."))
+			"started_at, finished_at (UTC), error. Administrators only."), mayAnswer(calendar.KindNotImplemented))
 
 	handle(api, AdminNamespace, []string{http.MethodPost}, "/reindex", nil, func(r *Request) (app.ReindexStatus, error) {
 		st, err := reindex.Reindex(r.Context(), r.Caller)
@@ -36,5 +37,6 @@ func mountReindex(api *API, reindex reindexService) {
 			"and takes every write meanwhile; the new one then applies the writes made during the build and replaces the "+
 			"old one at once, and the old one is removed. The service stays ready throughout. Answers 202 with the "+
 			"rebuild's status; GET follows it. 409 reindex_running while one runs. Administrators only."),
-		fuego.OptionAddResponse(http.StatusAccepted, "The rebuild has started", fuego.Response{Type: app.ReindexStatus{}}))
+		fuego.OptionAddResponse(http.StatusAccepted, "The rebuild has started", fuego.Response{Type: app.ReindexStatus{}}),
+		mayAnswer(calendar.KindNotImplemented))
 }

@@ -43,7 +43,8 @@ func (api *API) mountRoot(namespace string) {
 	},
 		fuego.OptionSummary("Namespace index"),
 		fuego.OptionDescription("Every route of the namespace with its methods and parameters."),
-		fuego.OptionAddResponse(http.StatusOK, "The namespace index", fuego.Response{Type: NamespaceIndexDoc{}}))
+		fuego.OptionAddResponse(http.StatusOK, "The namespace index", fuego.Response{Type: NamespaceIndexDoc{}}),
+		mayAnswer(calendar.KindNotFound)) // rest_invalid_namespace
 }
 
 func (api *API) hasNamespace(ns string) bool {

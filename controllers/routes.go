@@ -135,7 +135,7 @@ func handle[T any](api *API, namespace string, methods []string, path string, ar
 		return out, nil
 	}
 	for _, m := range methods {
-		opts := append([]fuego.RouteOption{documentArgs(m, names, args)}, doc...)
+		opts := append([]fuego.RouteOption{documentArgs(m, names, args), documentErrors(m, len(names) > 0)}, doc...)
 		switch m {
 		case http.MethodGet:
 			fuego.Get(api.server, full, controller, opts...)
