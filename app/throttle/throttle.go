@@ -41,12 +41,13 @@ const (
 
 // Throttle counts wrong secrets (sign-in passwords, post passwords) by what
 // they were tried on, the subject (an account, a post), and by who tried, the
-// client (an address), together: a success resets only the count of its own
-// subject and client, so no interleaving of other sign-ins lets guesses
-// through, and an attacker's failures refuse the subject only to the clients
-// that failed on it, so its owner, signing in from elsewhere, is not locked
-// out. Refusals are kept apart from the counts: counts are many and cheap
-// to make (one failure each), refusals few and dear.
+// client (an address, counted by its AddressKey), together: a success
+// resets only the count of its own subject and client, so no interleaving of
+// other sign-ins lets guesses through, and an attacker's failures refuse the
+// subject only to the clients that failed on it, so its owner, signing in
+// from elsewhere, is not locked out. Refusals are kept apart from the counts:
+// counts are many and cheap to make (one failure each), refusals few and
+// dear.
 type Throttle struct {
 	limits Limits
 	now    func() time.Time
@@ -77,6 +78,11 @@ func subjectKey(subject string) string      { return "s\x00" + subject }
 func (t *Throttle) Wait(subject, client string) time.Duration {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	return t.wait(subject, AddressKey(client))
+}
+
+// wait is Wait for a client already keyed (the caller holds mu).
+func (t *Throttle) wait(subject, client string) time.Duration {
 	pair := pairKey(subject, client)
 	until := latest(t.blocked(pair), t.blocked(clientKey(client)))
 	if t.current(pair) != nil || !until.IsZero() { // a subject is refused to those who failed on it
@@ -92,6 +98,7 @@ func (t *Throttle) Wait(subject, client string) time.Duration {
 func (t *Throttle) Failed(subject, client string) time.Duration {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	client = AddressKey(client)
 	var pair *failures
 	for _, k := range []struct {
 		key   string
@@ -121,6 +128,7 @@ func (t *Throttle) Failed(subject, client string) time.Duration {
 func (t *Throttle) Succeeded(subject, client string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	client = AddressKey(client)
 	t.counts.Remove(pairKey(subject, client))
 	delete(t.blocks, pairKey(subject, client))
 }
