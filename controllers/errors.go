@@ -102,7 +102,7 @@ func errorResponses() []fuego.RouteOption {
 		http.StatusForbidden:             "Signed in but not allowed",
 		http.StatusNotFound:              "No such route",
 		http.StatusRequestEntityTooLarge: "Body over 1 MiB",
-		http.StatusTooManyRequests:       "Too many wrong credentials from this address; see Retry-After",
+		http.StatusTooManyRequests:       "Too many attempts: wrong passwords from this address, or on this post from all; see Retry-After",
 		http.StatusInternalServerError:   "Unexpected failure",
 	} {
 		opts = append(opts, fuego.OptionAddResponse(code, text, fuego.Response{Type: ErrorBody{}, ContentTypes: []string{"application/json"}}))
