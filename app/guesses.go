@@ -11,9 +11,10 @@ import (
 // What a wrong secret (a sign-in's password, a post's password) is answered:
 // slower, then refused, as the throttle (app/throttle) counts them.
 
-// ErrTooManyAttempts is the answer to a client refused by the throttle.
+// ErrTooManyAttempts is the answer to a client refused by the throttle: its
+// address, or a post guessed too often from all addresses.
 func ErrTooManyAttempts(wait time.Duration) *calendar.Error {
-	e := calendar.NewError(calendar.KindThrottled, "too_many_attempts", "Too many wrong passwords from this address; try again later.")
+	e := calendar.NewError(calendar.KindThrottled, "too_many_attempts", "Too many wrong passwords; try again later.")
 	e.RetryAfter = wait
 	return e
 }

@@ -88,9 +88,11 @@ func canDelete(actor *calendar.User, p *calendar.Post) bool {
 // unlocked reports whether a password-protected post's content may be shown:
 // to those who may edit it, or to a caller who sends its password (given, ""
 // when none). Passwords are guessed against the throttle: a wrong one counts
-// against the caller's address for this post, and an address the throttle
-// refuses is not let in, not even with the right password: the error then
-// says how long it must wait (lists show the post masked).
+// against the caller's address for this post, and against the post from all
+// addresses together (a shared subject: anyone may try its password). A
+// caller the throttle refuses is not let in, not even with the right
+// password: the error then says how long it must wait (lists show the post
+// masked).
 func (s *postService) unlocked(caller Caller, p *calendar.Post, given string) (bool, error) {
 	if p.Password == "" || canEdit(caller.User, p) {
 		return true, nil
@@ -99,10 +101,11 @@ func (s *postService) unlocked(caller Caller, p *calendar.Post, given string) (b
 		return false, nil
 	}
 	subject := postSubject(p.ID)
-	if wait := s.throttle.Wait(subject, caller.Client); wait > 0 {
+	if wait := s.throttle.Reserve(subject, caller.Client); wait > 0 {
 		return false, ErrTooManyAttempts(wait)
 	}
 	if subtle.ConstantTimeCompare([]byte(given), []byte(p.Password)) == 1 {
+		s.throttle.Release(subject)
 		s.throttle.Succeeded(subject, caller.Client)
 		return true, nil
 	}

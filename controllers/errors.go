@@ -28,7 +28,7 @@ var kinds = map[calendar.Kind]struct {
 	calendar.KindConflict:           {http.StatusConflict, "Other requests kept changing the same item (or the work is already running); try again"},
 	calendar.KindGone:               {http.StatusGone, "Already in the trash"},
 	calendar.KindTooLarge:           {http.StatusRequestEntityTooLarge, "Body over its limit (1 MiB, an upload's own)"},
-	calendar.KindThrottled:          {http.StatusTooManyRequests, "Too many wrong passwords; see Retry-After"},
+	calendar.KindThrottled:          {http.StatusTooManyRequests, "Too many wrong passwords, from this address or on this post from all; see Retry-After"},
 	calendar.KindUnavailable:        {http.StatusServiceUnavailable, "Not now (the store, the index, a search's time budget, uploads in flight); see Retry-After"},
 	calendar.KindNotImplemented:     {http.StatusNotImplemented, "Not supported by this item or this store"},
 	calendar.KindPreconditionFailed: {http.StatusPreconditionFailed, "If-Match or If-Unmodified-Since names a version the item is no longer at"},

@@ -47,6 +47,20 @@ func TestBehindATrustedProxyTheThrottleCountsTheForwardedClient(t *testing.T) {
 	s.do("GET", "/vendor/admin/v1/users", asAdmin(), header("Forwarded", "for=203.0.113.7")).expectStatus(t, http.StatusOK)
 }
 
+// An IPv6 client holds a /64 and may send each guess from another address
+// of it: the throttle counts the /64, which is refused as one address,
+// while the next /64 signs in.
+func TestBehindATrustedProxyAnIPv6ClientIsCountedByItsSlash64(t *testing.T) {
+	t.Parallel()
+	s := startBehindProxies(t, "127.0.0.1")
+	for i := 1; i <= smallLimits.BlockAfter; i++ {
+		s.do("GET", "/vendor/events/v1", basic("admin", fmt.Sprint("guess ", i)), forwardedFor(fmt.Sprintf("2001:db8:1:2::%x", i))).
+			expectError(t, http.StatusUnauthorized, "incorrect_password")
+	}
+	expectRetryAfter(t, s.do("GET", "/vendor/events/v1", asAdmin(), forwardedFor("[2001:db8:1:2:ffff::1]:4711")))
+	s.do("GET", "/vendor/admin/v1/users", asAdmin(), forwardedFor("2001:db8:1:3::1")).expectStatus(t, http.StatusOK)
+}
+
 // A peer that is not trusted (no setting, or one naming another address)
 // cannot choose the address it is counted under: every guess counts against
 // its own, whatever X-Forwarded-For it sends, and so refuses every client of

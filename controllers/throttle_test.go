@@ -24,13 +24,27 @@ func startThrottled(t *testing.T, limits throttle.Limits) *roles {
 }
 
 var smallLimits = throttle.Limits{Window: 3 * time.Second, SlowAfter: 2, BlockAfter: 5, Step: 80 * time.Millisecond,
-	MaxDelay: 200 * time.Millisecond, ClientBlockAfter: 40, SubjectBlockAfter: 12}
+	MaxDelay: 200 * time.Millisecond, ClientBlockAfter: 40, SubjectBlockAfter: 12,
+	SharedBurst: 12, SharedReserve: 2, SharedEvery: 3 * time.Second}
+
+// postLimits are smallLimits with a post's budget small enough to spend in a
+// test and slow enough that none of it comes back during one.
+var postLimits = func() throttle.Limits {
+	l := smallLimits
+	l.SharedBurst, l.SharedReserve, l.SharedEvery = 4, 1, time.Minute
+	return l
+}()
 
 func expectRetryAfter(t *testing.T, res *response) {
 	t.Helper()
+	expectRetryAfterWithin(t, res, 4*time.Second)
+}
+
+func expectRetryAfterWithin(t *testing.T, res *response, most time.Duration) {
+	t.Helper()
 	res.expectError(t, http.StatusTooManyRequests, "too_many_attempts")
-	if secs, err := strconv.Atoi(res.Header.Get("Retry-After")); err != nil || secs < 1 || secs > 4 {
-		t.Fatalf("Retry-After = %q", res.Header.Get("Retry-After"))
+	if secs, err := strconv.Atoi(res.Header.Get("Retry-After")); err != nil || secs < 1 || secs > int(most/time.Second) {
+		t.Fatalf("Retry-After = %q, want 1 to %v", res.Header.Get("Retry-After"), most)
 	}
 }
 
@@ -116,5 +130,55 @@ func TestPostPasswordsAreThrottledLikeSignIns(t *testing.T) {
 	elsewhere := r.service.from("127.0.0.2")
 	if got := elsewhere.do("GET", path+"?password=sesame").object(t)["description"]; got != "<p>hidden</p>" {
 		t.Fatalf("the right password from another address: %v", got)
+	}
+}
+
+// protectedEvent makes an event only its password ("sesame") shows, and
+// returns its path.
+func protectedEvent(t *testing.T, s *service) string {
+	t.Helper()
+	secret := s.event(map[string]any{"title": "Secret", "start_date": "2031-01-02 10:00:00", "end_date": "2031-01-02 11:00:00",
+		"password": "sesame", "description": "hidden"})
+	return eventsPath + "/" + idOf(secret)
+}
+
+// A post's password is guessed at the post's rate, not at its guessers':
+// guesses from a new address each time spend its budget, then every address
+// is refused, a visitor with the right password too, until the next guess
+// is due (a refusal that let the right one in would tell which was right).
+func TestAPostPasswordIsGuessedAtThePostsRateFromAnyNumberOfAddresses(t *testing.T) {
+	t.Parallel()
+	s := startServiceSettings(t, func(set *app.Settings) { set.Throttle = postLimits }, func(*controllers.Config) {})
+	path := protectedEvent(t, s)
+	for i := 1; i <= postLimits.SharedBurst; i++ {
+		s.from(fmt.Sprintf("127.0.4.%d", i)).do("GET", path+"?password=guess"+strconv.Itoa(i)).
+			expectError(t, http.StatusForbidden, "event-password-protected")
+	}
+	visitor := s.from("127.0.4.200")
+	expectRetryAfterWithin(t, visitor.do("GET", path+"?password=sesame"), postLimits.SharedEvery+time.Second)
+	list := visitor.do("GET", eventsPath+"?start_date=2031-01-01&end_date=2031-01-31&password=sesame").object(t)
+	if e := list["events"].([]any)[0].(map[string]any); e["description"] != "" {
+		t.Fatalf("the list unmasked the event past the post's budget: %v", e)
+	}
+	if got := s.do("GET", path, asAdmin()).object(t)["description"]; got != "<p>hidden</p>" {
+		t.Fatalf("its author, who needs no password, reads %v", got)
+	}
+}
+
+// One address guessing a post spends its budget down to the reserve kept
+// for addresses trying it for the first time: a visitor still gets in.
+func TestOneAddressGuessingAPostDoesNotShutItToAVisitor(t *testing.T) {
+	t.Parallel()
+	s := startServiceSettings(t, func(set *app.Settings) { set.Throttle = postLimits }, func(*controllers.Config) {})
+	path := protectedEvent(t, s)
+	guesser := s.from("127.0.5.1")
+	own := postLimits.SharedBurst - postLimits.SharedReserve // below BlockAfter: the post's budget refuses, not the address's
+	for i := 1; i <= own; i++ {
+		guesser.do("GET", path+"?password=guess"+strconv.Itoa(i)).expectError(t, http.StatusForbidden, "event-password-protected")
+	}
+	expectRetryAfterWithin(t, guesser.do("GET", path+"?password=guess"),
+		time.Duration(postLimits.SharedReserve+1)*postLimits.SharedEvery+time.Second)
+	if got := s.from("127.0.5.2").do("GET", path+"?password=sesame").object(t)["description"]; got != "<p>hidden</p>" {
+		t.Fatalf("a visitor with the right password reads %v", got)
 	}
 }

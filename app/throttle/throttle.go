@@ -21,19 +21,35 @@ type Limits struct {
 	// every one; a subject that failed SubjectBlockAfter times from any
 	// clients is refused to those of them that failed on it.
 	ClientBlockAfter, SubjectBlockAfter int
+	// A shared subject, one anyone may guess (a post's password, tried with
+	// Reserve), is also bounded across all clients together: SharedBurst
+	// wrong guesses at once, then one more each SharedEvery (no such bound
+	// when SharedEvery is zero). The last SharedReserve of them go only to
+	// clients without a failure on it in the window, so that one guesser
+	// cannot shut it to everyone else (SharedReserve is below SharedBurst).
+	SharedBurst, SharedReserve int
+	SharedEvery                time.Duration
 }
 
 // DefaultLimits: 5 free failures a minute on one account or post from
 // one address, then slower answers, a refusal from the 20th; an address that
 // failed 100 times, on anything, is refused everything; an account or a post
-// that failed 100 times is refused to every address that failed on it.
+// that failed 100 times is refused to every address that failed on it. A
+// post's password may be guessed wrong 10 times at once from all addresses
+// together, then once every 6 s: 14,400 guesses a day, however many
+// addresses guess, so six random lower-case letters and digits (36^6, about
+// 2.2 billion) take two hundred years on average. A refusal lasts until the
+// next guess is due: 6 s at most, 24 s for an address that failed on the
+// post in the minute, the last 3 guesses being kept for the others.
 var DefaultLimits = Limits{Window: time.Minute, SlowAfter: 5, BlockAfter: 20,
-	Step: 100 * time.Millisecond, MaxDelay: 2 * time.Second, ClientBlockAfter: 100, SubjectBlockAfter: 100}
+	Step: 100 * time.Millisecond, MaxDelay: 2 * time.Second, ClientBlockAfter: 100, SubjectBlockAfter: 100,
+	SharedBurst: 10, SharedReserve: 3, SharedEvery: 6 * time.Second}
 
-// maxThrottled bounds the counts kept: past it, the least recently failed
-// are forgotten. maxBlocks bounds the refusals in force: past it, the one
-// ending first goes. A block takes at least BlockAfter failures, so no
-// flood of new failures lifts the blocks of others.
+// maxThrottled bounds the counts kept, and apart from them the budgets of
+// shared subjects: past it, the least recently failed are forgotten.
+// maxBlocks bounds the refusals in force: past it, the one ending first
+// goes. A block takes at least BlockAfter failures, so no flood of new
+// failures lifts the blocks of others.
 const (
 	maxThrottled = 100000
 	maxBlocks    = 100000
@@ -41,18 +57,21 @@ const (
 
 // Throttle counts wrong secrets (sign-in passwords, post passwords) by what
 // they were tried on, the subject (an account, a post), and by who tried, the
-// client (an address), together: a success resets only the count of its own
-// subject and client, so no interleaving of other sign-ins lets guesses
-// through, and an attacker's failures refuse the subject only to the clients
-// that failed on it, so its owner, signing in from elsewhere, is not locked
-// out. Refusals are kept apart from the counts: counts are many and cheap
-// to make (one failure each), refusals few and dear.
+// client (an address, counted by its AddressKey), together: a success
+// resets only the count of its own subject and client, so no interleaving of
+// other sign-ins lets guesses through, and an attacker's failures refuse the
+// subject only to the clients that failed on it, so its owner, signing in
+// from elsewhere, is not locked out. Refusals are kept apart from the counts: counts are many and cheap
+// to make (one failure each), refusals few and dear. A shared subject has
+// besides a budget of guesses from all clients (shared.go), so that many
+// clients, each under its own bounds, do not guess it at their sum.
 type Throttle struct {
-	limits Limits
-	now    func() time.Time
-	mu     sync.Mutex
-	counts *lru.Cache[string, *failures] // by subject+client, by client, by subject
-	blocks map[string]time.Time          // the same keys, refused until then
+	limits  Limits
+	now     func() time.Time
+	mu      sync.Mutex
+	counts  *lru.Cache[string, *failures] // by subject+client, by client, by subject
+	blocks  map[string]time.Time          // the same keys, refused until then
+	budgets *lru.Cache[string, time.Time] // by shared subject: when it is full again
 }
 
 type failures struct {
@@ -65,7 +84,8 @@ func New(l Limits) *Throttle {
 	if l == (Limits{}) {
 		l = DefaultLimits
 	}
-	return &Throttle{limits: l, now: time.Now, counts: lru.New[string, *failures](maxThrottled), blocks: map[string]time.Time{}}
+	return &Throttle{limits: l, now: time.Now, counts: lru.New[string, *failures](maxThrottled), blocks: map[string]time.Time{},
+		budgets: lru.New[string, time.Time](maxThrottled)}
 }
 
 func pairKey(subject, client string) string { return "p\x00" + subject + "\x00" + client }
@@ -77,6 +97,11 @@ func subjectKey(subject string) string      { return "s\x00" + subject }
 func (t *Throttle) Wait(subject, client string) time.Duration {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	return t.wait(subject, AddressKey(client))
+}
+
+// wait is Wait for a client already keyed (the caller holds mu).
+func (t *Throttle) wait(subject, client string) time.Duration {
 	pair := pairKey(subject, client)
 	until := latest(t.blocked(pair), t.blocked(clientKey(client)))
 	if t.current(pair) != nil || !until.IsZero() { // a subject is refused to those who failed on it
@@ -92,6 +117,7 @@ func (t *Throttle) Wait(subject, client string) time.Duration {
 func (t *Throttle) Failed(subject, client string) time.Duration {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	client = AddressKey(client)
 	var pair *failures
 	for _, k := range []struct {
 		key   string
@@ -121,6 +147,7 @@ func (t *Throttle) Failed(subject, client string) time.Duration {
 func (t *Throttle) Succeeded(subject, client string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	client = AddressKey(client)
 	t.counts.Remove(pairKey(subject, client))
 	delete(t.blocks, pairKey(subject, client))
 }
