@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -50,6 +51,9 @@ type Config struct {
 	// header names the client (controllers/client.go); empty, every request's
 	// client is its connection's peer and those headers are ignored.
 	TrustedProxies TrustedProxies
+	// Collectors are more figures for /metrics, from outside the HTTP
+	// layer: the listener's connections.
+	Collectors []prometheus.Collector
 }
 
 // API is the HTTP face of the service.
@@ -125,7 +129,7 @@ func newAPI(cfg Config, users accounts, collectors ...prometheus.Collector) *API
 	if cfg.CacheMaxAge == 0 {
 		cfg.CacheMaxAge = DefaultCacheMaxAge
 	}
-	api := &API{cfg: cfg, accounts: users, lookup: http.NewServeMux(), metrics: newMetrics(collectors...)}
+	api := &API{cfg: cfg, accounts: users, lookup: http.NewServeMux(), metrics: newMetrics(slices.Concat(collectors, cfg.Collectors)...)}
 	api.server = fuego.NewServer(
 		fuego.WithoutStartupMessages(),
 		fuego.WithLoggingMiddleware(fuego.LoggingConfig{DisableRequest: true, DisableResponse: true}),

@@ -30,7 +30,7 @@ type metrics struct {
 }
 
 // newMetrics registers the request metrics, the process' and the collectors
-// given (the index's).
+// given (the index's, Config.Collectors).
 func newMetrics(extra ...prometheus.Collector) *metrics {
 	m := &metrics{
 		registry: prometheus.NewRegistry(),

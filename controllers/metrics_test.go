@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
@@ -146,5 +147,21 @@ func TestMetricsAskForTheTokenWhenOneIsSet(t *testing.T) {
 	}
 	if families := s.scrape(bearer(token)); families["calendar_index_documents"] == nil {
 		t.Fatal("no index figures with the token")
+	}
+}
+
+// Figures from outside the HTTP layer (the listener's connections) are
+// served beside the others.
+func TestMetricsServeTheCollectorsTheConfigurationGives(t *testing.T) {
+	t.Parallel()
+	shed := prometheus.NewCounter(prometheus.CounterOpts{Name: "calendar_test_shed_total", Help: "A figure of the listener's."})
+	shed.Add(3)
+	s := startServiceWith(t, func(c *controllers.Config) { c.Collectors = []prometheus.Collector{shed} })
+	families := s.scrape()
+	if m := series(families, "calendar_test_shed_total", nil); len(m) != 1 || m[0].GetCounter().GetValue() != 3 {
+		t.Fatalf("the configured collector's figure: %v", m)
+	}
+	if families["calendar_index_documents"] == nil {
+		t.Fatal("no index figures beside it")
 	}
 }

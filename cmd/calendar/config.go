@@ -40,9 +40,10 @@ type Config struct {
 	Sideload      bool
 	// Languages are those the index stems in, the site's first.
 	Languages []string
-	// MaxConns and MaxConnsPerAddr bound the client connections held at
-	// once, in total and from one address (package conns).
-	MaxConns, MaxConnsPerAddr int
+	// MaxConns, MaxConnsPerAddr and MaxConnsPerNetwork bound the client
+	// connections held at once, in total, from one address and from one
+	// network, an IPv6 /64 (package conns).
+	MaxConns, MaxConnsPerAddr, MaxConnsPerNetwork int
 	// TrustedProxies are the reverse proxies whose forwarding headers name
 	// the client (controllers/client.go); the per-address bound spares them.
 	TrustedProxies controllers.TrustedProxies
@@ -93,9 +94,11 @@ var settings = []setting{
 	{"CALENDAR_LANGUAGES", "languages", "",
 		"comma-separated languages (fr, de, en...) whose stems and stop words a relevance search uses, the site's first; a request under /{lang}/ uses its own when listed; a change rebuilds the index"},
 	{"CALENDAR_MAX_CONNS", "max-conns", strconv.Itoa(conns.DefaultTotal(conns.OpenFileLimit())),
-		"most client connections held at once, by default 3/4 of the open-file limit up to 10000; past it the oldest idle keep-alive one is closed to make room, or else the new one"},
+		"most client connections held at once, by default 3/4 of the open-file limit up to 10000; connections that have sent no whole request yet hold 3/4 of them at most; past it one that has not sent its request is closed to make room, or else the oldest idle keep-alive one, or else the new one"},
 	{"CALENDAR_MAX_CONNS_PER_ADDR", "max-conns-per-addr", "256",
-		"most connections held at once from one client address (past it its oldest idle one is closed, or else the new one); a proxy in -trusted-proxies is not held to it"},
+		"most connections held at once from one client address (past it one of its own is closed to make room, or else the new one); a proxy in -trusted-proxies is not held to it"},
+	{"CALENDAR_MAX_CONNS_PER_NETWORK", "max-conns-per-network", "1024",
+		"most connections held at once from one network, an IPv6 /64 (an IPv4 address is a network of its own), as -max-conns-per-addr"},
 	{"CALENDAR_TRUSTED_PROXIES", "trusted-proxies", "",
 		"comma-separated addresses or CIDR networks (10.0.0.1, 10.0.0.0/8, fd00::/8) of reverse proxies: from them the client is the address X-Forwarded-For (or Forwarded) names, and -max-conns-per-addr does not bound them; empty: those headers are ignored"},
 }
@@ -246,8 +249,13 @@ func (c *Config) checkConnLimits(get func(env string) string, fail func(env, for
 	if c.MaxConns, err = strconv.Atoi(get("CALENDAR_MAX_CONNS")); err != nil || c.MaxConns < 1 || c.MaxConns > upper {
 		return fail("CALENDAR_MAX_CONNS", "want an integer from 1 to %d%s, got %q", upper, why, get("CALENDAR_MAX_CONNS"))
 	}
-	if c.MaxConnsPerAddr, err = strconv.Atoi(get("CALENDAR_MAX_CONNS_PER_ADDR")); err != nil || c.MaxConnsPerAddr < 1 || c.MaxConnsPerAddr > upper {
-		return fail("CALENDAR_MAX_CONNS_PER_ADDR", "want an integer from 1 to %d%s, got %q", upper, why, get("CALENDAR_MAX_CONNS_PER_ADDR"))
+	for _, b := range []struct {
+		env   string
+		bound *int
+	}{{"CALENDAR_MAX_CONNS_PER_ADDR", &c.MaxConnsPerAddr}, {"CALENDAR_MAX_CONNS_PER_NETWORK", &c.MaxConnsPerNetwork}} {
+		if *b.bound, err = strconv.Atoi(get(b.env)); err != nil || *b.bound < 1 || *b.bound > upper {
+			return fail(b.env, "want an integer from 1 to %d%s, got %q", upper, why, get(b.env))
+		}
 	}
 	return nil
 }

@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"calendar/app"
 	"calendar/app/calendar"
 	"calendar/cmd/internal/conns"
@@ -84,7 +86,8 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 		return fmt.Errorf("%s: %w", cfg.name("CALENDAR_ADDR"), err)
 	}
 	// A trusted proxy's connections carry every client behind it.
-	limits := conns.Limits{Total: cfg.MaxConns, PerAddr: cfg.MaxConnsPerAddr, Exempt: cfg.TrustedProxies.Contains}
+	limits := conns.Limits{Total: cfg.MaxConns, PerAddr: cfg.MaxConnsPerAddr, PerNetwork: cfg.MaxConnsPerNetwork,
+		Exempt: cfg.TrustedProxies.Contains}
 	ln := conns.NewListener(tcp, limits, logConnPressure(logger, cfg))
 	defer ln.Close()
 
@@ -160,7 +163,7 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 	}
 
 	api := controllers.New(controllers.Config{SiteURL: cfg.SiteURL, Logger: logger, MetricsToken: cfg.MetricsToken,
-		CORSOrigins: cfg.CORSOrigins, TrustedProxies: cfg.TrustedProxies}, a)
+		CORSOrigins: cfg.CORSOrigins, TrustedProxies: cfg.TrustedProxies, Collectors: []prometheus.Collector{ln.Collector()}}, a)
 	srv := &http.Server{
 		Handler:           api,
 		ReadHeaderTimeout: headerTimeout,
@@ -208,8 +211,9 @@ func seriesQuota(perHour int) int {
 // conns.ReportEvery: refusals come in floods.
 func logConnPressure(logger *slog.Logger, cfg Config) func(conns.Pressure) {
 	return func(p conns.Pressure) {
-		attrs := []any{"refused_per_address", p.RefusedPerAddr, "refused_at_capacity", p.RefusedFull,
-			"idle_closed", p.IdleClosed, "open", p.Open, "max_conns", cfg.MaxConns, "max_conns_per_addr", cfg.MaxConnsPerAddr}
+		attrs := []any{"refused_per_address", p.RefusedPerAddr, "refused_per_network", p.RefusedPerNetwork,
+			"refused_at_capacity", p.RefusedFull, "idle_closed", p.IdleClosed, "new_closed", p.NewClosed, "slow_closed", p.SlowClosed,
+			"open", p.Open, "max_conns", cfg.MaxConns, "max_conns_per_addr", cfg.MaxConnsPerAddr, "max_conns_per_network", cfg.MaxConnsPerNetwork}
 		if p.LastRefused.IsValid() {
 			attrs = append(attrs, "last_refused_addr", p.LastRefused.String())
 		}

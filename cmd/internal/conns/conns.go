@@ -1,12 +1,27 @@
 // Package conns bounds the connections a server holds: in total, so that
 // clients cannot take every file descriptor of the process (the store, the
-// index and outgoing connections need theirs), and per client address, so
-// that one client cannot take the whole total.
+// index and outgoing connections need theirs); per client address and per
+// network (an IPv6 /64), so that one client cannot take the whole total;
+// and it keeps the connections that have not sent a request, which cost an
+// attacker nothing to hold, from taking the places of those that have.
 //
-// Over a bound, an idle keep-alive connection is closed to make room, the
-// oldest idle first; when none is idle, the new connection is accepted and
-// closed at once rather than left in the kernel's accept queue, where dead
-// clients would keep live ones waiting.
+// A connection is new until the server has read a whole request from it
+// (http.StateActive), then active while it is served and idle between
+// requests (active again from the first byte of its next request). Over a
+// bound, room is made by closing a connection of the group at its bound
+// (the address, the network, or all), cheapest first: a new one that has
+// had SlowHeaders to send its request, else the oldest idle one, else the
+// oldest new one; never an active one. When none can be closed, the new
+// connection is accepted and closed at once rather than left in the
+// kernel's accept queue, where dead clients would keep live ones waiting.
+//
+// New connections hold at most three quarters of the total; past their
+// share a new connection takes the place of the oldest new one. Silent
+// connections, however many, so never keep a visitor out (it takes a
+// silent one's place), and leave a quarter of the slots to requests being
+// served and to served clients' keep-alive connections. While three
+// quarters of the total are held, a new connection has SlowHeaders, not the
+// server's header timeout, to send its request, and is closed past it.
 package conns
 
 import (
@@ -16,64 +31,87 @@ import (
 	"net/http"
 	"net/netip"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
-// Limits are the bounds; both must be positive.
+// Limits are the bounds; each must be positive.
 type Limits struct {
 	Total   int // connections held at once
 	PerAddr int // connections held at once from one client address
-	// Exempt, when not nil, names the addresses PerAddr does not bound (a
-	// trusted reverse proxy, whose address every client behind it shares);
-	// their connections still count in Total.
+	// PerNetwork is the connections held at once from one network, an
+	// IPv6 /64 or an IPv4 address alone: a client given a /64 can connect
+	// from any of its addresses.
+	PerNetwork int
+	// Exempt, when not nil, names the addresses PerAddr and PerNetwork do
+	// not bound (a trusted reverse proxy, whose address every client behind
+	// it shares); their connections still count in Total.
 	Exempt func(netip.Addr) bool
 }
 
 // Listener holds the connections its net.Listener accepts within Limits.
-// Its ConnState must be the http.Server's, to know which ones are idle.
+// Its ConnState must be the http.Server's, to know what each one is doing.
 type Listener struct {
 	net.Listener
 	limits Limits
+	now    func() time.Time
+	after  func(time.Duration, func()) stopper
 
-	mu    sync.Mutex
-	open  int
-	addrs map[netip.Addr]*addrConns
-	idle  list.List // of *Conn, oldest idle first
+	mu     sync.Mutex
+	all    group
+	addrs  map[netip.Addr]*group
+	nets   map[netip.Prefix]*group
+	counts Counts
+	sweep  stopper // set while a sweep of slow new connections is due
+	closed bool
 	reporter
 }
 
-// addrConns are the connections of one client address. The address is the
-// whole one, IPv6 included, as the service's other per-address bounds count
-// it; a client owning an IPv6 /64 can spread over many addresses, so the
-// per-address bound slows such a client down, and the total bound is what
-// keeps the file descriptors.
-type addrConns struct {
-	open int
-	idle list.List
+// group is the connections of all clients, of one address or of one
+// network.
+type group struct {
+	open   int
+	queues [2]list.List // of *Conn by phase, new and idle, oldest first
 }
+
+// phase is what a connection is doing; the cheapest to close come first.
+type phase int
+
+const (
+	phaseNew    phase = iota // no whole request read yet
+	phaseIdle                // between requests
+	phaseActive              // being served, or hijacked: never closed to make room
+)
 
 // Conn is a connection the Listener holds; closing it frees its place.
 type Conn struct {
 	net.Conn
-	l    *Listener
-	addr netip.Addr
-	from *addrConns
+	l        *Listener
+	addr     netip.Addr
+	accepted time.Time
 	// The fields below are guarded by l.mu. held is false once the
 	// connection no longer counts: closed, or chosen to make room.
-	held           bool
-	idle, addrIdle *list.Element
+	held  bool
+	phase phase
+	// groups are the listener's, its address's and its network's (nil for
+	// an exempt address); places are its elements in their queues of its
+	// phase while it is new or idle.
+	groups [3]*group
+	places [3]*list.Element
+	// idle is phase == phaseIdle, for Read to see without the lock.
+	idle atomic.Bool
 }
 
 // NewListener bounds the connections of inner. report, when not nil, is
 // told what the bounds did: at once after a quiet period, then at most once
 // per ReportEvery.
 func NewListener(inner net.Listener, limits Limits, report func(Pressure)) *Listener {
-	if limits.Total < 1 || limits.PerAddr < 1 {
+	if limits.Total < 1 || limits.PerAddr < 1 || limits.PerNetwork < 1 {
 		panic("conns: limits must be positive")
 	}
-	l := &Listener{Listener: inner, limits: limits, addrs: map[netip.Addr]*addrConns{}}
-	l.reporter = reporter{report: report, every: ReportEvery, now: time.Now, after: afterFunc}
-	return l
+	return &Listener{Listener: inner, limits: limits, now: time.Now, after: afterFunc,
+		addrs: map[netip.Addr]*group{}, nets: map[netip.Prefix]*group{},
+		reporter: reporter{report: report, every: ReportEvery}}
 }
 
 // Accept returns the next connection within the limits; the ones over them
@@ -90,52 +128,68 @@ func (l *Listener) Accept() (net.Conn, error) {
 	}
 }
 
-// admit holds c, after closing an idle connection if that makes room; it
+// admit holds c, after closing another connection if that makes room; it
 // closes c and returns nil when nothing does.
 func (l *Listener) admit(c net.Conn) *Conn {
 	addr := peerAddr(c)
+	held := &Conn{Conn: c, l: l, addr: addr, held: true}
 	l.mu.Lock()
-	from := l.addrs[addr]
-	if from == nil {
-		from = &addrConns{}
+	held.accepted = l.now()
+	exempt := l.exempt(addr)
+	held.groups = l.groupsLocked(addr, exempt)
+	victim, refused := l.roomLocked(held, exempt)
+	if refused != nil {
+		*refused++
+		l.refused = addr
+		l.noteLocked()
+		l.mu.Unlock()
+		c.Close()
+		return nil
 	}
-	// An address at its bound makes room from its own idle connections
-	// only: it must not close other clients' to go past its bound.
-	var room *list.List
-	var refused *int
-	switch {
-	case from.open >= l.limits.PerAddr && !l.exempt(addr):
-		room, refused = &from.idle, &l.pending.RefusedPerAddr
-	case l.open >= l.limits.Total:
-		room, refused = &l.idle, &l.pending.RefusedFull
-	}
-	var victim *Conn
-	if room != nil {
-		if room.Len() == 0 {
-			*refused++
-			l.pending.LastRefused = addr
-			l.noteLocked()
-			l.mu.Unlock()
-			c.Close()
-			return nil
-		}
+	if victim != nil {
 		// A request may be arriving on it right now; that client sees the
-		// connection closed, as when an idle timeout ends it, and HTTP
-		// clients retry on a new connection.
-		victim = room.Front().Value.(*Conn)
+		// connection closed, as when a timeout ends it, and HTTP clients
+		// retry on a new connection.
+		if victim.phase == phaseIdle {
+			l.counts.IdleClosed++
+		} else {
+			l.counts.NewClosed++
+		}
 		l.releaseLocked(victim)
-		l.pending.IdleClosed++
 		l.noteLocked()
 	}
-	held := &Conn{Conn: c, l: l, addr: addr, from: from, held: true}
-	l.addrs[addr] = from
-	from.open++
-	l.open++
+	l.addrs[addr] = held.groups[1]
+	if held.groups[2] != nil {
+		l.nets[network(addr)] = held.groups[2]
+	}
+	for _, g := range held.groups {
+		if g != nil {
+			g.open++
+		}
+	}
+	held.queueLocked()
+	l.sweepLaterLocked()
 	l.mu.Unlock()
 	if victim != nil {
 		victim.Conn.Close()
 	}
 	return held
+}
+
+// groupsLocked are the groups a connection from addr counts in: all
+// connections, its address's and, unless exempt, its network's. Those it
+// would be the first of are not stored yet.
+func (l *Listener) groupsLocked(addr netip.Addr, exempt bool) [3]*group {
+	groups := [3]*group{&l.all, l.addrs[addr], nil}
+	if groups[1] == nil {
+		groups[1] = &group{}
+	}
+	if !exempt {
+		if groups[2] = l.nets[network(addr)]; groups[2] == nil {
+			groups[2] = &group{}
+		}
+	}
+	return groups
 }
 
 func (l *Listener) exempt(addr netip.Addr) bool {
@@ -155,20 +209,57 @@ func (l *Listener) ConnState(c net.Conn, state http.ConnState) {
 	}
 	switch state {
 	case http.StateIdle:
-		if held.idle == nil {
-			held.idle = l.idle.PushBack(held)
-			held.addrIdle = held.from.idle.PushBack(held)
-		}
+		l.moveLocked(held, phaseIdle)
 	case http.StateActive, http.StateHijacked:
-		l.unidleLocked(held)
+		l.moveLocked(held, phaseActive)
 	}
 }
 
 // Close stops accepting and reports what is pending.
 func (l *Listener) Close() error {
 	err := l.Listener.Close()
+	l.mu.Lock()
+	l.closed = true
+	if l.sweep != nil {
+		l.sweep.Stop()
+		l.sweep = nil
+	}
+	l.mu.Unlock()
 	l.flushPending()
 	return err
+}
+
+// moveLocked moves c to phase p: to the back of its groups' queues of p,
+// the youngest there.
+func (l *Listener) moveLocked(c *Conn, p phase) {
+	if c.phase == p {
+		return
+	}
+	l.dequeueLocked(c)
+	c.phase = p
+	c.idle.Store(p == phaseIdle)
+	c.queueLocked()
+}
+
+// queueLocked puts a new or idle c at the back of its groups' queues.
+func (c *Conn) queueLocked() {
+	if c.phase == phaseActive {
+		return
+	}
+	for i, g := range c.groups {
+		if g != nil {
+			c.places[i] = g.queues[c.phase].PushBack(c)
+		}
+	}
+}
+
+func (l *Listener) dequeueLocked(c *Conn) {
+	for i, g := range c.groups {
+		if c.places[i] != nil {
+			g.queues[c.phase].Remove(c.places[i])
+			c.places[i] = nil
+		}
+	}
 }
 
 func (l *Listener) releaseLocked(c *Conn) {
@@ -176,18 +267,17 @@ func (l *Listener) releaseLocked(c *Conn) {
 		return
 	}
 	c.held = false
-	l.unidleLocked(c)
-	l.open--
-	if c.from.open--; c.from.open == 0 {
+	l.dequeueLocked(c)
+	for _, g := range c.groups {
+		if g != nil {
+			g.open--
+		}
+	}
+	if c.groups[1].open == 0 {
 		delete(l.addrs, c.addr)
 	}
-}
-
-func (l *Listener) unidleLocked(c *Conn) {
-	if c.idle != nil {
-		l.idle.Remove(c.idle)
-		c.from.idle.Remove(c.addrIdle)
-		c.idle, c.addrIdle = nil, nil
+	if c.groups[2] != nil && c.groups[2].open == 0 {
+		delete(l.nets, network(c.addr))
 	}
 }
 
@@ -197,6 +287,22 @@ func (c *Conn) Close() error {
 	c.l.releaseLocked(c)
 	c.l.mu.Unlock()
 	return c.Conn.Close()
+}
+
+// Read notes a request arriving on an idle connection: from its first byte
+// the connection is no longer closed to make room, as it is once the server
+// has its headers (http.StateActive). A client sending its next request, an
+// upload, on a keep-alive connection does not see it closed midway.
+func (c *Conn) Read(p []byte) (int, error) {
+	n, err := c.Conn.Read(p)
+	if n > 0 && c.idle.Load() {
+		c.l.mu.Lock()
+		if c.held && c.phase == phaseIdle {
+			c.l.moveLocked(c, phaseActive)
+		}
+		c.l.mu.Unlock()
+	}
+	return n, err
 }
 
 // ReadFrom keeps the server's sendfile path: http.Server looks for it on
@@ -216,6 +322,19 @@ func (c *Conn) CloseWrite() error {
 		return cw.CloseWrite()
 	}
 	return nil
+}
+
+// network is the group of addresses Limits.PerNetwork bounds together: an
+// IPv6 address's /64, which one household or one office is given and any
+// of its machines may connect from; an IPv4 address (IPv4-mapped ones
+// included) alone.
+func network(addr netip.Addr) netip.Prefix {
+	addr = addr.Unmap()
+	if addr.Is4() {
+		return netip.PrefixFrom(addr, 32)
+	}
+	p, _ := addr.Prefix(64) // the zero prefix for the zero address
+	return p
 }
 
 func peerAddr(c net.Conn) netip.Addr {

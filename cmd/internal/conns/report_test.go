@@ -7,78 +7,59 @@ import (
 	"time"
 )
 
-// fakeClock runs the reporter's timers when the test says so.
-type fakeClock struct {
-	now     time.Time
-	delays  []time.Duration
-	pending func()
-}
-
-type fakeTimer struct{ c *fakeClock }
-
-func (t fakeTimer) Stop() bool {
-	was := t.c.pending != nil
-	t.c.pending = nil
-	return was
-}
-
-func (c *fakeClock) after(d time.Duration, f func()) stopper {
-	c.delays, c.pending = append(c.delays, d), f
-	return fakeTimer{c}
-}
-
-func (c *fakeClock) fire(t *testing.T) {
-	t.Helper()
-	f := c.pending
-	if f == nil {
-		t.Fatal("no report is due")
-	}
-	c.pending = nil
-	f()
-}
-
 func newReportingListener(total, perAddr int) (*Listener, *fakeClock, *[]Pressure) {
 	var reports []Pressure
-	l := NewListener(newFakeListener(), Limits{Total: total, PerAddr: perAddr}, func(p Pressure) { reports = append(reports, p) })
-	clock := &fakeClock{now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
-	l.now = func() time.Time { return clock.now }
-	l.after = clock.after
+	l, clock := newClockedListener(Limits{Total: total, PerAddr: perAddr, PerNetwork: total}, &reports)
 	return l, clock, &reports
+}
+
+// refusable holds a connection from addr that refuses the next ones of
+// its address at a per-address bound of 1: it is being served.
+func holdServed(t *testing.T, l *Listener, addr string) {
+	t.Helper()
+	l.ConnState(mustHold(t, l, from(addr)), http.StateActive)
 }
 
 func TestTheFirstRefusalIsReportedAtOnceAndLaterOnesTogetherAMinuteAfter(t *testing.T) {
 	l, clock, reports := newReportingListener(10, 1)
-	mustHold(t, l, from("10.0.0.1:1"))
+	holdServed(t, l, "10.0.0.1:1")
 	mustRefuse(t, l, from("10.0.0.1:2"))
 	if len(clock.delays) != 1 || clock.delays[0] != 0 {
 		t.Fatalf("report delays %v, want one, at once", clock.delays)
 	}
-	clock.fire(t)
-	if len(*reports) != 1 || (*reports)[0] != (Pressure{RefusedPerAddr: 1, Open: 1, LastRefused: netip.MustParseAddr("10.0.0.1")}) {
-		t.Fatalf("reports %+v", *reports)
+	clock.advance(0)
+	want := Pressure{Counts: Counts{RefusedPerAddr: 1}, Open: 1, LastRefused: netip.MustParseAddr("10.0.0.1")}
+	if len(*reports) != 1 || (*reports)[0] != want {
+		t.Fatalf("reports %+v, want %+v", *reports, want)
 	}
 
-	clock.now = clock.now.Add(time.Second)
+	clock.advance(time.Second)
 	mustRefuse(t, l, from("10.0.0.1:3"))
 	mustRefuse(t, l, from("10.0.0.1:4"))
 	if len(clock.delays) != 2 || clock.delays[1] != ReportEvery-time.Second {
 		t.Fatalf("report delays %v, want a second one when a minute has passed since the first", clock.delays)
 	}
-	clock.now = clock.now.Add(ReportEvery)
-	clock.fire(t)
+	clock.advance(ReportEvery - 2*time.Second)
+	if len(*reports) != 1 {
+		t.Fatalf("reports %+v, want the second one to wait for its minute", *reports)
+	}
+	clock.advance(time.Second)
 	if len(*reports) != 2 || (*reports)[1].RefusedPerAddr != 2 {
 		t.Fatalf("reports %+v, want a second one with both refusals", *reports)
 	}
 }
 
-func TestClosingIdleConnectionsToMakeRoomIsReportedWithTheRefusals(t *testing.T) {
-	l, clock, reports := newReportingListener(1, 10)
+func TestClosingConnectionsToMakeRoomIsReportedWithTheRefusals(t *testing.T) {
+	l, clock, reports := newReportingListener(2, 10)
 	h := mustHold(t, l, from("10.0.0.1:1"))
+	l.ConnState(h, http.StateActive)
 	l.ConnState(h, http.StateIdle)
-	mustHold(t, l, from("10.0.0.2:1"))
-	mustRefuse(t, l, from("10.0.0.3:1"))
-	clock.fire(t)
-	want := Pressure{RefusedFull: 1, IdleClosed: 1, Open: 1, LastRefused: netip.MustParseAddr("10.0.0.3")}
+	holdServed(t, l, "10.0.0.2:1")
+	mustHold(t, l, from("10.0.0.3:1")) // closes the idle one
+	holdServed(t, l, "10.0.0.4:1")     // closes the new one
+	mustRefuse(t, l, from("[2001:db8::5]:1"))
+	clock.advance(0)
+	want := Pressure{Counts: Counts{RefusedFull: 1, IdleClosed: 1, NewClosed: 1}, Open: 2, LastRefused: netip.MustParseAddr("2001:db8::5")}
 	if len(*reports) != 1 || (*reports)[0] != want {
 		t.Fatalf("reports %+v, want %+v", *reports, want)
 	}
@@ -87,11 +68,11 @@ func TestClosingIdleConnectionsToMakeRoomIsReportedWithTheRefusals(t *testing.T)
 func TestWhatIsPendingIsReportedOnClose(t *testing.T) {
 	l, clock, reports := newReportingListener(10, 1)
 	l.lastReport = clock.now // the next report waits for its minute
-	mustHold(t, l, from("10.0.0.1:1"))
+	holdServed(t, l, "10.0.0.1:1")
 	mustRefuse(t, l, from("10.0.0.1:2"))
 	l.Close()
-	if len(*reports) != 1 || (*reports)[0].RefusedPerAddr != 1 || clock.pending != nil {
-		t.Fatalf("reports %+v, timer left pending: %v", *reports, clock.pending != nil)
+	if len(*reports) != 1 || (*reports)[0].RefusedPerAddr != 1 || clock.pending() {
+		t.Fatalf("reports %+v, timer left pending: %v", *reports, clock.pending())
 	}
 }
 

@@ -15,7 +15,7 @@ func TestATCPConnectionKeepsItsReadFromAndCloseWrite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l := NewListener(inner, Limits{Total: 1, PerAddr: 1}, nil)
+	l := NewListener(inner, Limits{Total: 1, PerAddr: 1, PerNetwork: 1}, nil)
 	defer l.Close()
 	client, err := net.Dial("tcp", l.Addr().String())
 	if err != nil {
