@@ -27,9 +27,11 @@ type Settings struct {
 	// default, negative: neither that cache nor the one of rendered events).
 	ResultCacheSize int
 	// FeedLimit caps the events of one iCalendar feed (0: DefaultFeedLimit),
-	// FeedMaxBytes its size (0: DefaultFeedMaxBytes).
-	FeedLimit    int
-	FeedMaxBytes int
+	// FeedMaxBytes its size (0: DefaultFeedMaxBytes), FeedZoneYears the
+	// years of zones it describes (0: DefaultFeedZoneYears).
+	FeedLimit     int
+	FeedMaxBytes  int
+	FeedZoneYears int
 	// SearchBudget bounds the time of one index search (0: DefaultSearchBudget).
 	SearchBudget time.Duration
 	// Throttle limits the guessing of passwords (throttle.DefaultLimits when zero).
@@ -102,6 +104,7 @@ func New(store calendar.Store, index calendar.Index, settings Settings) *App {
 	}
 	orDefault(&settings.FeedLimit, DefaultFeedLimit)
 	orDefault(&settings.FeedMaxBytes, DefaultFeedMaxBytes)
+	orDefault(&settings.FeedZoneYears, DefaultFeedZoneYears)
 	orDefault(&settings.MaxUpload, DefaultMaxUpload)
 	orDefault(&settings.MaxPixels, DefaultMaxPixels)
 	orDefault(&settings.UploadMemory, DefaultUploadMemory)

@@ -291,7 +291,7 @@ func eventJSONLD(v EventView, start, end time.Time) map[string]any {
 		"@context": "http://schema.org", "@type": "Event", "name": v.Title, "description": stripTags(v.Excerpt),
 		"url": v.URL, "startDate": start.Format(time.RFC3339), "endDate": end.Format(time.RFC3339),
 		"eventAttendanceMode": "https://schema.org/OfflineEventAttendanceMode",
-		"eventStatus":         "https://schema.org/EventScheduled", "performer": "Organization",
+		"eventStatus":         "https://schema.org/EventScheduled",
 	}
 	if img, ok := v.Image.(*ImageView); ok {
 		ld["image"] = img.URL
@@ -299,9 +299,14 @@ func eventJSONLD(v EventView, start, end time.Time) map[string]any {
 	if venue, ok := v.Venue.(VenueView); ok {
 		ld["location"] = venueJSONLD(venue)
 	}
+	// The organizers are those the caller may read (showTo left the others
+	// out): the plugin's performer, a placeholder "Organization" on every
+	// event, goes with them, so that an event whose organizers are hidden
+	// reads as one that has none.
 	if len(v.Organizer) > 0 {
 		o := v.Organizer[0]
 		ld["organizer"] = withoutEmpty(map[string]any{"@type": "Person", "name": o.Organizer, "url": o.Website, "telephone": o.Phone, "email": o.Email})
+		ld["performer"] = "Organization"
 	}
 	if v.Cost != "" {
 		ld["offers"] = map[string]any{"@type": "Offer", "price": v.CostDetails.Values, "priceCurrency": "USD", "url": v.URL,

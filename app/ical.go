@@ -3,10 +3,8 @@ package app
 import (
 	"cmp"
 	"context"
-	"maps"
 	"net/url"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -16,10 +14,14 @@ import (
 )
 
 // DefaultFeedLimit caps the events of one iCalendar feed, DefaultFeedMaxBytes
-// its size: events past it are left out (X-WP-Total still counts them).
+// its size, DefaultFeedZoneYears the years of zones its VTIMEZONEs describe
+// (each described and the year before each run of them: a feed of 1,000
+// events, each starting and ending in years of their own, needs 4,000):
+// events past them are left out (X-WP-Total still counts them).
 const (
-	DefaultFeedLimit    = 1000
-	DefaultFeedMaxBytes = 8 << 20
+	DefaultFeedLimit     = 1000
+	DefaultFeedMaxBytes  = 8 << 20
+	DefaultFeedZoneYears = 4096
 )
 
 // Feed is the event list as an iCalendar (RFC 5545) document, with the totals
@@ -89,44 +91,42 @@ func hasTZID(loc *time.Location) bool {
 	return loc != time.UTC && loc.String() != "UTC" && !calendar.IsOffsetZone(loc)
 }
 
-// renderICal writes the calendar, a VEVENT an entry.
+// renderICal writes the calendar, a VEVENT an entry, led by the VTIMEZONEs
+// of the zones its times with a TZID name, for the years they fall in (a
+// series' zone for the years its made occurrences span: see zoneYears). An
+// entry is written while the feed keeps within its bytes and its zones
+// within their years (FeedZoneYears, so that the years of a feed are kept
+// whole for the next request); the first that does not fit ends the feed.
 func (s *Events) renderICal(entries []feedEntry) []byte {
-	// Only times with a TZID need their zone described, for the years they
-	// fall in: bounded by the events, however far apart they are; a series'
-	// zone for the years its made occurrences span (see zoneYears).
-	years := map[string][]int{}
-	locs := map[string]*time.Location{}
-	for _, en := range entries {
-		s.zoneYears(en, func(loc *time.Location, y ...int) {
-			locs[loc.String()] = loc
-			years[loc.String()] = append(years[loc.String()], y...)
-		})
-	}
 	w := &ical.Writer{}
 	w.Line("BEGIN", "", "VCALENDAR")
 	w.Line("VERSION", "", "2.0")
 	w.Line("PRODID", "", "-//calendar//events feed//EN")
 	w.Line("CALSCALE", "", "GREGORIAN")
 	w.Text("X-WR-CALNAME", s.siteName())
-	for _, name := range slices.Sorted(maps.Keys(locs)) {
-		y := years[name]
-		slices.Sort(y)
-		ical.WriteTimezone(w, locs[name], slices.Compact(y))
-	}
 	end := len("END:VCALENDAR\r\n")
-	written := len(locs)
+	zones, events := ical.NewZones(), &ical.Writer{}
+	written := 0
 	for _, en := range entries {
-		before := w.Len()
-		s.writeVEvent(w, en)
-		if w.Len()+end > s.settings.FeedMaxBytes {
-			w.Truncate(before) // the feed is full: this event and the rest are left out
+		before := events.Len()
+		s.writeVEvent(events, en)
+		var years []ical.ZoneYears
+		s.zoneYears(en, func(loc *time.Location, y ...int) { years = append(years, ical.ZoneYears{Zone: loc, Years: y}) })
+		fits := func(zoneYears, zoneBytes int) bool {
+			return zoneYears <= s.settings.FeedZoneYears && w.Len()+zoneBytes+events.Len()+end <= s.settings.FeedMaxBytes
+		}
+		if !zones.Grow(years, fits) {
+			events.Truncate(before) // the feed is full: this event and the rest are left out
 			break
 		}
 		written++
 	}
 	if written == 0 { // RFC 5545 wants one component at least: strict parsers refuse none
-		ical.WriteTimezone(w, s.settings.TimeZone, []int{s.now().In(s.settings.TimeZone).Year()})
+		site := []ical.ZoneYears{{Zone: s.settings.TimeZone, Years: []int{s.now().In(s.settings.TimeZone).Year()}}}
+		zones.Grow(site, func(int, int) bool { return true })
 	}
+	zones.Write(w)
+	w.Append(events.Bytes())
 	w.Line("END", "", "VCALENDAR")
 	return w.Bytes()
 }

@@ -168,8 +168,8 @@ func TestTheFeedExcludesOccurrencesTheCallerMayNotRead(t *testing.T) {
 }
 
 // TestTheJSONLDOfAnEventTellsNothingOfAnOrganizerTheCallerMayNotRead: the
-// plugin writes performer "Organization" on every event (a placeholder
-// search engines want), so it tells nothing; the organizer itself goes.
+// organizer goes, and so does the performer the plugin writes beside it
+// (its placeholder "Organization"), as on an event that has none.
 func TestTheJSONLDOfAnEventTellsNothingOfAnOrganizerTheCallerMayNotRead(t *testing.T) {
 	t.Parallel()
 	r := startWithRoles(t)

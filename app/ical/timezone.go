@@ -1,6 +1,8 @@
 package ical
 
 import (
+	"bytes"
+	"sync/atomic"
 	"time"
 
 	"calendar/app/lru"
@@ -57,65 +59,68 @@ func zoneTransitions(loc *time.Location, from, to time.Time) []transition {
 	return out
 }
 
-// WriteTimezone writes the VTIMEZONE of loc for the given calendar years (sorted, distinct):
-// for each run of consecutive years, the observance in effect when it begins,
-// then every change up to its end, each with its real offsets.
-func WriteTimezone(w *Writer, loc *time.Location, years []int) {
-	w.Line("BEGIN", "", "VTIMEZONE")
-	w.Line("TZID", "", Text(loc.String()))
-	for i := 0; i < len(years); {
-		j := i
-		for j+1 < len(years) && years[j+1] == years[j]+1 {
-			j++
-		}
-		for _, c := range observances(loc, years[i], years[j]) {
-			writeObservance(w, c)
-		}
-		i = j + 1
-	}
-	w.Line("END", "", "VTIMEZONE")
-}
-
-// observances are the changes of loc from the start of year first to the end
-// of year last, led by the latest one before (or, when none in the year
-// before, the state at the start as an observance of its own).
-func observances(loc *time.Location, first, last int) []transition {
-	start := time.Date(first, 1, 1, 0, 0, 0, 0, loc)
-	opening := transition{at: start, from: stateAt(loc, start), to: stateAt(loc, start)}
-	var kept []transition
-	for y := first - 1; y <= last; y++ {
-		for _, c := range transitionsIn(loc, y) {
-			if c.at.After(start) {
-				kept = append(kept, c)
-			} else {
-				opening = c
-			}
-		}
-	}
-	return append([]transition{opening}, kept...)
-}
-
 // zoneYear names one year of one zone.
 type zoneYear struct {
 	zone string
 	year int
 }
 
-// knownTransitions keeps the changes of each zone and year once found:
-// finding them steps through every day of the year, and a feed of events
-// in many zones over many years asked it again on every request. 1,024
-// years of zones hold a few hundred kilobytes.
-var knownTransitions = lru.New[zoneYear, []transition](1024)
+// yearBlock is one year of a zone as VTIMEZONE lines, ready to be copied:
+// changes, an observance for each change during the year (from its 1
+// January, local); next, the observance that opens a run of years starting
+// the year after: its last change, or, when it has none, the state in
+// effect on the next 1 January. A run of years [a, b] is then year a-1's
+// next and the changes of a to b.
+type yearBlock struct{ changes, next []byte }
 
-// transitionsIn are loc's changes during year (from its 1 January, local).
-func transitionsIn(loc *time.Location, year int) []transition {
+// blockOverhead is what a kept year costs besides its lines (its key, list
+// element and map slot), so that the budget in bytes bounds the entries too.
+const blockOverhead = 128
+
+// KeptZoneBytes bounds the years of zones kept for every feed: 4 MiB, each
+// year counted as its lines and blockOverhead, so 32,768 years at most
+// (about 9,000 of a zone with summer time, whose year is some 320 bytes).
+const KeptZoneBytes = 4 << 20
+
+// yearBlocks keeps years of zones once worked out, the least recently used
+// forgotten first; computed counts the years it had to work out.
+type yearBlocks struct {
+	kept     *lru.Cache[zoneYear, yearBlock]
+	computed atomic.Int64
+}
+
+func newYearBlocks(budget int) *yearBlocks {
+	return &yearBlocks{kept: lru.NewCosted[zoneYear](budget, func(b yearBlock) int { return len(b.changes) + len(b.next) + blockOverhead })}
+}
+
+// knownYears are shared by every feed: a feed of events in many zones over
+// many years asked the same years again on every request, and working one
+// out steps through each of its days.
+var knownYears = newYearBlocks(KeptZoneBytes)
+
+// year is a year of loc as VTIMEZONE lines.
+func (b *yearBlocks) year(loc *time.Location, year int) yearBlock {
 	key := zoneYear{loc.String(), year}
-	if known, ok := knownTransitions.Get(key); ok {
-		return known
+	if kept, ok := b.kept.Get(key); ok {
+		return kept
 	}
-	found := zoneTransitions(loc, time.Date(year, 1, 1, 0, 0, 0, 0, loc), time.Date(year+1, 1, 1, 0, 0, 0, 0, loc))
-	knownTransitions.Put(key, found)
-	return found
+	b.computed.Add(1)
+	start, end := time.Date(year, 1, 1, 0, 0, 0, 0, loc), time.Date(year+1, 1, 1, 0, 0, 0, 0, loc)
+	changes := zoneTransitions(loc, start, end)
+	opening := transition{at: end, from: stateAt(loc, end), to: stateAt(loc, end)}
+	if len(changes) > 0 {
+		opening = changes[len(changes)-1]
+	}
+	w := &Writer{}
+	for _, c := range changes {
+		writeObservance(w, c)
+	}
+	n := w.Len()
+	writeObservance(w, opening)
+	lines := bytes.Clone(w.Bytes())
+	block := yearBlock{changes: lines[:n:n], next: lines[n:]}
+	b.kept.Put(key, block)
+	return block
 }
 
 func writeObservance(w *Writer, c transition) {

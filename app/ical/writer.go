@@ -24,6 +24,9 @@ func (w *Writer) Truncate(n int) { w.buf.Truncate(n) }
 // Bytes is what was written.
 func (w *Writer) Bytes() []byte { return w.buf.Bytes() }
 
+// Append copies content lines another Writer wrote.
+func (w *Writer) Append(lines []byte) { w.buf.Write(lines) }
+
 // Line writes name, its parameters (each already ";KEY=value") and a value
 // already escaped for its type.
 func (w *Writer) Line(name, params, value string) {
