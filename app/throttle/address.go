@@ -15,9 +15,21 @@ func AddressKey(address string) string {
 	if err != nil {
 		return address
 	}
+	group := AddressGroup(a)
+	if group.Addr().Is4() {
+		return group.Addr().String()
+	}
+	return group.String()
+}
+
+// AddressGroup is the network AddressKey names: an IPv4 address alone (a
+// /32), an IPv6 address's /64; for the bounds that hold addresses as such
+// (the connections').
+func AddressGroup(a netip.Addr) netip.Prefix {
 	a = a.Unmap().WithZone("")
 	if a.Is4() {
-		return a.String()
+		return netip.PrefixFrom(a, 32)
 	}
-	return netip.PrefixFrom(a, 64).Masked().String()
+	p, _ := a.Prefix(64) // the zero prefix for the zero address
+	return p
 }

@@ -25,6 +25,8 @@
 package conns
 
 import (
+	"calendar/app/throttle"
+
 	"container/list"
 	"io"
 	"net"
@@ -324,18 +326,10 @@ func (c *Conn) CloseWrite() error {
 	return nil
 }
 
-// network is the group of addresses Limits.PerNetwork bounds together: an
-// IPv6 address's /64, which one household or one office is given and any
-// of its machines may connect from; an IPv4 address (IPv4-mapped ones
-// included) alone.
-func network(addr netip.Addr) netip.Prefix {
-	addr = addr.Unmap()
-	if addr.Is4() {
-		return netip.PrefixFrom(addr, 32)
-	}
-	p, _ := addr.Prefix(64) // the zero prefix for the zero address
-	return p
-}
+// network is the group of addresses Limits.PerNetwork bounds together, as
+// every bound on addresses counts them (an IPv6 address's /64, an IPv4
+// address alone): throttle.AddressGroup.
+var network = throttle.AddressGroup
 
 func peerAddr(c net.Conn) netip.Addr {
 	switch a := c.RemoteAddr().(type) {
