@@ -42,7 +42,7 @@ func usersCommand(ctx context.Context, args []string, getenv func(string) string
 		return fmt.Errorf("%w (stop the service first when it runs on this data directory)", err)
 	}
 	defer store.Close(context.Background())
-	users := app.NewUsers(store.Users(), throttle.New(throttle.Limits{}))
+	users := app.NewUsers(store, throttle.New(throttle.Limits{}))
 	if what == "list" {
 		everyone, err := users.Everyone(ctx)
 		if err != nil {
@@ -55,7 +55,7 @@ func usersCommand(ctx context.Context, args []string, getenv func(string) string
 		}
 		return w.Flush()
 	}
-	password, err := users.ResetPassword(ctx, login)
+	password, err := users.ResetPassword(ctx, login, false)
 	if errors.Is(err, calendar.ErrNotFound) {
 		return fmt.Errorf("users reset-password: no user has the login %q (calendar users list shows them)", login)
 	}
