@@ -115,7 +115,7 @@ func New(store calendar.Store, index calendar.Index, settings Settings) *App {
 		settings.SeriesQuota = DefaultSeriesQuota
 	}
 	throttle := throttle.New(settings.Throttle)
-	a := &App{store: store, index: index, settings: settings, Users: NewUsers(store.Users(), throttle),
+	a := &App{store: store, index: index, settings: settings, Users: NewUsers(store, throttle),
 		sync: &indexSync{store: store, index: index}, reindex: newReindexer(settings.OnReindex)}
 	if settings.ResultCacheSize == 0 {
 		settings.ResultCacheSize = defaultResultCacheSize

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -118,8 +119,7 @@ func (s *Users) CreateApplicationPassword(ctx context.Context, caller Caller, id
 			}
 		}
 		if len(u.Passwords) >= MaxApplicationPasswords {
-			return calendar.NewError(calendar.KindInvalid, "application_password_limit",
-				fmt.Sprintf("A user has at most %d application passwords: revoke one first.", MaxApplicationPasswords))
+			return errPasswordLimit()
 		}
 		u.Passwords = append(u.Passwords, made)
 		return nil
@@ -132,8 +132,14 @@ func (s *Users) CreateApplicationPassword(ctx context.Context, caller Caller, id
 	return &v, nil
 }
 
+func errPasswordLimit() *calendar.Error {
+	return calendar.NewError(calendar.KindInvalid, "application_password_limit",
+		fmt.Sprintf("A user has at most %d application passwords: revoke one first.", MaxApplicationPasswords))
+}
+
 // RevokeApplicationPassword revokes one of a user's application passwords:
-// the next request signed with it is refused.
+// the next request signed with it is refused. The last password of the
+// site's last administrator who can sign in stays (administrators.go).
 func (s *Users) RevokeApplicationPassword(ctx context.Context, caller Caller, id int64, uuid string) (*DeletedApplicationPassword, error) {
 	if _, err := s.passwordsOf(ctx, caller, id, "rest_cannot_delete_application_password",
 		"Sorry, you are not allowed to delete this application password."); err != nil {
@@ -151,15 +157,18 @@ func (s *Users) RevokeApplicationPassword(ctx context.Context, caller Caller, id
 		return calendar.NewError(calendar.KindNotFound, "rest_application_password_not_found", "Application password not found.")
 	})
 	if err != nil {
-		return nil, err
+		return nil, refusedAs(err, "rest_cannot_delete_application_password",
+			"This is the last password of the site's last administrator who can sign in: make another password, or another administrator, first.")
 	}
 	return &DeletedApplicationPassword{Deleted: true, Previous: passwordView(revoked)}, nil
 }
 
-// ResetPassword gives the user with that login one new application password
-// and revokes the others: access recovered by whoever holds the store (the
-// command line), not over the API.
-func (s *Users) ResetPassword(ctx context.Context, login string) (string, error) {
+// ResetPassword gives the user with that login a new application password
+// and revokes the others, or with keepOthers keeps them (an importer's
+// password revoked to recover an administrator's is a second outage):
+// access recovered by whoever holds the store (the command line), not over
+// the API.
+func (s *Users) ResetPassword(ctx context.Context, login string, keepOthers bool) (string, error) {
 	u, err := s.repo.FindByKey(ctx, "login", strings.ToLower(strings.TrimSpace(login)))
 	if err != nil {
 		return "", err
@@ -167,11 +176,29 @@ func (s *Users) ResetPassword(ctx context.Context, login string) (string, error)
 	password := NewApplicationPassword()
 	now := s.now().UTC().Truncate(time.Second)
 	_, err = s.editUser(ctx, u.ID, Precondition{}, func(u *calendar.User) error {
-		u.Passwords = []calendar.ApplicationPassword{{UUID: newUUID(), Name: "Reset " + now.Format(time.DateOnly),
-			Hash: hashPassword(password), Created: now}}
+		made := calendar.ApplicationPassword{UUID: newUUID(), Name: resetName(now, u.Passwords), Hash: hashPassword(password), Created: now}
+		switch {
+		case !keepOthers:
+			u.Passwords = []calendar.ApplicationPassword{made}
+		case len(u.Passwords) >= MaxApplicationPasswords:
+			return errPasswordLimit()
+		default:
+			u.Passwords = append(u.Passwords, made)
+		}
 		return nil
 	})
 	return password, err
+}
+
+// resetName names a reset's password after its day, unique among the
+// passwords kept (names are, as WordPress has them).
+func resetName(day time.Time, kept []calendar.ApplicationPassword) string {
+	base := "Reset " + day.Format(time.DateOnly)
+	name := base
+	for n := 2; slices.ContainsFunc(kept, func(p calendar.ApplicationPassword) bool { return strings.EqualFold(p.Name, name) }); n++ {
+		name = fmt.Sprintf("%s (%d)", base, n)
+	}
+	return name
 }
 
 // recordUse writes when and from where a password last signed a request,

@@ -38,15 +38,17 @@ func viewOf(u *calendar.User) UserView { return UserView{ID: u.ID, Login: u.Logi
 
 // Users manages users and authenticates requests.
 type Users struct {
-	repo     calendar.Repo[*calendar.User]
+	repo calendar.Repo[*calendar.User]
+	// guards keep the site's last usable administrator (administrators.go).
+	guards   calendar.Repo[*calendar.Guard]
 	now      func() time.Time
 	throttle *throttle.Throttle
 }
 
 // NewUsers returns the user service over a store's users; wrong passwords
 // count against the throttle.
-func NewUsers(repo calendar.Repo[*calendar.User], throttle *throttle.Throttle) *Users {
-	return &Users{repo: repo, now: time.Now, throttle: throttle}
+func NewUsers(store calendar.Store, throttle *throttle.Throttle) *Users {
+	return &Users{repo: store.Users(), guards: store.Guards(), now: time.Now, throttle: throttle}
 }
 
 // AdminLogin is the login of the user created on first start.
@@ -156,7 +158,7 @@ func (s *Users) Create(ctx context.Context, caller Caller, in UserInput) (*Creat
 		return nil, calendar.ErrInvalidParam("login", "login must be 1 to 60 letters, digits, spaces or _ . @ -")
 	}
 	if !in.Role.Valid() {
-		return nil, calendar.ErrInvalidParam("role", "role is not one of "+strings.Join(calendar.RoleNames(), ", ")+".")
+		return nil, errInvalidRole()
 	}
 	if !caller.Can(calendar.CapManageUsers) {
 		return nil, calendar.ErrForbidden(caller.User)
@@ -197,8 +199,8 @@ func (s *Users) Everyone(ctx context.Context) ([]UserView, error) {
 	return out, nil
 }
 
-// Delete removes a user. Administrators cannot delete themselves, so a site always
-// keeps someone who can manage it.
+// Delete removes a user. Administrators cannot delete themselves, and the
+// site's last administrator who can sign in stays (administrators.go).
 func (s *Users) Delete(ctx context.Context, caller Caller, id int64) (*DeletedUser, error) {
 	actor := caller.User
 	if !actor.Can(calendar.CapManageUsers) {
@@ -209,7 +211,8 @@ func (s *Users) Delete(ctx context.Context, caller Caller, id int64) (*DeletedUs
 	}
 	u, err := s.discardUser(ctx, id, caller.Expect)
 	if err != nil {
-		return nil, err
+		return nil, refusedAs(err, "rest_user_cannot_delete",
+			"The site's last administrator who can sign in stays: make another user an administrator first.")
 	}
 	return &DeletedUser{Deleted: true, Previous: viewOf(u)}, nil
 }
@@ -224,63 +227,49 @@ func (s *Users) Me(_ context.Context, caller Caller) (*UserView, error) {
 }
 
 // SetRole gives a user another role; it holds from the user's next request,
-// as every request reads its user again. Administrators only, and the last
-// administrator keeps the role: a site always keeps someone who can manage it.
+// as every request reads its user again. Administrators only, and the
+// site's last administrator who can sign in keeps the role
+// (administrators.go).
 func (s *Users) SetRole(ctx context.Context, caller Caller, id int64, role calendar.Role) (*UserView, error) {
 	if !role.Valid() {
-		return nil, calendar.ErrInvalidParam("role", "role is not one of "+strings.Join(calendar.RoleNames(), ", ")+".")
+		return nil, errInvalidRole()
 	}
 	if !caller.Can(calendar.CapManageUsers) {
 		return nil, calendar.ForbiddenAs(caller.User, "rest_cannot_edit_roles", "Sorry, you are not allowed to edit roles of this user.")
 	}
-	demotes := func(u *calendar.User) bool {
-		return u.Role == calendar.RoleAdministrator && role != calendar.RoleAdministrator
-	}
-	u, err := s.editUser(ctx, id, caller.Expect, func(u *calendar.User) error {
-		if demotes(u) {
-			others, err := s.administratorsBut(ctx, u.ID)
-			if err != nil {
-				return err
-			}
-			if others == 0 {
-				return errLastAdministrator()
-			}
-		}
-		u.Role = role
-		return nil
-	})
+	u, err := s.setRole(ctx, id, caller.Expect, role)
 	if err != nil {
 		return nil, err
-	}
-	// Two administrators demoting each other at once each saw the other:
-	// the second to look finds none left and takes the role back.
-	if role != calendar.RoleAdministrator {
-		if left, err := s.administratorsBut(ctx, 0); err == nil && left == 0 {
-			if _, err := s.editUser(ctx, id, Precondition{}, func(u *calendar.User) error { u.Role = calendar.RoleAdministrator; return nil }); err != nil {
-				return nil, err
-			}
-			return nil, errLastAdministrator()
-		}
 	}
 	v := viewOf(u)
 	return &v, nil
 }
 
-func errLastAdministrator() *calendar.Error {
-	return calendar.NewError(calendar.KindForbidden, "rest_user_invalid_role",
-		"The site's last administrator keeps the role: make another user an administrator first.")
+// SetRoleOf gives the user with that login another role, for whoever holds
+// the store (the command line): the way back to an administrator when none
+// can sign in. signsIn tells whether the user holds an application password.
+func (s *Users) SetRoleOf(ctx context.Context, login string, role calendar.Role) (v UserView, signsIn bool, err error) {
+	if !role.Valid() {
+		return v, false, errInvalidRole()
+	}
+	u, err := s.repo.FindByKey(ctx, "login", strings.ToLower(strings.TrimSpace(login)))
+	if err != nil {
+		return v, false, err
+	}
+	if u, err = s.setRole(ctx, u.ID, Precondition{}, role); err != nil {
+		return v, false, err
+	}
+	return viewOf(u), len(u.ApplicationPasswords()) > 0, nil
 }
 
-// administratorsBut counts the administrators other than the user id.
-func (s *Users) administratorsBut(ctx context.Context, id int64) (int, error) {
-	users, err := s.repo.Scan(ctx, 0, maxUsersListed)
-	n := 0
-	for _, u := range users {
-		if u.Role == calendar.RoleAdministrator && u.ID != id {
-			n++
-		}
-	}
-	return n, err
+func (s *Users) setRole(ctx context.Context, id int64, expect Precondition, role calendar.Role) (*calendar.User, error) {
+	u, err := s.editUser(ctx, id, expect, func(u *calendar.User) error { u.Role = role; return nil })
+	return u, refusedAs(err, "rest_user_invalid_role",
+		"The site's last administrator who can sign in keeps the role: make another user an administrator first.")
+}
+
+func errInvalidRole() error {
+	return calendar.ErrInvalidParam("role", "role is not one of "+strings.Join(calendar.RoleNames(), ", ")+".")
 }
 
 const passwordAlphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"

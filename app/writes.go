@@ -254,12 +254,16 @@ func (s *Users) get(ctx context.Context, id int64) (*calendar.User, error) {
 
 // editUser is edit for a user (users are not indexed): change runs on the
 // user as stored, again on a newer state after a lost race. A user kept
-// with the one password of before keeps it among their passwords.
+// with the one password of before keeps it among their passwords. A change
+// that would take a usable administrator away is written under the guard
+// of administrators, and only if another remains (administrators.go).
 func (s *Users) editUser(ctx context.Context, id int64, expect Precondition, change func(*calendar.User) error) (*calendar.User, error) {
 	u, err := s.get(ctx, id)
 	if err != nil {
 		return nil, err
 	}
+	guard := s.guardOf(guardOfAdministrators)
+	defer guard.release(ctx)
 	out, err := casLoop(ctx, u, func() (*calendar.User, error) { return s.get(ctx, id) }, func(cur *calendar.User) error {
 		if err := expect.holds(cur.Seq, time.Time{}); err != nil {
 			return err
@@ -270,6 +274,9 @@ func (s *Users) editUser(ctx context.Context, id int64, expect Precondition, cha
 		case errors.Is(err, errUnchanged):
 			return nil
 		case err != nil:
+			return err
+		}
+		if err := s.keepAnAdministrator(ctx, guard, cur, &next); err != nil {
 			return err
 		}
 		if err := s.repo.Update(ctx, &next); err != nil {
@@ -291,17 +298,47 @@ func userGone(err error) error {
 }
 
 // discardUser deletes a user for good (a compare-and-swap, again on a newer
-// state after a lost race) and answers the user as last stored.
+// state after a lost race) and answers the user as last stored. A usable
+// administrator is deleted under the guard of administrators, and only if
+// another remains.
 func (s *Users) discardUser(ctx context.Context, id int64, expect Precondition) (*calendar.User, error) {
 	u, err := s.get(ctx, id)
 	if err != nil {
 		return nil, err
 	}
+	guard := s.guardOf(guardOfAdministrators)
+	defer guard.release(ctx)
 	out, err := casLoop(ctx, u, func() (*calendar.User, error) { return s.get(ctx, id) }, func(cur *calendar.User) error {
 		if err := expect.holds(cur.Seq, time.Time{}); err != nil {
+			return err
+		}
+		if err := s.keepAnAdministrator(ctx, guard, cur, nil); err != nil {
 			return err
 		}
 		return s.repo.Delete(ctx, cur.ID, cur.Seq)
 	})
 	return out, userGone(err)
+}
+
+// editGuard applies change to a guard as stored (a compare-and-swap, again
+// on a newer state after a lost race); g is left as last read or written.
+func editGuard(ctx context.Context, guards calendar.Repo[*calendar.Guard], g *calendar.Guard, change func(*calendar.Guard) error) error {
+	out, err := casLoop(ctx, g, func() (*calendar.Guard, error) { return guards.Get(ctx, g.ID) }, func(cur *calendar.Guard) error {
+		next := *cur
+		switch err := change(&next); {
+		case errors.Is(err, errUnchanged):
+			return nil
+		case err != nil:
+			return err
+		}
+		if err := guards.Update(ctx, &next); err != nil {
+			return err
+		}
+		*cur = next
+		return nil
+	})
+	if out != nil && out != g { // nil: the guard could not be read again
+		*g = *out
+	}
+	return err
 }

@@ -25,11 +25,12 @@ var (
 // Bolt is the embedded store: one bbolt file under the data dir. Every write is
 // one transaction, synced to disk before it returns.
 type Bolt struct {
-	db    *bbolt.DB
-	users *boltRepo[calendar.User, *calendar.User]
-	posts *boltRepo[calendar.Post, *calendar.Post]
-	terms *boltRepo[calendar.Term, *calendar.Term]
-	files *boltFiles
+	db     *bbolt.DB
+	users  *boltRepo[calendar.User, *calendar.User]
+	posts  *boltRepo[calendar.Post, *calendar.Post]
+	terms  *boltRepo[calendar.Term, *calendar.Term]
+	guards *boltRepo[calendar.Guard, *calendar.Guard]
+	files  *boltFiles
 	// snapshotted, when a test sets it, runs once a backup's snapshot is
 	// taken, before the archive is written.
 	snapshotted func()
@@ -60,10 +61,11 @@ func OpenBolt(dir string) (*Bolt, error) {
 	db.MaxBatchDelay = time.Millisecond
 	w := &committer{db: db}
 	s := &Bolt{
-		db:    db,
-		users: newBoltRepo[calendar.User](w, usersCollection),
-		posts: newBoltRepo[calendar.Post](w, postsCollection),
-		terms: newBoltRepo[calendar.Term](w, termsCollection),
+		db:     db,
+		users:  newBoltRepo[calendar.User](w, usersCollection),
+		posts:  newBoltRepo[calendar.Post](w, postsCollection),
+		terms:  newBoltRepo[calendar.Term](w, termsCollection),
+		guards: newBoltRepo[calendar.Guard](w, guardsCollection),
 	}
 	err = db.Update(func(tx *bbolt.Tx) error {
 		for _, b := range [][]byte{metaBucket, changesBucket, filesBucket} {
@@ -71,7 +73,7 @@ func OpenBolt(dir string) (*Bolt, error) {
 				return err
 			}
 		}
-		for _, r := range []interface{ createBuckets(*bbolt.Tx) error }{s.users, s.posts, s.terms} {
+		for _, r := range []interface{ createBuckets(*bbolt.Tx) error }{s.users, s.posts, s.terms, s.guards} {
 			if err := r.createBuckets(tx); err != nil {
 				return err
 			}
@@ -88,9 +90,10 @@ func OpenBolt(dir string) (*Bolt, error) {
 	return s, nil
 }
 
-func (s *Bolt) Users() calendar.Repo[*calendar.User] { return s.users }
-func (s *Bolt) Posts() calendar.Repo[*calendar.Post] { return s.posts }
-func (s *Bolt) Terms() calendar.Repo[*calendar.Term] { return s.terms }
+func (s *Bolt) Users() calendar.Repo[*calendar.User]   { return s.users }
+func (s *Bolt) Posts() calendar.Repo[*calendar.Post]   { return s.posts }
+func (s *Bolt) Terms() calendar.Repo[*calendar.Term]   { return s.terms }
+func (s *Bolt) Guards() calendar.Repo[*calendar.Guard] { return s.guards }
 
 // Ping checks that the database file is open and readable.
 func (s *Bolt) Ping(ctx context.Context) error {

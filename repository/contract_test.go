@@ -419,6 +419,32 @@ func runContract(t *testing.T, sut storeUnderTest) {
 		}
 	})
 
+	t.Run("a guard is one per name, found by it, and written by compare-and-swap", func(t *testing.T) {
+		s := sut.open(t)
+		g := &calendar.Guard{Name: "administrators"}
+		mustInsert(t, s.Guards(), g)
+		if err := s.Guards().Insert(ctx, &calendar.Guard{Name: "administrators"}); !errors.Is(err, calendar.ErrConflict) {
+			t.Fatalf("a second guard of one name: err = %v, want ErrConflict", err)
+		}
+		found, err := s.Guards().FindByKey(ctx, "name", "administrators")
+		if err != nil || found.ID != g.ID {
+			t.Fatalf("found %+v, %v; want guard %d", found, err, g.ID)
+		}
+		stale := *found
+		until := time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)
+		found.Lease = &calendar.Lease{Holder: "me", Until: until}
+		if err := s.Guards().Update(ctx, found); err != nil {
+			t.Fatal(err)
+		}
+		stale.Lease = &calendar.Lease{Holder: "another"}
+		if err := s.Guards().Update(ctx, &stale); !errors.Is(err, calendar.ErrStale) {
+			t.Fatalf("a lease taken from an older revision: err = %v, want ErrStale", err)
+		}
+		if held, _ := s.Guards().Get(ctx, g.ID); held.Lease == nil || held.Lease.Holder != "me" || !held.Lease.Until.Equal(until) {
+			t.Fatalf("the guard holds %+v, want the lease of the first writer", held.Lease)
+		}
+	})
+
 	t.Run("files", func(t *testing.T) { runFilesContract(t, sut) })
 
 	if sut.reopen != nil {

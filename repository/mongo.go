@@ -29,6 +29,7 @@ type Mongo struct {
 	users      *mongoRepo[calendar.User, *calendar.User]
 	posts      *mongoRepo[calendar.Post, *calendar.Post]
 	terms      *mongoRepo[calendar.Term, *calendar.Term]
+	guards     *mongoRepo[calendar.Guard, *calendar.Guard]
 	files      *mongoFiles
 }
 
@@ -55,7 +56,8 @@ func OpenMongo(ctx context.Context, uri, dbName string) (*Mongo, error) {
 	s.users = newMongoRepo[calendar.User](s, usersCollection)
 	s.posts = newMongoRepo[calendar.Post](s, postsCollection)
 	s.terms = newMongoRepo[calendar.Term](s, termsCollection)
-	for _, r := range []interface{ ensureIndexes(context.Context) error }{s.users, s.posts, s.terms} {
+	s.guards = newMongoRepo[calendar.Guard](s, guardsCollection)
+	for _, r := range []interface{ ensureIndexes(context.Context) error }{s.users, s.posts, s.terms, s.guards} {
 		if err := r.ensureIndexes(ctx); err != nil {
 			_ = client.Disconnect(ctx)
 			return nil, fmt.Errorf("creating indexes: %w", err)
@@ -89,9 +91,10 @@ func clientOptions(uri string) (*options.ClientOptions, error) {
 	return opts, nil
 }
 
-func (s *Mongo) Users() calendar.Repo[*calendar.User] { return s.users }
-func (s *Mongo) Posts() calendar.Repo[*calendar.Post] { return s.posts }
-func (s *Mongo) Terms() calendar.Repo[*calendar.Term] { return s.terms }
+func (s *Mongo) Users() calendar.Repo[*calendar.User]   { return s.users }
+func (s *Mongo) Posts() calendar.Repo[*calendar.Post]   { return s.posts }
+func (s *Mongo) Terms() calendar.Repo[*calendar.Term]   { return s.terms }
+func (s *Mongo) Guards() calendar.Repo[*calendar.Guard] { return s.guards }
 
 func (s *Mongo) Ping(ctx context.Context) error { return storeError(s.client.Ping(ctx, nil)) }
 

@@ -18,9 +18,10 @@ import (
 
 // Collection names, one per app.Store repo.
 const (
-	usersCollection = "users"
-	postsCollection = "posts"
-	termsCollection = "terms"
+	usersCollection  = "users"
+	postsCollection  = "posts"
+	termsCollection  = "terms"
+	guardsCollection = "guards"
 )
 
 // uniqueFields returns the names of the unique keys documents of type T declare.

@@ -50,11 +50,15 @@ type Repo[T Document] interface {
 
 // Store is the storage the service needs. Posts (events, venues, organizers)
 // share one collection and so one ID sequence; terms (categories and tags) share
-// another; users have a third.
+// another; users have a third; guards a fourth.
 type Store interface {
 	Users() Repo[*User]
 	Posts() Repo[*Post]
 	Terms() Repo[*Term]
+	// Guards are the guards of changes that span records (guard.go), one
+	// per name. Their writes take sequence numbers as any write does; the
+	// readers of the change feed skip them, as they skip users.
+	Guards() Repo[*Guard]
 	// Files keeps the files of uploaded media.
 	Files() Files
 	// Changes returns up to limit changes with a sequence above afterSeq, in

@@ -161,6 +161,19 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 		logger.Info("created user admin; its application password is shown only this once",
 			"login", app.AdminLogin, "application_password", generated)
 	}
+	// A store with users but no administrator who can sign in (edited or
+	// restored by hand) serves on, and says loudly how to get one back:
+	// the start makes no administrator of its own accord, since a stale
+	// CALENDAR_ADMIN_PASSWORD would then mint one.
+	none, passwordless, err := a.Users.NoUsableAdministrator(ctx)
+	if err != nil {
+		return fmt.Errorf("looking for an administrator: %w", err)
+	}
+	if none {
+		command := recoveryCommand(passwordless)
+		logger.Error("no administrator can sign in, so nobody can manage users: stop the service and run: "+command,
+			"command", command)
+	}
 
 	api := controllers.New(controllers.Config{SiteURL: cfg.SiteURL, Logger: logger, MetricsToken: cfg.MetricsToken,
 		CORSOrigins: cfg.CORSOrigins, TrustedProxies: cfg.TrustedProxies, Collectors: []prometheus.Collector{ln.Collector()}}, a)

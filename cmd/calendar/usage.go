@@ -10,7 +10,7 @@ var commands = []struct{ name, usage string }{
 	{"", "serve the API (the default)"},
 	{"reindex", "rebuild the search index from the store, with the service stopped"},
 	{"verify", "compare the search index with the store and report what differs"},
-	{"users", "list: the users and their roles; reset-password LOGIN: a new password, the others revoked (service stopped)"},
+	{"users", "list: the users and their roles; reset-password LOGIN [--keep-others]: a new password, the others revoked (or kept); set-role LOGIN ROLE: another role, administrator too (service stopped)"},
 	{"restore", "fill an empty data directory from a backup archive: calendar restore [flags] FILE (- reads standard input); service stopped"},
 	{"help", "show this help"},
 }

@@ -3,9 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"net/http"
 	"strings"
 	"testing"
+
+	"calendar/app/calendar"
+	"calendar/repository"
 )
 
 // runIn runs the real main with args on the data directory dir, in a
@@ -91,5 +95,85 @@ func TestALostAdminPasswordIsResetOfflineAndTheOldOneStopsWorking(t *testing.T) 
 	}
 	if !strings.Contains(logs.String(), "CALENDAR_ADMIN_PASSWORD is ignored") {
 		t.Fatalf("the ignored setting is not logged:\n%s", logs.String())
+	}
+}
+
+// A store whose users include no administrator who can sign in (edited by
+// hand) is told at start, with the command that brings one back; set-role
+// makes one offline, and reset-password --keep-others gives them a password
+// while the importer's keeps working.
+func TestAStoreWithoutAnAdministratorIsToldAtStartAndGetsOneBackOffline(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	const first = "the first admin password"
+	addr, _, stop := serveOn(t, dir, first)
+	req, _ := http.NewRequest("POST", "http://"+addr+"/vendor/admin/v1/users", strings.NewReader(`{"login":"ed","role":"editor"}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.SetBasicAuth("admin", first)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ed struct {
+		Password string `json:"application_password"`
+	}
+	if err := json.NewDecoder(res.Body).Decode(&ed); err != nil || res.StatusCode != http.StatusCreated {
+		t.Fatalf("creating ed: %d, %v", res.StatusCode, err)
+	}
+	res.Body.Close()
+	stop()
+
+	store, err := repository.OpenBolt(dir) // the hand edit: no administrator left
+	if err != nil {
+		t.Fatal(err)
+	}
+	admin, err := store.Users().FindByKey(context.Background(), "login", "admin")
+	if err == nil {
+		admin.Role = calendar.RoleEditor
+		err = store.Users().Update(context.Background(), admin)
+	}
+	store.Close(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, logs, stop := serveOn(t, dir, "")
+	stop()
+	const told = "no administrator can sign in, so nobody can manage users: stop the service and run: " +
+		"calendar users set-role LOGIN administrator, then calendar users reset-password LOGIN --keep-others"
+	if !strings.Contains(logs.String(), told) {
+		t.Fatalf("the start does not tell the operator what to run:\n%s", logs.String())
+	}
+
+	for _, refused := range []struct{ args, says string }{
+		{"users set-role ed", "calendar users set-role LOGIN ROLE"},
+		{"users set-role ed overlord", "role is not one of"},
+		{"users set-role nobody administrator", `no user has the login "nobody"`},
+	} {
+		if _, stderr, err := runIn(t, dir, refused.args); err == nil || !strings.Contains(stderr, refused.says) {
+			t.Fatalf("%s: %v, %s; want it refused saying %q", refused.args, err, stderr, refused.says)
+		}
+	}
+	if stdout, stderr, err := runIn(t, dir, "users set-role ed administrator"); err != nil || !strings.Contains(stdout, "ed is now administrator.") {
+		t.Fatalf("set-role: %v\n%s%s", err, stdout, stderr)
+	}
+	if _, stderr, err := runIn(t, dir, "users set-role ed subscriber"); err == nil || !strings.Contains(stderr, "last administrator who can sign in keeps the role") {
+		t.Fatalf("set-role took the last administrator away: %v, %s", err, stderr)
+	}
+	stdout, stderr, err := runIn(t, dir, "users reset-password ed --keep-others")
+	if err != nil || !strings.Contains(stdout, "their other passwords are kept") {
+		t.Fatalf("reset-password --keep-others: %v\n%s%s", err, stdout, stderr)
+	}
+	lines := strings.Split(strings.TrimRight(stdout, "\n"), "\n")
+	reset := lines[len(lines)-1]
+
+	addr, logs, stop = serveOn(t, dir, "")
+	defer stop()
+	if strings.Contains(logs.String(), "no administrator can sign in") {
+		t.Fatalf("told again with an administrator back:\n%s", logs.String())
+	}
+	for _, password := range []string{reset, ed.Password} {
+		if status := signsIn(t, addr, "ed", password); status != http.StatusOK {
+			t.Fatalf("ed signs in with %q: %d, want 200", password, status)
+		}
 	}
 }
