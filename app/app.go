@@ -63,9 +63,9 @@ type Settings struct {
 	// OnReindex, when set, hears how a rebuild of the index goes: at each
 	// change of its state and after each batch (the service logs it).
 	OnReindex func(ReindexStatus)
-	// ReindexPace, when set, is called before each batch a rebuild beside
-	// the live index writes, on the rebuild's context: tests hold a rebuild
-	// there to act while it runs.
+	// ReindexPace, when set, is called before each batch a rebuild writes
+	// (in place or beside the live index), on the rebuild's context: tests
+	// hold a rebuild there to act while it runs.
 	ReindexPace func(context.Context)
 }
 
@@ -115,14 +115,16 @@ func New(store calendar.Store, index calendar.Index, settings Settings) *App {
 		settings.SeriesQuota = DefaultSeriesQuota
 	}
 	throttle := throttle.New(settings.Throttle)
+	rebuilds := newReindexer(settings.OnReindex)
 	a := &App{store: store, index: index, settings: settings, Users: NewUsers(store, throttle),
-		sync: &indexSync{store: store, index: index}, reindex: newReindexer(settings.OnReindex)}
+		sync: &indexSync{store: store, index: index, rebuilds: rebuilds}, reindex: rebuilds}
 	if settings.ResultCacheSize == 0 {
 		settings.ResultCacheSize = defaultResultCacheSize
 	}
-	// What answers requests: answers kept per index generation, then a time
-	// budget on the searches that run; writes and syncs are not bounded.
-	searched := newCachedIndex(newBudgetedIndex(index, settings.SearchBudget), max(settings.ResultCacheSize, 0))
+	// What answers requests: nothing while the index is not whole, then
+	// answers kept per index generation, then a time budget on the searches
+	// that run; writes and syncs are not bounded.
+	searched := wholeIndex{Index: newCachedIndex(newBudgetedIndex(index, settings.SearchBudget), max(settings.ResultCacheSize, 0)), rebuilds: rebuilds}
 	if settings.Now == nil {
 		settings.Now = time.Now
 	}

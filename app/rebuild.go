@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"fmt"
 	"runtime"
 	"sync"
 
@@ -12,29 +13,31 @@ import (
 // and post, in batches on every core, then the checkpoint of the feed as it
 // stood before the scan (what changes during the scan is caught up after).
 // progress hears the count done and the total after each batch. The service
-// answers readyz 503 meanwhile: this is for an index that was missing or
-// that this release cannot serve; one that serves is rebuilt beside itself
-// (StartReindex).
+// answers readyz 503 meanwhile, and so does everything that needs the index
+// (wholeIndex) until the fill ends well: this is for an index that was
+// missing, that this release cannot serve, or of another store state; one
+// that serves is rebuilt beside itself (StartReindex).
 func (a *App) Rebuild(ctx context.Context, progress func(done, total int64)) (int64, error) {
-	fill, err := a.BeginRebuild()
+	fill, err := a.BeginRebuild("rebuilt by hand, in place")
 	if err != nil {
 		return 0, err
 	}
 	return fill(ctx, progress)
 }
 
-// BeginRebuild is Rebuild in two steps: from its return, readyz answers
-// 503 and no other rebuild starts (a service calls it before it serves);
-// fill, run once, then does the work.
-func (a *App) BeginRebuild() (fill func(ctx context.Context, progress func(done, total int64)) (int64, error), err error) {
-	if _, err := a.reindex.begin(ReindexNoIndex, true, nil, nil); err != nil {
+// BeginRebuild is Rebuild in two steps: from its return, readyz and what
+// needs the index answer 503 and no other rebuild starts (a service calls
+// it before it serves); fill, run once, then does the work. why says what
+// made it run (ReindexStatus.Why).
+func (a *App) BeginRebuild(why string) (fill func(ctx context.Context, progress func(done, total int64)) (int64, error), err error) {
+	if _, err := a.reindex.begin(ReindexNoIndex, why, true, nil, nil); err != nil {
 		return nil, err
 	}
 	return a.rebuildInPlace, nil
 }
 
 func (a *App) rebuildInPlace(ctx context.Context, progress func(done, total int64)) (int64, error) {
-	last, err := a.fill(ctx, a.index, runtime.GOMAXPROCS(0), nil, progress)
+	last, err := a.fill(ctx, a.index, runtime.GOMAXPROCS(0), a.settings.ReindexPace, progress)
 	if err == nil {
 		s := a.sync
 		s.mu.Lock()
@@ -151,4 +154,56 @@ func rebuildCollection[T calendar.Document](ctx context.Context, repo calendar.R
 	default:
 		return ctx.Err()
 	}
+}
+
+// IndexOfAnotherStore says why the index cannot be the store's, or "" when
+// nothing says so: it has applied changes up to a sequence the store never
+// handed out, so the store was restored from a backup (or replaced) under
+// it. Such an index would answer for items the store no longer has and miss
+// those it has again: it is not served, but built again in place (the
+// index's checkpoint is read first, so a write meanwhile cannot make a true
+// index look ahead). A store restored and then written past the checkpoint
+// cannot be told so: the restore's procedure rebuilds the index.
+func (a *App) IndexOfAnotherStore(ctx context.Context) (string, error) {
+	applied, err := a.index.AppliedSeq(ctx)
+	if err != nil {
+		return "", err
+	}
+	last, err := a.store.LastSeq(ctx)
+	if err != nil || applied <= last {
+		return "", err
+	}
+	return fmt.Sprintf("the index has applied the store's changes up to sequence %d, but the store's last is %d: the store was restored (or replaced) under it", applied, last), nil
+}
+
+// CatchUpOnStop applies what the index has not yet applied, once the service
+// takes no more writes, so that the checkpoint it leaves is the store's last
+// sequence (its own writes move it only on the next pass): a store restored
+// under it from an older backup is then told at the next start
+// (IndexOfAnotherStore). An index that is not whole is left as it is, for the
+// next start to build.
+func (a *App) CatchUpOnStop(ctx context.Context) error {
+	if a.reindex.partial.Load() {
+		return nil
+	}
+	_, err := a.CatchUp(ctx)
+	return err
+}
+
+// replaceIfOfAnotherStore starts, when the live index is found to be of
+// another store state while the service runs (a mongorestore under it), a
+// rebuild beside it: from then on it answers nothing (wholeIndex) until its
+// successor, built from the store as it is now, is live. Nothing is started
+// while a rebuild runs (its successor is checked again once live) or after
+// one failed (the index answers nothing until someone rebuilds it).
+func (a *App) replaceIfOfAnotherStore(ctx context.Context) error {
+	if _, running, _ := a.reindex.now(); running || a.reindex.partial.Load() {
+		return nil
+	}
+	why, err := a.IndexOfAnotherStore(ctx)
+	if err != nil || why == "" {
+		return err
+	}
+	_, err = a.StartReindex(ReindexStoreRestored, why)
+	return err
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"calendar/app/calendar"
@@ -15,7 +16,11 @@ import (
 const (
 	ReindexRequested      = "requested"       // an administrator asked for it
 	ReindexMappingVersion = "mapping_version" // the live index is of an older mapping version, which still serves
-	ReindexNoIndex        = "no_index"        // there was no index this release serves: built in place
+	ReindexNoIndex        = "no_index"        // there was no index this release serves for the store: built in place
+	// ReindexStoreRestored: the live index was found, while it served, to be
+	// of another state of the store (restored under it): it answers nothing
+	// while its successor is built beside it.
+	ReindexStoreRestored = "store_restored"
 )
 
 // A rebuild's states (ReindexStatus.State).
@@ -32,6 +37,9 @@ const (
 type ReindexStatus struct {
 	State  string `json:"state"`
 	Reason string `json:"reason,omitempty"`
+	// Why says, in words, what made the rebuild run: what index was found
+	// and what this release builds, or what the store and the index say.
+	Why string `json:"why,omitempty"`
 	// DocumentsDone of DocumentsTotal (posts and terms, counted when the
 	// scan began) are in the new index; writes made meanwhile follow.
 	DocumentsDone  int64 `json:"documents_done"`
@@ -47,8 +55,17 @@ type reindexer struct {
 	mu      sync.Mutex
 	status  ReindexStatus
 	running bool
-	inPlace bool // the live index is being filled: readyz answers 503
+	inPlace bool // the live index is being filled
 	stopped bool
+	// replacing: the live index cannot answer truly while the rebuild
+	// runs (filled in place, or of another store state).
+	replacing bool
+	// partial: the live index is not whole (being replaced so, or such a
+	// rebuild failed), so it answers nothing (wholeIndex), and readyz 503,
+	// until a rebuild ends well. Read without the lock on every search;
+	// written under it.
+	partial atomic.Bool
+	started time.Time // of the rebuild running, for the time it has left
 	// cancel and done belong to a rebuild beside the live index, which
 	// runs on its own goroutine.
 	cancel context.CancelFunc
@@ -62,8 +79,10 @@ func newReindexer(heard func(ReindexStatus)) *reindexer {
 }
 
 // begin marks a rebuild started, or says why none may start now. A rebuild
-// beside the live index gives what stops it and what says it ended.
-func (r *reindexer) begin(reason string, inPlace bool, cancel context.CancelFunc, done chan struct{}) (ReindexStatus, error) {
+// beside the live index gives what stops it and what says it ended. From a
+// rebuild in place, or one for a store restored under the live index, until
+// one ends well, the live index answers nothing (wholeIndex).
+func (r *reindexer) begin(reason, why string, inPlace bool, cancel context.CancelFunc, done chan struct{}) (ReindexStatus, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.stopped {
@@ -74,8 +93,12 @@ func (r *reindexer) begin(reason string, inPlace bool, cancel context.CancelFunc
 			"The index is being rebuilt already: GET this route shows how far it is.")
 	}
 	now := wordpressNow()
-	r.status = ReindexStatus{State: ReindexBuilding, Reason: reason, StartedAt: &now}
-	r.running, r.inPlace, r.cancel, r.done = true, inPlace, cancel, done
+	r.status = ReindexStatus{State: ReindexBuilding, Reason: reason, Why: why, StartedAt: &now}
+	r.running, r.inPlace, r.cancel, r.done, r.started = true, inPlace, cancel, done, time.Now()
+	r.replacing = inPlace || reason == ReindexStoreRestored
+	if r.replacing {
+		r.partial.Store(true)
+	}
 	r.tell()
 	return r.status, nil
 }
@@ -99,8 +122,10 @@ func (r *reindexer) end(err error) int64 {
 	r.status.State = ReindexDone
 	if err != nil {
 		r.status.State, r.status.Error = ReindexFailed, err.Error()
+	} else {
+		r.partial.Store(false) // filled in place, or a whole successor is live
 	}
-	r.running, r.inPlace = false, false
+	r.running, r.inPlace, r.replacing = false, false, false
 	r.tell()
 	return r.status.DocumentsDone
 }
@@ -125,7 +150,7 @@ func (a *App) Reindex(ctx context.Context, caller Caller) (ReindexStatus, error)
 	if !caller.Can(calendar.CapManageOptions) {
 		return ReindexStatus{}, calendar.ErrForbidden(caller.User)
 	}
-	return a.StartReindex(ReindexRequested)
+	return a.StartReindex(ReindexRequested, "an administrator asked for it")
 }
 
 // ReindexStatus tells an administrator how the last rebuild goes or went.
@@ -142,8 +167,10 @@ func (a *App) ReindexStatus(ctx context.Context, caller Caller) (ReindexStatus, 
 // new one is filled from the store, follows the writes made meanwhile on
 // the store's change feed, and is then made the live one at once; the old
 // one is removed once the searches running on it end. The service stays
-// ready throughout. A conflict while another rebuild runs.
-func (a *App) StartReindex(reason string) (ReindexStatus, error) {
+// ready throughout (but for a store restored under the live index: see
+// begin). A conflict while another rebuild runs. why says, in words, what
+// made it run (ReindexStatus.Why).
+func (a *App) StartReindex(reason, why string) (ReindexStatus, error) {
 	rebuildable, ok := a.index.(calendar.Rebuildable)
 	if !ok {
 		return ReindexStatus{}, calendar.NewError(calendar.KindNotImplemented, "reindex_not_supported",
@@ -152,7 +179,7 @@ func (a *App) StartReindex(reason string) (ReindexStatus, error) {
 	r := a.reindex
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
-	st, err := r.begin(reason, false, cancel, done)
+	st, err := r.begin(reason, why, false, cancel, done)
 	if err != nil {
 		cancel()
 		return st, err
@@ -259,12 +286,12 @@ func (a *App) swapIn(ctx context.Context, next calendar.Successor, cur *feedCurs
 	return retire, nil
 }
 
-// rebuildState is what readyz says while the live index is being filled in
-// place, nil otherwise: a rebuild beside it leaves the service ready.
+// rebuildState is what readyz says while the live index is not whole (being
+// filled in place, or such a fill failed), nil otherwise: a rebuild beside
+// it leaves the service ready.
 func (a *App) rebuildState() error {
-	st, _, inPlace := a.reindex.now()
-	if !inPlace {
-		return nil
+	if err := a.reindex.notWhole(); err != nil {
+		return err.Cause
 	}
-	return fmt.Errorf("the index is being rebuilt: %d of %d documents", st.DocumentsDone, st.DocumentsTotal)
+	return nil
 }

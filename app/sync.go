@@ -31,6 +31,9 @@ type indexSync struct {
 	mu    sync.Mutex // one catch-up of the live index at a time; guards cursor
 	// cursor is how far the live index has followed the store's feed.
 	cursor feedCursor
+	// rebuilds says whether the live index is whole: no write goes through
+	// while it is not (wholeIndex).
+	rebuilds *reindexer
 }
 
 // feedCursor is how far an index has followed the store's change feed: its
@@ -52,8 +55,12 @@ func cursorAt(seq int64) feedCursor {
 // written. Two writes of one document reach the index in the order of their
 // store writes (see indexOrder). doc is the document of the collection
 // written (its ID and, after toStore, its new sequence); gone says the
-// write deleted it.
+// write deleted it. While the index is not whole nothing is written: the
+// write answers as what needs the index does (wholeIndex).
 func (s *indexSync) writeThrough(collection string, doc calendar.Document, gone bool, toStore, toIndex func() error) error {
+	if err := s.rebuilds.notWhole(); err != nil {
+		return err
+	}
 	s.gate.RLock()
 	defer s.gate.RUnlock()
 	if err := toStore(); err != nil {
@@ -250,7 +257,9 @@ func missing(wanted []int64, present map[int64]bool) []int64 {
 	return out
 }
 
-// Sync catches up on an interval until ctx ends; onError hears each failure.
+// Sync catches up on an interval until ctx ends, first replacing an index
+// found to be of another store state (replaceIfOfAnotherStore); onError
+// hears each failure.
 func (a *App) Sync(ctx context.Context, interval time.Duration, onError func(error)) {
 	t := time.NewTicker(interval)
 	defer t.Stop()
@@ -259,6 +268,9 @@ func (a *App) Sync(ctx context.Context, interval time.Duration, onError func(err
 		case <-ctx.Done():
 			return
 		case <-t.C:
+			if err := a.replaceIfOfAnotherStore(ctx); err != nil && !errors.Is(err, context.Canceled) {
+				onError(err)
+			}
 			if _, err := a.CatchUp(ctx); err != nil && !errors.Is(err, context.Canceled) {
 				onError(err)
 			}

@@ -334,6 +334,9 @@ func (api *API) writeError(w http.ResponseWriter, r *http.Request, err error) {
 		api.logger(r).Error("request failed", "method", r.Method, "path", r.URL.Path, "code", e.Code, "error", e.Error())
 	}
 	w.Header().Set("Content-Type", "application/json; charset=UTF-8")
+	if status == http.StatusServiceUnavailable { // "not now" is never kept: not by a CDN, not by a browser
+		w.Header().Set("Cache-Control", "no-store")
+	}
 	if e.RetryAfter > 0 {
 		w.Header().Set("Retry-After", strconv.Itoa(int(e.RetryAfter.Seconds())+1))
 	}

@@ -23,8 +23,9 @@ func mountReindex(api *API, reindex reindexService) {
 		return reindex.ReindexStatus(r.Context(), r.Caller)
 	}, fuego.OptionSummary("How the index's rebuild goes"),
 		fuego.OptionDescription("The last rebuild of the search index since the service started: state (idle, building, "+
-			"catching_up, done, failed), reason (requested, mapping_version, no_index), documents_done of documents_total, "+
-			"started_at, finished_at (UTC), error. Administrators only."), mayAnswer(calendar.KindNotImplemented))
+			"catching_up, done, failed), reason (requested, mapping_version, no_index, store_restored), why (in words: the "+
+			"index found and what this release builds), documents_done of documents_total, started_at, finished_at (UTC), "+
+			"error. Administrators only."), mayAnswer(calendar.KindNotImplemented))
 
 	handle(api, AdminNamespace, []string{http.MethodPost}, "/reindex", nil, func(r *Request) (app.ReindexStatus, error) {
 		st, err := reindex.Reindex(r.Context(), r.Caller)

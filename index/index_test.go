@@ -47,14 +47,20 @@ func TestAnIndexOfOtherLanguagesIsOutdated(t *testing.T) {
 	for _, step := range []struct {
 		languages       []string
 		fresh, outdated bool
-	}{{[]string{"fr"}, true, false}, {[]string{"fr"}, false, false}, {[]string{"fr", "de"}, false, true}, {nil, false, true}} {
+		why             string
+	}{
+		{[]string{"fr"}, true, false, "there was no index (a first start, a restore, or the index was removed)"},
+		{[]string{"fr"}, false, false, ""},
+		{[]string{"fr", "de"}, false, true, "the index stems in fr, the service in fr,de"},
+		{nil, false, true, "the index stems in fr, the service in no language"},
+	} {
 		idx, err := Open(dir, step.languages...)
 		if err != nil {
 			t.Fatal(err)
 		}
 		idx.Close()
-		if idx.Fresh != step.fresh || idx.Outdated != step.outdated {
-			t.Fatalf("%v: fresh %v, outdated %v", step.languages, idx.Fresh, idx.Outdated)
+		if idx.Fresh != step.fresh || idx.Outdated != step.outdated || idx.Why != step.why {
+			t.Fatalf("%v: fresh %v, outdated %v, why %q; want %q", step.languages, idx.Fresh, idx.Outdated, idx.Why, step.why)
 		}
 	}
 	if _, err := Open(dir, "fr", "tlh"); err == nil {

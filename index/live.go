@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -43,17 +42,23 @@ type Live struct {
 	Outdated bool
 	// Version is the mapping version of the index opened.
 	Version int
+	// Found is the mapping version of the index found on disk (0: none),
+	// and Why says, when it is Fresh or Outdated, why it is rebuilt: what
+	// was found, and what this release builds and serves.
+	Found int
+	Why   string
 }
 
 // serving is one bleve index while it is live: each call holds calls
 // shared, and retiring the index takes it whole, so that it is closed only
 // once the calls that began on it have ended.
 type serving struct {
-	idx   *Index
-	name  string // its directory under the data directory
-	epoch uint64 // how many indexes were live before it in this process
-	calls sync.RWMutex
-	gone  bool // retired: calls go to the current one
+	idx     *Index
+	version int    // its mapping version
+	name    string // its directory under the data directory
+	epoch   uint64 // how many indexes were live before it in this process
+	calls   sync.RWMutex
+	gone    bool // retired: calls go to the current one
 }
 
 // Open opens the live index under dir as this release reads it, stemming
@@ -82,12 +87,14 @@ func OpenVersions(dir string, versions Versions) (*Live, error) {
 	idx, version, err := openExisting(path)
 	switch {
 	case err == nil && versions.serves(version):
-		l.Version, l.Outdated = version, version != versions.Mapping || !slices.Equal(idx.languages, versions.Languages)
+		l.Version, l.Found, l.Why = version, version, versions.outdated(version, idx.languages)
+		l.Outdated = l.Why != ""
 	case err == nil:
+		l.Found, l.Why = version, versions.unserved(version)
 		err = errors.Join(idx.closeNow(), os.RemoveAll(path))
 		idx = nil
 	case errors.Is(err, bleve.ErrorIndexPathDoesNotExist):
-		err = nil
+		l.Why, err = "there was no index (a first start, a restore, or the index was removed)", nil
 	default:
 		return nil, fmt.Errorf("opening index %s: %w", path, err)
 	}
@@ -100,8 +107,34 @@ func OpenVersions(dir string, versions Versions) (*Live, error) {
 		}
 		l.Version, l.Fresh = versions.Mapping, true
 	}
-	l.current.Store(&serving{idx: idx, name: name})
+	l.current.Store(&serving{idx: idx, version: l.Version, name: name})
 	return l, nil
+}
+
+// Reset replaces the live index by an empty one of this release's mapping
+// in the same directory (Fresh from then on), for why: it is not the
+// store's (app.IndexOfAnotherStore). Calls on the one replaced end first.
+func (l *Live) Reset(why string) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed || l.successor != nil {
+		return errors.New("the index is closed, or its successor is being built")
+	}
+	old := l.current.Load()
+	old.calls.Lock()
+	defer old.calls.Unlock()
+	path := filepath.Join(l.dir, old.name)
+	if err := errors.Join(old.idx.closeNow(), os.RemoveAll(path)); err != nil {
+		return err
+	}
+	idx, err := create(path, l.versions)
+	if err != nil {
+		return err
+	}
+	old.gone = true
+	l.current.Store(&serving{idx: idx, version: l.versions.Mapping, name: old.name, epoch: old.epoch + 1})
+	l.Fresh, l.Outdated, l.Version, l.Why = true, false, l.versions.Mapping, why
+	return nil
 }
 
 // hold returns the live index, held until release is called.
@@ -207,6 +240,10 @@ func (l *Live) Segments() (files int, merging bool) {
 	return s.idx.Segments()
 }
 
+// ServingVersion is the mapping version of the index live now (Version is
+// the one opened; a promoted successor is of this release's).
+func (l *Live) ServingVersion() int { return l.current.Load().version }
+
 // Dir is the directory of the live index.
 func (l *Live) Dir() string { return filepath.Join(l.dir, l.current.Load().name) }
 
@@ -282,7 +319,7 @@ func (s *Successor) Promote() (retire func() error, err error) {
 		return nil, fmt.Errorf("naming the new index live: %w", err)
 	}
 	old := l.current.Load()
-	l.current.Store(&serving{idx: s.Index, name: s.name, epoch: old.epoch + 1})
+	l.current.Store(&serving{idx: s.Index, version: l.versions.Mapping, name: s.name, epoch: old.epoch + 1})
 	l.successor = nil
 	return func() error {
 		old.calls.Lock()

@@ -41,11 +41,15 @@ func TestOpenKeepsAnIndexItServesAndReplacesOneItCannot(t *testing.T) {
 		opener          Versions
 		kept, outdated  bool
 		versionReported int
+		why             string // what the log says of the rebuild, "" when none
 	}{
-		{"the same version", Versions{Mapping: 30, ServesFrom: 25}, true, false, 30},
-		{"an older version the release still serves", Versions{Mapping: 31, ServesFrom: 30}, true, true, 30},
-		{"an older version the release cannot serve", Versions{Mapping: 31, ServesFrom: 31}, false, false, 31},
-		{"a newer version (a rollback)", Versions{Mapping: 29, ServesFrom: 20}, false, false, 29},
+		{"the same version", Versions{Mapping: 30, ServesFrom: 25}, true, false, 30, ""},
+		{"an older version the release still serves", Versions{Mapping: 31, ServesFrom: 30}, true, true, 30,
+			"the index is of mapping version 30, older than version 31 this release builds, which still serves versions 30 to 31"},
+		{"an older version the release cannot serve", Versions{Mapping: 31, ServesFrom: 31}, false, false, 31,
+			"the index is of mapping version 30, which this release does not serve: it builds version 31 and serves versions 31 to 31"},
+		{"a newer version (a rollback)", Versions{Mapping: 29, ServesFrom: 20}, false, false, 29,
+			"the index is of mapping version 30, which this release does not serve: it builds version 29 and serves versions 20 to 29"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -67,7 +71,45 @@ func TestOpenKeepsAnIndexItServesAndReplacesOneItCannot(t *testing.T) {
 				t.Fatalf("kept %v (fresh %v), outdated %v, version %d; want kept %v, outdated %v, version %d",
 					kept, again.Fresh, again.Outdated, again.Version, c.kept, c.outdated, c.versionReported)
 			}
+			if again.Found != 30 || again.Why != c.why {
+				t.Fatalf("found version %d, why %q; want 30, %q", again.Found, again.Why, c.why)
+			}
 		})
+	}
+}
+
+// An index of another store state is replaced, in its directory, by an
+// empty one: the calls from then on go to it, and a restart opens it.
+func TestResetEmptiesTheLiveIndexInItsDirectory(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	live := openIndex(t, dir)
+	if err := live.PutPosts(ctx, venue(1)); err != nil {
+		t.Fatal(err)
+	}
+	if err := live.SetAppliedSeq(ctx, 9); err != nil {
+		t.Fatal(err)
+	}
+	before := live.Generation()
+	if err := live.Reset("the store was restored"); err != nil {
+		t.Fatal(err)
+	}
+	n, _ := live.DocCount(ctx)
+	seq, _ := live.AppliedSeq(ctx)
+	if n != 0 || seq != 0 || !live.Fresh || live.Why != "the store was restored" || live.Generation() == before {
+		t.Fatalf("after Reset: %d documents, checkpoint %d, fresh %v, why %q, generation %d (before %d)", n, seq, live.Fresh, live.Why, live.Generation(), before)
+	}
+	if err := live.PutPosts(ctx, venue(2)); err != nil {
+		t.Fatal(err)
+	}
+	live.Close()
+	if dirs, name := indexDirs(t, dir); !slices.Equal(dirs, []string{"index"}) || name != "index" {
+		t.Fatalf("index directories %v, live %s", dirs, name)
+	}
+	again := openIndex(t, dir)
+	defer again.Close()
+	if n, _ := again.DocCount(ctx); again.Fresh || n != 1 {
+		t.Fatalf("reopened: fresh %v, %d documents; want the one written after Reset", again.Fresh, n)
 	}
 }
 

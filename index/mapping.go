@@ -64,6 +64,33 @@ func (v Versions) serves(version int) bool {
 	return version >= v.ServesFrom && version <= v.Mapping
 }
 
+// unserved says why an index of that version is rebuilt in place.
+func (v Versions) unserved(version int) string {
+	return fmt.Sprintf("the index is of mapping version %d, which this release does not serve: it builds version %d and serves versions %d to %d",
+		version, v.Mapping, v.ServesFrom, v.Mapping)
+}
+
+// outdated says why an index of that version, stemming in those languages,
+// which this release serves, is rebuilt beside itself; "" when it is not.
+func (v Versions) outdated(version int, languages []string) string {
+	var why []string
+	if version != v.Mapping {
+		why = append(why, fmt.Sprintf("the index is of mapping version %d, older than version %d this release builds, which still serves versions %d to %d",
+			version, v.Mapping, v.ServesFrom, v.Mapping))
+	}
+	if !slices.Equal(languages, v.Languages) {
+		why = append(why, fmt.Sprintf("the index stems in %s, the service in %s", languageList(languages), languageList(v.Languages)))
+	}
+	return strings.Join(why, "; ")
+}
+
+func languageList(languages []string) string {
+	if len(languages) == 0 {
+		return "no language"
+	}
+	return strings.Join(languages, ",")
+}
+
 // Field names of an indexed post. Text fields hold the whole lower-cased value
 // as one term, so a fragment matches as a substring with a wildcard query.
 const (

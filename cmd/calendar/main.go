@@ -103,7 +103,7 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 	}()
 
 	settings := app.Settings{SiteURL: cfg.SiteURL, SiteName: cfg.SiteName, TimeZone: cfg.TimeZone, PerPage: cfg.PerPage, MaxUpload: cfg.MaxUpload, UploadMemory: cfg.UploadMemory,
-		SeriesQuota: seriesQuota(cfg.SeriesQuota), OnReindex: logReindex(logger), Languages: cfg.Languages}
+		SeriesQuota: seriesQuota(cfg.SeriesQuota), OnReindex: logReindex(logger, idx.ServingVersion, versionsOf(cfg).Mapping), Languages: cfg.Languages}
 	if cfg.Sideload {
 		settings.Sideload = controllers.NewSideloader(sideloadTimeout)
 	}
@@ -121,15 +121,29 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 		go housekeeping(syncCtx, a, logger, backend, started)
 		a.Sync(syncCtx, cfg.SyncInterval, func(err error) { logger.Warn("index catch-up failed", "error", err) })
 	}
+	if !idx.Fresh {
+		why, err := a.IndexOfAnotherStore(ctx)
+		if err != nil {
+			return fmt.Errorf("reading the index's checkpoint and the store's: %w", err)
+		}
+		if why != "" {
+			if err := idx.Reset(why); err != nil {
+				return fmt.Errorf("replacing an index of another store state: %w", err)
+			}
+		}
+	}
+	// Which versions the rebuild goes from and to, and why it runs.
+	why := []any{"why", idx.Why, "from_version", idx.Found, "to_version", versionsOf(cfg).Mapping}
 	if idx.Fresh {
-		// Serve at once (readyz answers 503) while the index fills from the store.
-		fill, err := a.BeginRebuild()
+		// Serve at once while the index fills from the store: readyz, and
+		// everything that needs the index, answer 503 until it is whole.
+		fill, err := a.BeginRebuild(idx.Why)
 		if err != nil {
 			return err
 		}
 		go func() {
-			if err := rebuild(syncCtx, fill, logger, nil); err != nil {
-				logger.Error("building the index failed", "error", err)
+			if err := rebuild(syncCtx, fill, logger, nil, why...); err != nil {
+				logger.Error("building the index failed: what needs it answers 503 until a rebuild ends well", "error", err)
 			}
 			keepIndexTrue()
 		}()
@@ -141,9 +155,8 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 		logger.Info("index caught up with the store", "changes", n)
 		go keepIndexTrue()
 		if idx.Outdated { // it serves meanwhile: the service is ready at once
-			logger.Info("the index is of an older mapping version: building the new one beside it",
-				"version", idx.Version, "new_version", versionsOf(cfg).Mapping)
-			if _, err := a.StartReindex(app.ReindexMappingVersion); err != nil {
+			logger.Info("the index serves as it is meanwhile: building the new one beside it", why...)
+			if _, err := a.StartReindex(app.ReindexMappingVersion, idx.Why); err != nil {
 				logger.Error("building the new index failed to start: the old one serves on", "error", err)
 			}
 		}
@@ -204,6 +217,11 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 	}
 	stopSync()
 	<-syncDone
+	settleCtx, cancelSettle := context.WithTimeout(context.Background(), shutdownGrace)
+	defer cancelSettle()
+	if err := a.CatchUpOnStop(settleCtx); err != nil {
+		logger.Warn("catching the index up before stopping", "error", err)
+	}
 	if err := <-served; !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
@@ -303,7 +321,7 @@ func reindex(ctx context.Context, args []string, getenv func(string) string, log
 	if isTerminal(os.Stderr) {
 		bar = os.Stderr
 	}
-	if err := rebuild(ctx, a.Rebuild, logger, bar); err != nil {
+	if err := rebuild(ctx, a.Rebuild, logger, bar, "why", "calendar reindex", "to_version", idx.Version); err != nil {
 		return err
 	}
 	logger.Info("merging the index's segments")

@@ -11,11 +11,12 @@ import (
 )
 
 // rebuild fills the index from the store in place (fill: from
-// app.BeginRebuild), logging progress (count, rate, time left) every few
-// seconds, and drawing a progress line on bar when not nil.
-func rebuild(ctx context.Context, fill func(context.Context, func(done, total int64)) (int64, error), logger *slog.Logger, bar io.Writer) error {
+// app.BeginRebuild), logging why it runs (why: the attributes of its first
+// line), then its progress (count, rate, time left) every few seconds, and
+// drawing a progress line on bar when not nil.
+func rebuild(ctx context.Context, fill func(context.Context, func(done, total int64)) (int64, error), logger *slog.Logger, bar io.Writer, why ...any) error {
 	progress := newProgressLog(logger, bar)
-	logger.Info("building the index from the store")
+	logger.Info("building the index from the store in place: until it is whole, readyz and what needs the index answer 503", why...)
 	n, err := fill(ctx, progress.heard)
 	if bar != nil {
 		fmt.Fprintln(bar)
@@ -27,10 +28,12 @@ func rebuild(ctx context.Context, fill func(context.Context, func(done, total in
 	return nil
 }
 
-// logReindex logs a rebuild beside the live index (an administrator's, or
-// a new mapping version's): when it starts, its progress every few
-// seconds, and how it ends. rebuild logs one in place.
-func logReindex(logger *slog.Logger) func(app.ReindexStatus) {
+// logReindex logs a rebuild beside the live index (an administrator's, a
+// new mapping version's, or one for a store restored under the live index):
+// when it starts (why, and from the live index's version, as from says it,
+// to this release's, to), its progress every few seconds, and how it ends.
+// rebuild logs one in place.
+func logReindex(logger *slog.Logger, from func() int, to int) func(app.ReindexStatus) {
 	var progress *progressLog
 	state := app.ReindexIdle
 	return func(st app.ReindexStatus) { // one at a time: the app tells under its lock
@@ -42,7 +45,11 @@ func logReindex(logger *slog.Logger) func(app.ReindexStatus) {
 		switch {
 		case changed && st.State == app.ReindexBuilding:
 			progress = newProgressLog(logger, nil)
-			logger.Info("building a new index beside the live one, which serves meanwhile", "reason", st.Reason)
+			starts := "building a new index beside the live one, which serves meanwhile"
+			if st.Reason == app.ReindexStoreRestored {
+				starts = "building a new index beside the live one, which is of another store state: until the new one is live, readyz and what needs the index answer 503"
+			}
+			logger.Info(starts, "reason", st.Reason, "why", st.Why, "from_version", from(), "to_version", to)
 		case changed && st.State == app.ReindexCatchingUp:
 			logger.Info("new index filled: applying the writes made meanwhile", "documents", st.DocumentsDone)
 		case changed && st.State == app.ReindexDone:

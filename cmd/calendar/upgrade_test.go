@@ -148,9 +148,28 @@ func TestANewMappingVersionIsBuiltBesideTheOldIndexWhileItServes(t *testing.T) {
 	if strings.Join(indexes, ",") != "index-1" {
 		t.Fatalf("index directories after the upgrade: %v, want index-1 alone", indexes)
 	}
-	for _, line := range []string{"building the new one beside it", "the new index is live"} {
+	for _, line := range []string{"building the new one beside it", "the new index is live",
+		fmt.Sprintf(`"why":"the index is of mapping version %d, older than version %d this release builds`, this-1, this),
+		fmt.Sprintf(`"from_version":%d,"to_version":%d`, this-1, this)} {
 		if !strings.Contains(logs.String(), line) {
 			t.Errorf("no %q in the logs:\n%s", line, logs.String())
 		}
 	}
+}
+
+// TestAnUpgradeAcrossAMappingNoLongerServedAnswers503UntilTheNewIndexIsWhole
+// runs the operations guide's upgrade when the new release does not serve
+// the old index (index.ServesFrom above its version): the new binary opens
+// the index the release before left, discards it and builds its own in
+// place; meanwhile every list answers 503 with Retry-After and no-store,
+// never an empty 200 a cache keeps, and the log says why and from which
+// version to which. Then the lists hold what the old release wrote.
+func TestAnUpgradeAcrossAMappingNoLongerServedAnswers503UntilTheNewIndexIsWhole(t *testing.T) {
+	t.Parallel()
+	dir, addr := t.TempDir(), freeAddr(t)
+	environment := environmentOf(dir, addr)
+	this := index.MappingVersion
+	servedWith(t, environment, index.Versions{Mapping: this - 1, ServesFrom: this - 1}, "before 0", "before 1")
+	servesTrueWhileBuiltInPlace(t, environment, index.Versions{Mapping: this, ServesFrom: this},
+		fmt.Sprintf("mapping version %d, which this release does not serve", this-1), this-1, "before 0,before 1")
 }
