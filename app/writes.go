@@ -78,9 +78,11 @@ func casLoop[T calendar.Document](ctx context.Context, doc T, reread func() (T, 
 		if err := pause(ctx, time.Duration(n)*time.Millisecond); err != nil {
 			return doc, err
 		}
-		if doc, err = reread(); err != nil {
+		next, err := reread()
+		if err != nil { // gone meanwhile, or unreadable: the caller keeps the state it last had
 			return doc, err
 		}
+		doc = next
 	}
 }
 
@@ -337,7 +339,7 @@ func editGuard(ctx context.Context, guards calendar.Repo[*calendar.Guard], g *ca
 		*cur = next
 		return nil
 	})
-	if out != nil && out != g { // nil: the guard could not be read again
+	if out != g {
 		*g = *out
 	}
 	return err

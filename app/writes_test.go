@@ -32,15 +32,21 @@ type holdingPosts struct {
 	// update wait on it once committed; committed hears that it is.
 	hold      func(p *calendar.Post) chan struct{}
 	committed chan struct{}
-	// stale makes every update answer ErrStale without writing.
-	stale bool
+	// stale makes every update answer ErrStale without writing; vanish
+	// makes it delete the post first, as another request would meanwhile.
+	stale, vanish bool
 }
 
 func (r *holdingPosts) Update(ctx context.Context, p *calendar.Post) error {
 	r.mu.Lock()
-	stale, hold := r.stale, r.hold
+	stale, vanish, hold := r.stale, r.vanish, r.hold
 	r.mu.Unlock()
-	if stale {
+	if vanish {
+		if err := r.Repo.Delete(ctx, p.ID, p.Seq); err != nil {
+			return err
+		}
+	}
+	if stale || vanish {
 		return calendar.ErrStale
 	}
 	err := r.Repo.Update(ctx, p)
@@ -111,6 +117,18 @@ func TestAWriteThatKeepsLosingIsAConflictAfterABoundedNumberOfAttempts(t *testin
 	var appErr *calendar.Error
 	if !errors.As(err, &appErr) || appErr.Kind != calendar.KindConflict {
 		t.Fatalf("a write that always finds the event changed: err = %v, want a conflict", err)
+	}
+}
+
+func TestAWriteWhoseItemIsDeletedMeanwhileSaysSo(t *testing.T) {
+	w, posts := newHoldingWorld(t)
+	e := w.event("Opening", "2030-06-01", app.EventInput{})
+	posts.mu.Lock()
+	posts.vanish = true
+	posts.mu.Unlock()
+	_, err := w.app.Events.Update(w.ctx, w.admin(), app.PostRef{ID: e.ID}, app.EventInput{PostFields: app.PostFields{Title: ptr("Gone")}})
+	if appErr := calendar.AsError(err); appErr.Kind != calendar.KindConflict {
+		t.Fatalf("a write of an event deleted meanwhile: %v, answered as %s, want a conflict (its retry finds it missing)", err, appErr.Code)
 	}
 }
 

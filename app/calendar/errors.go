@@ -75,6 +75,9 @@ func AsError(err error) *Error {
 	if errors.Is(err, ErrConflict) || errors.Is(err, ErrStale) { // another writer took a unique value, or kept changing the item
 		return &Error{Kind: KindConflict, Code: "rest_conflict", Message: "Another request changed the same item meanwhile; try again.", Cause: err}
 	}
+	if errors.Is(err, ErrNotFound) { // a record deleted by another request while this one wrote it: its retry gets the item's own answer
+		return &Error{Kind: KindConflict, Code: "rest_conflict", Message: "Another request deleted the same item meanwhile; try again.", Cause: err}
+	}
 	if errors.Is(err, ErrUnavailable) {
 		return &Error{Kind: KindUnavailable, Code: "store_unavailable", Message: "The data store is not reachable; try again shortly.", Cause: err}
 	}
