@@ -126,7 +126,7 @@ func TestUsersOfEveryRoleAreCreatedListedAndDeletedByTheAdminOnly(t *testing.T) 
 func TestUserCreationChecksParametersBeforePermission(t *testing.T) {
 	t.Parallel()
 	s := startService(t)
-	s.createUser("taken", calendar.RoleEditor)
+	_, takenPassword := s.createUser("taken", calendar.RoleEditor)
 	cases := []struct {
 		name   string
 		opts   []option
@@ -139,7 +139,9 @@ func TestUserCreationChecksParametersBeforePermission(t *testing.T) {
 		{"login not a string", []option{asAdmin(), jsonBody(map[string]any{"login": 5, "role": "editor"})}, 400, "rest_invalid_param"},
 		{"login with a slash", []option{asAdmin(), jsonBody(map[string]string{"login": "a/b", "role": "editor"})}, 400, "rest_invalid_param"},
 		{"login taken, any case", []option{asAdmin(), jsonBody(map[string]string{"login": "TAKEN", "role": "author"})}, 400, "existing_user_login"},
-		{"anonymous with valid parameters gets 401", []option{jsonBody(map[string]string{"login": "x", "role": "editor"})}, 401, "rest_forbidden"},
+		{"anonymous with a body gets 401, its body unread", []option{jsonBody(map[string]string{"login": "x", "role": "king"})}, 401, "rest_not_logged_in"},
+		{"an editor with an unknown role gets 400 first", []option{basic("taken", takenPassword), jsonBody(map[string]string{"login": "x", "role": "king"})}, 400, "rest_invalid_param"},
+		{"an editor with valid parameters gets 403", []option{basic("taken", takenPassword), jsonBody(map[string]string{"login": "x", "role": "editor"})}, 403, "rest_forbidden"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
