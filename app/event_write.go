@@ -207,7 +207,6 @@ func (s *Events) reslug(ctx context.Context, p *calendar.Post, base string) erro
 // written; nil fields were not sent.
 type eventLinks struct {
 	venue                        *int64
-	venueGeo                     *calendar.Geo
 	organizers, categories, tags *[]int64
 }
 
@@ -225,11 +224,6 @@ func (s *Events) resolveLinks(ctx context.Context, caller Caller, in *eventInput
 			if id, err = resolveLink(ctx, caller, s.venues, *in.venue, "venue"); err != nil {
 				return links, err
 			}
-			venue, err := s.store.Posts().Get(ctx, id)
-			if err != nil {
-				return links, err
-			}
-			links.venueGeo = publicPosition(venue)
 		}
 		links.venue = &id
 	}
@@ -294,7 +288,7 @@ func (s *Events) apply(p *calendar.Post, in *eventInput, links eventLinks) error
 		return err
 	}
 	if links.venue != nil {
-		p.Venue, p.VenueGeo = *links.venue, links.venueGeo
+		p.Venue = *links.venue
 	}
 	for _, l := range []struct {
 		ids *[]int64
