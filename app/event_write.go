@@ -34,7 +34,7 @@ func (s *Events) Create(ctx context.Context, caller Caller, raw EventInput) (*Ev
 		return nil, err
 	}
 	if in.recurrence != nil && len(*in.recurrence) > 0 {
-		if err := s.quota.allow(actor); err != nil {
+		if err := s.quota.allow(ctx, actor); err != nil {
 			return nil, err // before anything is stored
 		}
 	}
@@ -75,8 +75,8 @@ func (s *Events) Create(ctx context.Context, caller Caller, raw EventInput) (*Ev
 			job.release()
 			return nil, errors.Join(err, s.removeAll(ctx, p), s.discard(ctx, p, postWrite{lease: token}, nil))
 		}
-		s.quota.spend(actor, job.made)
-		if err := job.finish(ctx, nil, func(p *calendar.Post) { p.MaterializedUntil = until }); err != nil {
+		spent := s.quota.spend(ctx, actor, job.made)
+		if err := errors.Join(job.finish(ctx, nil, func(p *calendar.Post) { p.MaterializedUntil = until }), spent); err != nil {
 			return nil, err
 		}
 	}
@@ -108,7 +108,7 @@ func (s *Events) Update(ctx context.Context, caller Caller, ref PostRef, raw Eve
 		return nil, err
 	}
 	if (isSeries(p) || in.recurrence != nil) && mayMakeOccurrences(raw) {
-		if err := s.quota.allow(actor); err != nil {
+		if err := s.quota.allow(ctx, actor); err != nil {
 			return nil, err // before anything is written
 		}
 	}
