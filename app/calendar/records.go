@@ -188,6 +188,11 @@ type Term struct {
 	// through the term routes), so it is shown only with an event the
 	// caller may read (see Terms.hidden).
 	FromEvent bool `bson:"from_event,omitempty"`
+	// FromRoutes: the term was made through the term routes, so anyone sees
+	// it. A term with neither mark was stored before terms were marked; it
+	// is hidden as one an event made, but only while some event carries it,
+	// so what only drafts carry is not shown, and an empty term still is.
+	FromRoutes bool `bson:"from_routes,omitempty"`
 
 	CreatedSeq int64 `bson:"created_seq,omitempty"` // as Post.CreatedSeq
 	fresh      bool
