@@ -217,7 +217,9 @@ func TestAVenueMadeHiddenTellsNoMapWhereItIsThroughItsEvents(t *testing.T) {
 			fields := at("Late set", "2030-01-10 22:00", "2030-01-10 23:00")
 			fields["venue"] = hall["id"]
 			b.event(fields) // a's index has not seen it yet
-			if _, err := b.app.CatchUp(context.Background()); err != nil { // b's next pass: the event is applied, only the venue's change is to come
+			// b's next pass: the event is applied there, and only the
+			// venue's change is still to come.
+			if _, err := b.app.CatchUp(context.Background()); err != nil {
 				t.Fatal(err)
 			}
 			hide.write(a, idOf(hall)).expectStatus(t, http.StatusOK)
