@@ -143,7 +143,7 @@ func New(store calendar.Store, index calendar.Index, settings Settings) *App {
 	a.Categories = &Terms{store: store, index: searched, posts: posts, kind: categoryKind}
 	a.Tags = &Terms{store: store, index: searched, posts: posts, kind: tagKind}
 	*a.Events = Events{postService: posts, venues: a.Venues, organizers: a.Organizers, categories: a.Categories, tags: a.Tags,
-		quota: newSeriesQuota(settings.SeriesQuota, time.Now)}
+		quota: newSeriesQuota(settings.SeriesQuota, time.Now, a.Users)}
 	return a
 }
 

@@ -29,9 +29,14 @@ func (s *Events) List(ctx context.Context, caller Caller, f EventFilter) (*Page[
 	if err != nil {
 		return nil, err
 	}
-	for i, e := range events {
-		if v, ok := items[i].Venue.(VenueView); ok && v.GeoLat != nil { // shown only where the venue shows it
-			items[i].Distance = near.distance(e.VenueGeo)
+	if near != nil {
+		if err := placeEvents(ctx, s.store.Posts(), events); err != nil {
+			return nil, err
+		}
+		for i, e := range events {
+			if v, ok := items[i].Venue.(VenueView); ok && v.GeoLat != nil { // shown only where the venue shows it
+				items[i].Distance = near.distance(e.VenueGeo)
+			}
 		}
 	}
 	if f.Highlight && f.Search != nil {

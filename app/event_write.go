@@ -34,7 +34,7 @@ func (s *Events) Create(ctx context.Context, caller Caller, raw EventInput) (*Ev
 		return nil, err
 	}
 	if in.recurrence != nil && len(*in.recurrence) > 0 {
-		if err := s.quota.allow(actor); err != nil {
+		if err := s.quota.allow(ctx, actor); err != nil {
 			return nil, err // before anything is stored
 		}
 	}
@@ -75,8 +75,8 @@ func (s *Events) Create(ctx context.Context, caller Caller, raw EventInput) (*Ev
 			job.release()
 			return nil, errors.Join(err, s.removeAll(ctx, p), s.discard(ctx, p, postWrite{lease: token}, nil))
 		}
-		s.quota.spend(actor, job.made)
-		if err := job.finish(ctx, nil, func(p *calendar.Post) { p.MaterializedUntil = until }); err != nil {
+		spent := s.quota.spend(ctx, actor, job.made)
+		if err := errors.Join(job.finish(ctx, nil, func(p *calendar.Post) { p.MaterializedUntil = until }), spent); err != nil {
 			return nil, err
 		}
 	}
@@ -108,7 +108,7 @@ func (s *Events) Update(ctx context.Context, caller Caller, ref PostRef, raw Eve
 		return nil, err
 	}
 	if (isSeries(p) || in.recurrence != nil) && mayMakeOccurrences(raw) {
-		if err := s.quota.allow(actor); err != nil {
+		if err := s.quota.allow(ctx, actor); err != nil {
 			return nil, err // before anything is written
 		}
 	}
@@ -207,7 +207,6 @@ func (s *Events) reslug(ctx context.Context, p *calendar.Post, base string) erro
 // written; nil fields were not sent.
 type eventLinks struct {
 	venue                        *int64
-	venueGeo                     *calendar.Geo
 	organizers, categories, tags *[]int64
 }
 
@@ -225,11 +224,6 @@ func (s *Events) resolveLinks(ctx context.Context, caller Caller, in *eventInput
 			if id, err = resolveLink(ctx, caller, s.venues, *in.venue, "venue"); err != nil {
 				return links, err
 			}
-			venue, err := s.store.Posts().Get(ctx, id)
-			if err != nil {
-				return links, err
-			}
-			links.venueGeo = publicPosition(venue)
 		}
 		links.venue = &id
 	}
@@ -294,7 +288,7 @@ func (s *Events) apply(p *calendar.Post, in *eventInput, links eventLinks) error
 		return err
 	}
 	if links.venue != nil {
-		p.Venue, p.VenueGeo = *links.venue, links.venueGeo
+		p.Venue = *links.venue
 	}
 	for _, l := range []struct {
 		ids *[]int64

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"slices"
@@ -20,16 +21,47 @@ type nearMe struct {
 	unit string
 }
 
-// publicPosition is where a venue's events are found by "near me": its
-// position when anyone may read it whole (published, without a password),
-// none otherwise. An event's position is its venue's, shown to callers who
-// may not read the venue; so those of a draft, private or protected venue
-// have none, and no radius, order or distance tells where it is.
-func publicPosition(venue *calendar.Post) *calendar.Geo {
-	if venue == nil || venue.Status != calendar.StatusPublish || venue.Password != "" {
+// placeEvents gives each event among posts its venue's public position
+// (calendar.PublicPosition) as the store holds the venue now, with one read
+// for all their venues: where the index finds the event, and what a
+// distance is measured from. Nothing keeps it with the event: a venue
+// hidden since would otherwise go on being found through its events.
+func placeEvents(ctx context.Context, store calendar.Repo[*calendar.Post], posts []*calendar.Post) error {
+	var venues []int64
+	seen := map[int64]bool{}
+	for _, p := range posts {
+		if p.Type != calendar.PostTypeEvent {
+			continue
+		}
+		p.VenueGeo = nil
+		if p.Venue != 0 && !seen[p.Venue] {
+			seen[p.Venue] = true
+			venues = append(venues, p.Venue)
+		}
+	}
+	if len(venues) == 0 {
 		return nil
 	}
-	return venue.Geo
+	found, err := store.GetMany(ctx, venues)
+	if err != nil {
+		return err
+	}
+	at := make(map[int64]*calendar.Geo, len(found))
+	for _, v := range found {
+		at[v.ID] = calendar.PublicPosition(v)
+	}
+	for _, p := range posts {
+		if p.Type == calendar.PostTypeEvent && p.Venue != 0 {
+			p.VenueGeo = at[p.Venue]
+		}
+	}
+	return nil
+}
+
+// PlaceEvents is placeEvents for those who compare the index with the
+// store (calendar verify): the events as the index should hold them.
+func PlaceEvents(ctx context.Context, store calendar.Store, posts []*calendar.Post) error {
+	return placeEvents(ctx, store.Posts(), posts)
 }
 
 // distance is the great-circle distance from the point to g in the request's

@@ -71,7 +71,7 @@ func (s *LinkedPosts[V]) unlink(ctx context.Context, id int64) error {
 			if e.Venue != id {
 				return errUnchanged
 			}
-			e.Venue, e.VenueGeo = 0, nil
+			e.Venue = 0
 			return nil
 		})
 	}

@@ -121,40 +121,17 @@ func (s *LinkedPosts[V]) Update(ctx context.Context, caller Caller, ref PostRef,
 
 // saveChanges applies a checked input (and a status, unless "") to a stored
 // post, as it is when written, if the caller (still) may edit it and what
-// the caller expects of it holds; events near me move with their venue's
-// public position (publicPosition).
+// the caller expects of it holds. A venue's events move with its public
+// position in the index (edit, placeEventsOf).
 func (s *LinkedPosts[V]) saveChanges(ctx context.Context, p *calendar.Post, caller Caller, in *linkedInput, status string) error {
-	var moved bool
-	err := s.edit(ctx, p, postWrite{expect: caller.Expect}, func(p *calendar.Post) error {
+	return s.edit(ctx, p, postWrite{expect: caller.Expect}, func(p *calendar.Post) error {
 		if !canEdit(caller.User, p) {
 			return calendar.ErrForbidden(caller.User)
 		}
-		before := publicPosition(p)
 		in.apply(p)
 		if status != "" {
 			p.Status = status
 		}
-		moved = !sameGeo(before, publicPosition(p))
-		return nil
-	})
-	if err != nil || p.Type != calendar.PostTypeVenue || !moved {
-		return err
-	}
-	venue := p.ID
-	return s.forEachPost(ctx, func(q *calendar.PostQuery) { q.Venues = []int64{venue} }, func(e *calendar.Post) error {
-		if e.Venue != venue {
-			return errUnchanged
-		}
-		// As the venue is now: the last of two moves to write an event
-		// reads the venue after both.
-		v, err := s.store.Posts().Get(ctx, venue)
-		if err != nil {
-			return err
-		}
-		if sameGeo(e.VenueGeo, publicPosition(v)) {
-			return errUnchanged
-		}
-		e.VenueGeo = publicPosition(v)
 		return nil
 	})
 }
@@ -173,10 +150,6 @@ func placeVenue(p *calendar.Post) {
 	if lat, lng, ok := gazetteer.Locate(p.Meta["city"], p.Meta["country"], region); ok {
 		p.Geo = &calendar.Geo{Lat: lat, Lng: lng, Source: calendar.GeoCity}
 	}
-}
-
-func sameGeo(a, b *calendar.Geo) bool {
-	return (a == nil && b == nil) || (a != nil && b != nil && *a == *b)
 }
 
 // linkedInput is a checked write: nil pointers are fields the request did not send.

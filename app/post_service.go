@@ -127,7 +127,7 @@ func (s *postService) insert(ctx context.Context, p *calendar.Post, base string)
 // insertAs stores a new post under the slug it has, then indexes it.
 func (s *postService) insertAs(ctx context.Context, p *calendar.Post) error {
 	return s.sync.writeThrough(calendar.CollectionPosts, p, false, func() error { return s.store.Posts().Insert(ctx, p) },
-		func() error { return s.index.PutPosts(ctx, []*calendar.Post{p}) })
+		func() error { return s.sync.putPosts(ctx, s.index, []*calendar.Post{p}) })
 }
 
 // MaxPerPage caps every list.

@@ -86,10 +86,11 @@ func (a *App) fill(ctx context.Context, idx calendar.Index, workers int, pace fu
 			progress(st.DocumentsDone, st.DocumentsTotal)
 		}
 	}
-	putTerms, putPosts := idx.PutTerms, idx.PutPosts
+	putTerms := idx.PutTerms
+	putPosts := func(ctx context.Context, p []*calendar.Post) error { return a.sync.putPosts(ctx, idx, p) }
 	if pace != nil {
 		putTerms = func(ctx context.Context, t []*calendar.Term) error { pace(ctx); return idx.PutTerms(ctx, t) }
-		putPosts = func(ctx context.Context, p []*calendar.Post) error { pace(ctx); return idx.PutPosts(ctx, p) }
+		putPosts = func(ctx context.Context, p []*calendar.Post) error { pace(ctx); return a.sync.putPosts(ctx, idx, p) }
 	}
 	if err := rebuildCollection(ctx, a.store.Terms(), putTerms, report, workers); err != nil {
 		return 0, err

@@ -12,6 +12,7 @@ import (
 
 	"calendar/app"
 	"calendar/app/calendar"
+	"calendar/index"
 	"calendar/repository"
 )
 
@@ -137,5 +138,32 @@ func TestAnAccountsSeriesMakeABoundedNumberOfOccurrencesAnHour(t *testing.T) {
 	}
 	for i := range 4 { // administrators spend nothing
 		w.must(create(w.admin(), fmt.Sprint("Admin weekly ", i)))
+	}
+}
+
+// Two replicas on one store spend from one allowance: alternating between
+// them does not make twice the hour's occurrences (each counted its own
+// before).
+func TestTwoReplicasShareAnAccountsAllowanceOfOccurrences(t *testing.T) {
+	quota := func(s *app.Settings) { s.SeriesQuota = 250 }
+	w := newWorld(t, quota)
+	idx, err := index.Open(t.TempDir())
+	w.must(err)
+	t.Cleanup(func() { idx.Close() })
+	other := app.New(w.store, idx, app.Settings{SiteURL: "http://x", SearchBudget: 2 * time.Minute, SeriesQuota: 250})
+	author := w.callers[calendar.RoleAuthor]
+	created := 0
+	var refused error
+	for i, replica := range []*app.App{w.app, other, w.app, other, w.app, other} {
+		title, start, end := fmt.Sprint("Weekly ", i), "tomorrow 18:00", "tomorrow 19:00"
+		if _, refused = replica.Events.Create(w.ctx, author, app.EventInput{PostFields: app.PostFields{Title: &title},
+			StartDate: &start, EndDate: &end, Recurrence: &[]string{"RRULE:FREQ=WEEKLY"}}); refused != nil {
+			break
+		}
+		created++
+	}
+	var e *calendar.Error
+	if !errors.As(refused, &e) || e.Kind != calendar.KindThrottled || created != 3 {
+		t.Fatalf("after %d weekly series (104 occurrences each, 250 an hour) on two replicas in turn: %v", created, refused)
 	}
 }

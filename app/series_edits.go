@@ -60,8 +60,8 @@ func (s *Events) afterEventWrite(ctx context.Context, before, p *calendar.Post, 
 	if err == nil {
 		until, err = job.reconcile(ctx)
 	}
-	s.quota.spend(spender, job.made)
-	return job.finish(ctx, err, func(p *calendar.Post) { p.MaterializedUntil = until })
+	spent := s.quota.spend(ctx, spender, job.made)
+	return errors.Join(job.finish(ctx, err, func(p *calendar.Post) { p.MaterializedUntil = until }), spent)
 }
 
 // reconcile brings the occurrences in line with the series as the job

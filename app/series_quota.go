@@ -1,11 +1,11 @@
 package app
 
 import (
-	"sync"
+	"context"
+	"errors"
 	"time"
 
 	"calendar/app/calendar"
-	"calendar/app/lru"
 )
 
 // How many occurrences one account's series writes may have the service
@@ -14,32 +14,24 @@ import (
 // events a minute. An account spends from an allowance that refills over
 // the hour; a series write made while it is spent is a 429 with
 // Retry-After, refused before anything is stored. Administrators, who may
-// do anything to the site anyway, spend nothing. The allowance is per
-// replica.
+// do anything to the site anyway, spend nothing. The allowance is kept in
+// the account's record (calendar.User.SeriesAllowance), so every replica
+// spends from the same one: a read before a series write, and one
+// compare-and-swap of the user after a write that made occurrences.
 
 // DefaultSeriesQuota is the occurrences an account's writes make an hour
 // (Settings.SeriesQuota).
 const DefaultSeriesQuota = 5000
 
-// seriesQuota is every account's allowance; at most maxQuotaAccounts are
-// kept, the least recently used forgotten first (a forgotten one starts
-// full again, which only an account idle past the others can be).
+// seriesQuota is every account's allowance, kept with the account.
 type seriesQuota struct {
-	perHour  float64
-	now      func() time.Time
-	mu       sync.Mutex
-	accounts *lru.Cache[int64, *allowance]
+	perHour float64
+	now     func() time.Time
+	users   *Users
 }
 
-type allowance struct {
-	left    float64
-	updated time.Time
-}
-
-const maxQuotaAccounts = 10000
-
-func newSeriesQuota(perHour int, now func() time.Time) *seriesQuota {
-	return &seriesQuota{perHour: float64(perHour), now: now, accounts: lru.New[int64, *allowance](maxQuotaAccounts)}
+func newSeriesQuota(perHour int, now func() time.Time, users *Users) *seriesQuota {
+	return &seriesQuota{perHour: float64(perHour), now: now, users: users}
 }
 
 // exempt: no allowance for administrators, or when quotas are off.
@@ -47,44 +39,53 @@ func (q *seriesQuota) exempt(actor *calendar.User) bool {
 	return q.perHour <= 0 || actor == nil || actor.Role == calendar.RoleAdministrator
 }
 
-// current refills the account's allowance to now (the caller holds mu).
-func (q *seriesQuota) current(actor *calendar.User) *allowance {
-	a, ok := q.accounts.Get(actor.ID)
-	now := q.now()
-	if !ok {
-		a = &allowance{left: q.perHour, updated: now}
-		q.accounts.Put(actor.ID, a)
+// left is what an allowance holds now: what it held, refilled at the
+// hour's rate since, up to the hour's; a full hour's when none was spent.
+func (q *seriesQuota) left(a *calendar.Allowance, now time.Time) float64 {
+	if a == nil {
+		return q.perHour
 	}
-	a.left = min(q.perHour, a.left+now.Sub(a.updated).Hours()*q.perHour)
-	a.updated = now
-	return a
+	return min(q.perHour, a.Left+max(now.Sub(a.At).Hours(), 0)*q.perHour)
 }
 
-// allow answers a 429 when the account has nothing left to spend.
-func (q *seriesQuota) allow(actor *calendar.User) error {
+// allow answers a 429 when the account, as stored, has nothing left to
+// spend.
+func (q *seriesQuota) allow(ctx context.Context, actor *calendar.User) error {
 	if q.exempt(actor) {
 		return nil
 	}
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	a := q.current(actor)
-	if a.left >= 1 {
+	u, err := q.users.repo.Get(ctx, actor.ID)
+	if errors.Is(err, calendar.ErrNotFound) {
+		return nil // the write fails as any other of a user deleted meanwhile
+	}
+	if err != nil {
+		return err
+	}
+	left := q.left(u.SeriesAllowance, q.now())
+	if left >= 1 {
 		return nil
 	}
-	wait := time.Duration((1 - a.left) / q.perHour * float64(time.Hour))
 	e := calendar.NewError(calendar.KindThrottled, "rest_too_many_occurrences",
 		"Your series have made as many occurrences as an account may in an hour; try again later.")
-	e.RetryAfter = wait
+	e.RetryAfter = time.Duration((1 - left) / q.perHour * float64(time.Hour))
 	return e
 }
 
 // spend takes what a write made from the account's allowance, which may go
-// below nothing: the next writes then wait longer.
-func (q *seriesQuota) spend(actor *calendar.User, made int) {
+// below nothing: the next writes then wait longer. Two replicas spending at
+// once both count: the user's write is a compare-and-swap (editUser).
+func (q *seriesQuota) spend(ctx context.Context, actor *calendar.User, made int) error {
 	if q.exempt(actor) || made == 0 {
-		return
+		return nil
 	}
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	q.current(actor).left -= float64(made)
+	_, err := q.users.editUser(ctx, actor.ID, Precondition{}, func(u *calendar.User) error {
+		now := q.now()
+		u.SeriesAllowance = &calendar.Allowance{Left: q.left(u.SeriesAllowance, now) - float64(made), At: now}
+		return nil
+	})
+	var e *calendar.Error
+	if errors.As(err, &e) && e.Kind == calendar.KindNotFound {
+		return nil // a user deleted meanwhile spends nothing
+	}
+	return err
 }

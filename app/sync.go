@@ -204,7 +204,10 @@ func (s *indexSync) apply(ctx context.Context, idx calendar.Index, changes []cal
 	if err != nil {
 		return nil, err
 	}
-	if err := idx.PutPosts(ctx, posts); err != nil {
+	if err := s.putPosts(ctx, idx, posts); err != nil {
+		return nil, err
+	}
+	if err := s.placeEventsOf(ctx, idx, posts); err != nil {
 		return nil, err
 	}
 	for _, p := range posts {
@@ -238,6 +241,58 @@ func (s *indexSync) apply(ctx context.Context, idx calendar.Index, changes []cal
 	}
 	return pending, nil
 }
+
+// putPosts is how posts reach an index: each event placed where its venue
+// is public as the store holds the venue now (placeEvents).
+func (s *indexSync) putPosts(ctx context.Context, idx calendar.Index, posts []*calendar.Post) error {
+	if err := placeEvents(ctx, s.store.Posts(), posts); err != nil {
+		return err
+	}
+	return idx.PutPosts(ctx, posts)
+}
+
+// placeEventsOf indexes again, as the store holds them, the events that
+// idx holds placed elsewhere than where each venue among posts now is public:
+// a venue hidden, moved or shown again, and an event indexed while its
+// venue changed (its write read the venue before, on this replica or
+// another). Every catch-up does it for the venues it applies, so it holds on
+// every replica; the caller holds the gate exclusively, so no event write is
+// between its venue read and its index write meanwhile.
+func (s *indexSync) placeEventsOf(ctx context.Context, idx calendar.Index, posts []*calendar.Post) error {
+	for _, v := range posts {
+		if v.Type != calendar.PostTypeVenue {
+			continue
+		}
+		at := calendar.PositionKey(calendar.PublicPosition(v))
+		q := calendar.PostQuery{Type: calendar.PostTypeEvent, Statuses: calendar.PostStatuses, Reader: calendar.ReadEverything,
+			Venues: []int64{v.ID}, NotPlacedAt: &at, Limit: placeBatch}
+		var ids []int64
+		for { // every one first: placing them changes what the query finds
+			found, err := idx.SearchPosts(ctx, q)
+			if err != nil {
+				return err
+			}
+			ids = append(ids, found.IDs...)
+			if len(found.IDs) < q.Limit {
+				break
+			}
+			q.Offset += q.Limit
+		}
+		for start := 0; start < len(ids); start += placeBatch {
+			events, err := s.store.Posts().GetMany(ctx, ids[start:min(start+placeBatch, len(ids))])
+			if err != nil {
+				return err
+			}
+			if err := s.putPosts(ctx, idx, events); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// placeBatch is how many events placeEventsOf finds and indexes at a time.
+const placeBatch = 1000
 
 // unguarded is the gate of an index nothing else writes: a successor
 // being built, or one whose writers the caller holds off already.

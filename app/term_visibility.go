@@ -13,9 +13,19 @@ import (
 // listed, read, filtered on or followed in the change feed before the
 // event that carries it may be read.
 
+//
+// A term stored before terms were marked (neither FromEvent nor
+// FromRoutes) may have been made by an event write: it is hidden while
+// events carry it but none the caller may read (a category an older
+// release made for a draft), and shown when no event carries it (an empty
+// category made through the routes). The rule reads the index, not a mark
+// written once, so it needs no migration: nothing to run twice or on
+// several replicas at once, and it holds on either store.
+
 // hidden returns the rule for one caller: which terms it may not see.
-// Managers see every term; otherwise one index count of the terms of the
-// events the caller may read (kept per index generation) decides.
+// Managers see every term; otherwise two index counts (kept per index
+// generation) decide: the terms of the events the caller may read, and of
+// every event but those in the trash.
 func (s *Terms) hidden(ctx context.Context, actor *calendar.User) (func(*calendar.Term) bool, error) {
 	if s.mayManage(actor) == nil {
 		return func(*calendar.Term) bool { return false }, nil
@@ -25,7 +35,21 @@ func (s *Terms) hidden(ctx context.Context, actor *calendar.User) (func(*calenda
 	if err != nil {
 		return nil, err
 	}
-	return func(t *calendar.Term) bool { return t.FromEvent && counts[t.ID] == 0 }, nil
+	all := readable
+	all.Reader = calendar.ReadEverything
+	carried, err := s.posts.index.CountLinks(ctx, calendar.LinkTerms, all)
+	if err != nil {
+		return nil, err
+	}
+	return func(t *calendar.Term) bool {
+		switch {
+		case t.FromRoutes || counts[t.ID] > 0:
+			return false
+		case t.FromEvent:
+			return true
+		}
+		return carried[t.ID] > 0 // stored before the marks
+	}, nil
 }
 
 // visibleIDs keeps the IDs of the terms the caller may see, in order.

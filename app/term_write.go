@@ -93,7 +93,7 @@ func (s *Terms) Create(ctx context.Context, caller Caller, raw TermInput) (*Term
 // create stores a new term from a checked write (checkTermInput, with a name):
 // the endpoint's, or a name an event write sends (fromEvent).
 func (s *Terms) create(ctx context.Context, in TermInput, fromEvent bool) (*calendar.Term, error) {
-	t := &calendar.Term{Taxonomy: s.kind.taxonomy, Name: *in.Name, FromEvent: fromEvent}
+	t := &calendar.Term{Taxonomy: s.kind.taxonomy, Name: *in.Name, FromEvent: fromEvent, FromRoutes: !fromEvent}
 	if in.Description != nil {
 		t.Description = *in.Description
 	}

@@ -122,6 +122,7 @@ type postWrite struct {
 // return errUnchanged. p is the post as the caller read it; it is left as
 // written (or as last read, when the write did not happen).
 func (s *postService) edit(ctx context.Context, p *calendar.Post, w postWrite, change func(*calendar.Post) error) error {
+	var moved bool
 	out, err := casLoop(ctx, p, func() (*calendar.Post, error) { return s.store.Posts().Get(ctx, p.ID) }, func(cur *calendar.Post) error {
 		if err := s.awaitLease(ctx, cur, w.lease, w.noWait); err != nil {
 			return err
@@ -141,8 +142,9 @@ func (s *postService) edit(ctx context.Context, p *calendar.Post, w postWrite, c
 			next.Revisions++
 		}
 		err := s.sync.writeThrough(calendar.CollectionPosts, next, false, func() error { return s.store.Posts().Update(ctx, next) },
-			func() error { return s.index.PutPosts(ctx, []*calendar.Post{next}) })
+			func() error { return s.sync.putPosts(ctx, s.index, []*calendar.Post{next}) })
 		if err == nil {
+			moved = placeOf(cur) != placeOf(next)
 			*cur = *next
 		}
 		return err
@@ -150,7 +152,23 @@ func (s *postService) edit(ctx context.Context, p *calendar.Post, w postWrite, c
 	if out != p {
 		*p = *out
 	}
+	if err == nil && moved {
+		// A venue hidden, shown or moved: its events, in the index, are
+		// where it now is before the write is answered (the catch-up
+		// places them again; see placeEventsOf). The write is done, so
+		// this is too.
+		err = s.sync.catchUp(context.WithoutCancel(ctx))
+	}
 	return err
+}
+
+// placeOf is where a venue's events are found (PositionKey of its public
+// position; "" for any other post).
+func placeOf(p *calendar.Post) string {
+	if p.Type != calendar.PostTypeVenue {
+		return ""
+	}
+	return calendar.PositionKey(calendar.PublicPosition(p))
 }
 
 // discard deletes the post for good, from the store (a compare-and-swap)

@@ -1,6 +1,7 @@
 package controllers_test
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -8,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"calendar/app"
 	"calendar/app/calendar"
 )
 
@@ -186,3 +188,78 @@ func TestTheJSONLDOfAnEventTellsNothingOfAnOrganizerTheCallerMayNotRead(t *testi
 		t.Fatalf("a visitor's JSON-LD of an event with a private organizer:\n%s\nof the same event without one:\n%s", a, b)
 	}
 }
+
+// A venue made hidden on one replica while another has just placed an event
+// there: the first replica's index had not yet seen the event, so nothing
+// took the venue's position from it, and every map went on showing it.
+// Now an event is placed from its venue as stored each time it is indexed,
+// and each catch-up places again the events of the venues it applies.
+func TestAVenueMadeHiddenTellsNoMapWhereItIsThroughItsEvents(t *testing.T) {
+	t.Parallel()
+	for _, hide := range []struct {
+		name  string
+		write func(s *service, venue string) *response
+	}{
+		{"made a draft", func(s *service, venue string) *response {
+			return s.do("POST", "/vendor/events/v1/venues/"+venue, asAdmin(), form("status", "draft"))
+		}},
+		{"protected", func(s *service, venue string) *response {
+			return s.do("POST", "/vendor/events/v1/venues/"+venue, asAdmin(), form("password", "sesame"))
+		}},
+		{"trashed", func(s *service, venue string) *response {
+			return s.do("DELETE", "/vendor/events/v1/venues/"+venue, asAdmin())
+		}},
+	} {
+		t.Run(hide.name, func(t *testing.T) {
+			t.Parallel()
+			a, b := twoReplicas(t)
+			hall := a.create("venue", asAdmin(), "venue", "Stadtgarten", "geo_lat", "50.9413", "geo_lng", "6.9583")
+			fields := at("Late set", "2030-01-10 22:00", "2030-01-10 23:00")
+			fields["venue"] = hall["id"]
+			b.event(fields) // a's index has not seen it yet
+			// b's next pass: the event is applied there, and only the
+			// venue's change is still to come.
+			if _, err := b.app.CatchUp(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			hide.write(a, idOf(hall)).expectStatus(t, http.StatusOK)
+			for _, s := range []*service{a, b} { // as each replica's next sync pass does
+				if _, err := s.app.CatchUp(context.Background()); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for name, s := range map[string]*service{"the replica that hid it": a, "the other": b} {
+				for _, query := range []string{
+					"geoloc_lat=50.94&geoloc_lng=6.96&geoloc_radius=5&geoloc_unit=km",
+					"near=K%C3%B6ln&geoloc_radius=10&geoloc_unit=km",
+					"geo_bounds=50.8,6.8,51.0,7.1",
+					"geoloc=true",
+				} {
+					res := s.do("GET", eventsPath+"?"+mapWindow+"&"+query)
+					res.expectStatus(t, http.StatusOK)
+					if got := res.object(t); got["total"] != float64(0) {
+						t.Errorf("%s: a visitor finds the event of the hidden venue with %s: %v", name, query, got["events"])
+					}
+				}
+				grid := s.do("GET", eventsPath+"?"+mapWindow+"&facets=geo_grid").object(t)["geo_grid"].(map[string]any)
+				if cells := grid["cells"].([]any); len(cells) != 0 {
+					t.Errorf("%s: a visitor's map has a cluster where the hidden venue is: %v", name, cells)
+				}
+			}
+		})
+	}
+}
+
+// twoReplicas are two services on one store, each with its own index, as
+// replicas are; neither syncs on its own (tests call CatchUp).
+func twoReplicas(t *testing.T) (a, b *service) {
+	store := embedded.open(t, t.TempDir())
+	t.Cleanup(func() { store.Close(context.Background()) }) // after both services stopped
+	shared := backend{"shared", func(*testing.T, string) calendar.Store { return unclosed{store} }}
+	return startServiceOn(t, shared, func(*app.Settings) {}, noConfig), startServiceOn(t, shared, func(*app.Settings) {}, noConfig)
+}
+
+// unclosed is a store its service does not close: the test does, once.
+type unclosed struct{ calendar.Store }
+
+func (unclosed) Close(context.Context) error { return nil }

@@ -256,6 +256,9 @@ func TestAReindexServesThroughoutLosesNoWriteAndRemovesTheOldIndex(t *testing.T)
 		if len(posts) == 0 {
 			break
 		}
+		if err := app.PlaceEvents(ctx, s.store, posts); err != nil {
+			t.Fatal(err)
+		}
 		for _, p := range posts {
 			if err := s.index.VerifyPost(ctx, p); err != nil {
 				t.Error(err)

@@ -23,7 +23,7 @@ import (
 
 // MappingVersion changes whenever the mapping or the indexed document changes:
 // the index is then rebuilt from the store.
-const MappingVersion = 24 // 23: events start and end at their local wall-clock times; 24: spaceless scripts in pairs, marks in words, words folded after tokenizing, stems per language
+const MappingVersion = 25 // 23: events start and end at their local wall-clock times; 24: spaceless scripts in pairs, marks in words, words folded after tokenizing, stems per language; 25: venues and events marked with the venue's public position (place), events placed from their venue as stored when indexed
 
 // ServesFrom is the oldest mapping version whose index this release's
 // queries answer correctly, and whose mapping takes this release's
@@ -37,8 +37,10 @@ const MappingVersion = 24 // 23: events start and end at their local wall-clock 
 // MappingVersion when it would answer wrong or leak (a field a filter now
 // reads, a document that must no longer be found: 22 was such a change, and
 // 23, whose date windows read local times, another; 24's words are split
-// otherwise, so a 23 index would not find a Chinese or Thai search).
-const ServesFrom = 24
+// otherwise, so a 23 index would not find a Chinese or Thai search; 25's
+// near me reads the venues' place, which a 24 index lacks, and a 24
+// index's events may still carry the position of a venue hidden since).
+const ServesFrom = 25
 
 // Versions are the mapping versions a release builds and serves, and the
 // languages its index stems in (some of Languages): an index stemming in
@@ -107,6 +109,7 @@ const (
 	fieldListed   = "listed"
 	fieldGeo      = "geo"
 	fieldHasGeo   = "has_geo"
+	fieldPlace    = "place"     // calendar.PositionKey of a venue's public position (an event's: its venue's)
 	fieldImage    = "image"     // the attachment a post's image is
 	fieldSource   = "source"    // the URL an attachment was sideloaded from
 	fieldSeries   = "series"    // "true" on an event that recurs
@@ -141,7 +144,7 @@ func newMapping(languages []string) mapping.IndexMapping {
 	doc := bleve.NewDocumentStaticMapping()
 	doc.AddSubDocumentMapping("_all", bleve.NewDocumentDisabledMapping()) // nothing searches every field at once
 	doc.AddFieldMappingsAt(fieldGeo, geo)
-	for _, f := range []string{fieldHasGeo, fieldListed, fieldKind, fieldType, fieldStatus, fieldAuthor, fieldTitleKey, fieldNameKey, fieldImage, fieldSource, fieldSeries, fieldSeriesOf} {
+	for _, f := range []string{fieldHasGeo, fieldPlace, fieldListed, fieldKind, fieldType, fieldStatus, fieldAuthor, fieldTitleKey, fieldNameKey, fieldImage, fieldSource, fieldSeries, fieldSeriesOf} {
 		doc.AddFieldMappingsAt(f, keywordField)
 	}
 	for _, f := range []string{fieldStartKey, fieldDateKey, fieldVenue, fieldOrgs, fieldCats, fieldTags, fieldFeatured, fieldSlug, fieldNameSort, fieldDescSort} {
@@ -222,8 +225,12 @@ func newPostDoc(p *calendar.Post, languages []string) postDoc {
 		d[fieldTitleKey] = calendar.FoldTitle(p.Title)
 	}
 	geo := p.Geo
-	if p.Type == calendar.PostTypeEvent {
+	switch p.Type {
+	case calendar.PostTypeEvent: // the app sets VenueGeo from the venue as stored when it indexes the event
 		geo = p.VenueGeo
+		d[fieldPlace] = calendar.PositionKey(p.VenueGeo)
+	case calendar.PostTypeVenue:
+		d[fieldPlace] = calendar.PositionKey(calendar.PublicPosition(p))
 	}
 	if p.Password != "" { // where it is is part of what the password protects
 		geo = nil

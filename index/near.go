@@ -38,11 +38,13 @@ func (i *Index) placeClause(ctx context.Context, q calendar.PostQuery) (query.Qu
 	if q.Type != calendar.PostTypeEvent {
 		return position, nil
 	}
-	// An event is where its venue is only when anyone may read the venue
-	// (a protected one has no position in the index at all): the events of
-	// a draft or private venue tell nobody where it is.
-	req := bleve.NewSearchRequestOptions(bleve.NewConjunctionQuery(term(fieldType, calendar.PostTypeVenue),
-		term(fieldStatus, calendar.StatusPublish), position), maxNearVenues, 0, false)
+	// An event is where its venue is only while the venue's position is
+	// public (calendar.PublicPosition, which its place says): the events
+	// of a draft, private or protected venue tell nobody where it is.
+	public := bleve.NewBooleanQuery()
+	public.AddMust(term(fieldType, calendar.PostTypeVenue), position)
+	public.AddMustNot(term(fieldPlace, calendar.NoPosition))
+	req := bleve.NewSearchRequestOptions(public, maxNearVenues, 0, false)
 	req.Score = "none"
 	res, err := i.search(ctx, req)
 	if err != nil {

@@ -185,6 +185,12 @@ func (i *Index) filter(q calendar.PostQuery, near query.Query) query.Query {
 	if q.HasGeo != nil {
 		must = append(must, term(fieldHasGeo, strconv.FormatBool(*q.HasGeo)))
 	}
+	if q.NotPlacedAt != nil {
+		b := bleve.NewBooleanQuery()
+		b.AddMust(term(fieldKind, kindPost))
+		b.AddMustNot(term(fieldPlace, *q.NotPlacedAt))
+		must = append(must, b)
+	}
 	if near != nil {
 		must = append(must, near)
 	}

@@ -80,6 +80,11 @@ type PostQuery struct {
 	// a position.
 	Near   *GeoNear
 	HasGeo *bool
+	// NotPlacedAt keeps posts indexed at another position than this one
+	// (PositionKey: an event at its venue's public position, a venue at
+	// its own): with Venues, the events to index again now that their
+	// venue's public position is this one.
+	NotPlacedAt *string
 	// Within keeps posts whose position lies in the box (events by their
 	// venue's, as Near).
 	Within *GeoBox

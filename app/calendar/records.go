@@ -74,8 +74,13 @@ type Post struct {
 	Sticky           bool     `bson:"sticky,omitempty"`
 	Featured         bool     `bson:"featured,omitempty"`
 	Venue            int64    `bson:"venue,omitempty"`
-	VenueGeo         *Geo     `bson:"venue_geo,omitempty"` // the venue's position, for "near me"
 	Organizers       []int64  `bson:"organizers,omitempty"`
+
+	// VenueGeo is the venue's public position (PublicPosition), which the
+	// app reads from the venue as stored whenever it indexes the event or
+	// measures a distance to it. Never stored: a copy kept with the event
+	// went on telling where its venue was after the venue was hidden.
+	VenueGeo *Geo `bson:"-"`
 
 	// A recurring event. The series keeps its rules (RFC 5545 content lines,
 	// read in its zone from its start), the starts of the occurrences it no
@@ -183,6 +188,11 @@ type Term struct {
 	// through the term routes), so it is shown only with an event the
 	// caller may read (see Terms.hidden).
 	FromEvent bool `bson:"from_event,omitempty"`
+	// FromRoutes: the term was made through the term routes, so anyone sees
+	// it. A term with neither mark was stored before terms were marked; it
+	// is hidden as one an event made, but only while some event carries it,
+	// so what only drafts carry is not shown, and an empty term still is.
+	FromRoutes bool `bson:"from_routes,omitempty"`
 
 	CreatedSeq int64 `bson:"created_seq,omitempty"` // as Post.CreatedSeq
 	fresh      bool

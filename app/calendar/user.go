@@ -21,6 +21,17 @@ type User struct {
 	// several: it is their first application password (FirstPassword) until
 	// the user's next write keeps it in Passwords.
 	PasswordHash string `bson:"password_hash,omitempty"`
+	// SeriesAllowance is what is left of the occurrences the account's
+	// series writes may make in an hour (app/series_quota.go), kept here so
+	// that every replica spends from one; nil: never spent, a full hour's.
+	SeriesAllowance *Allowance `bson:"series_allowance,omitempty"`
+}
+
+// Allowance is what was left of an hourly allowance at an instant; it
+// refills at the hour's rate from then.
+type Allowance struct {
+	Left float64   `bson:"left"`
+	At   time.Time `bson:"at"`
 }
 
 // ApplicationPassword is one of a user's passwords, named after the

@@ -159,7 +159,6 @@ func generate(n int, recurring float64, insertTerm func(*calendar.Term) error, i
 	post := func(typ string, i int, title string) *calendar.Post {
 		return &calendar.Post{Type: typ, Slug: fmt.Sprintf("%s-%d", typ, i), Status: calendar.StatusPublish, Author: 1, Title: title, Date: now, Modified: now}
 	}
-	var venueGeo []*calendar.Geo
 	for i := 0; i < venueCount; i++ {
 		c := cities[i%len(cities)]
 		p := post(calendar.PostTypeVenue, i, "Venue "+w.word()+" "+w.word())
@@ -167,7 +166,7 @@ func generate(n int, recurring float64, insertTerm func(*calendar.Term) error, i
 		if err := insertPost(p); err != nil {
 			return nil, err
 		}
-		w.venues, venueGeo = append(w.venues, p.ID), append(venueGeo, p.Geo)
+		w.venues = append(w.venues, p.ID)
 	}
 	for i := 0; i < organizerCount; i++ {
 		p := post(calendar.PostTypeOrganizer, i, "Organizer "+w.word())
@@ -194,7 +193,7 @@ func generate(n int, recurring float64, insertTerm func(*calendar.Term) error, i
 		p.End = p.Start.Add(time.Duration(1+w.rng.Intn(4)) * time.Hour)
 		p.TimeZone = "UTC"
 		v := w.rng.Intn(len(w.venues))
-		p.Venue, p.VenueGeo = w.venues[v], venueGeo[v]
+		p.Venue = w.venues[v] // placed by the index build, from the venue
 		p.Organizers = []int64{w.organizers[w.rng.Intn(len(w.organizers))]}
 		p.Categories = []int64{w.categories[w.rng.Intn(len(w.categories))]}
 		p.Tags = []int64{w.tags[w.rng.Intn(len(w.tags))], w.tags[w.rng.Intn(len(w.tags))]}

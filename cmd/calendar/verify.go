@@ -80,6 +80,9 @@ func verifyIndex(ctx context.Context, store calendar.Store, idx *index.Live, dif
 		if len(posts) == 0 {
 			break
 		}
+		if err := app.PlaceEvents(ctx, store, posts); err != nil { // as the index places them
+			return n, err
+		}
 		for _, p := range posts {
 			if err := idx.VerifyPost(ctx, p); err != nil {
 				differ(p, err)
