@@ -116,6 +116,9 @@ func undocumentedAnswers() []string {
 // to {api}/ for the events namespace, to {base_url}/vendor/admin for the
 // admin one.
 func documentedPath(route string) (string, bool) {
+	if strings.HasPrefix(route, "/vendor/events/v1/doc/ui") { // the Swagger UI's page and files, not the API's
+		return "", false
+	}
 	if rest, ok := strings.CutPrefix(route, "/vendor/events/v1"); ok {
 		if rest == "" {
 			rest = "/"

@@ -103,13 +103,14 @@ type ErrorBody struct {
 
 // errorsOf are the kinds of error an operation can answer: any of them a
 // bad request, a wrong credential, a refusal, a body too large, the throttle,
-// a failure or an unavailable store; one of an item its absence; a write a
+// a failure or an unavailable store; one of an item its absence, a read a
+// page past the last (the plugin's archives); a write a
 // race lost; a delete what is in the trash already; a write of an item a
 // stale precondition. A route adds what only it answers (mayAnswer).
 func errorsOf(method string, item bool) []calendar.Kind {
 	out := []calendar.Kind{calendar.KindInvalid, calendar.KindUnauthorized, calendar.KindForbidden,
 		calendar.KindTooLarge, calendar.KindThrottled, calendar.KindInternal, calendar.KindUnavailable}
-	if item {
+	if item || method == http.MethodGet { // an item missing, or a list's page past its last
 		out = append(out, calendar.KindNotFound)
 	}
 	if method != http.MethodGet {

@@ -43,8 +43,7 @@ func (api *API) mountRoot(namespace string) {
 	},
 		fuego.OptionSummary("Namespace index"),
 		fuego.OptionDescription("Every route of the namespace with its methods and parameters."),
-		fuego.OptionAddResponse(http.StatusOK, "The namespace index", fuego.Response{Type: NamespaceIndexDoc{}}),
-		mayAnswer(calendar.KindNotFound)) // rest_invalid_namespace
+		fuego.OptionAddResponse(http.StatusOK, "The namespace index", fuego.Response{Type: NamespaceIndexDoc{}}))
 }
 
 func (api *API) hasNamespace(ns string) bool {
