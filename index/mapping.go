@@ -23,7 +23,7 @@ import (
 
 // MappingVersion changes whenever the mapping or the indexed document changes:
 // the index is then rebuilt from the store.
-const MappingVersion = 24 // 23: events start and end at their local wall-clock times; 24: spaceless scripts in pairs, marks in words, words folded after tokenizing, stems per language
+const MappingVersion = 25 // 23: events start and end at their local wall-clock times; 24: spaceless scripts in pairs, marks in words, words folded after tokenizing, stems per language; 25: the parts of words (word_parts), which the plugin's search reads
 
 // ServesFrom is the oldest mapping version whose index this release's
 // queries answer correctly, and whose mapping takes this release's
@@ -37,8 +37,9 @@ const MappingVersion = 24 // 23: events start and end at their local wall-clock 
 // MappingVersion when it would answer wrong or leak (a field a filter now
 // reads, a document that must no longer be found: 22 was such a change, and
 // 23, whose date windows read local times, another; 24's words are split
-// otherwise, so a 23 index would not find a Chinese or Thai search).
-const ServesFrom = 24
+// otherwise, so a 23 index would not find a Chinese or Thai search; 25's
+// event search reads word_parts, which a 24 index does not have).
+const ServesFrom = 25
 
 // Versions are the mapping versions a release builds and serves, and the
 // languages its index stems in (some of Languages): an index stemming in
@@ -136,6 +137,7 @@ func newMapping(languages []string) mapping.IndexMapping {
 		panic(err)
 	}
 	addRelevanceMapping(m, doc, languages)
+	addWordPartsMapping(m, doc)
 	return m
 }
 
@@ -241,6 +243,7 @@ func newPostDoc(p *calendar.Post, languages []string) postDoc {
 	}
 	if len(words) > 0 {
 		d[fieldWords] = strings.Join(words, "\n")
+		d[fieldWordParts] = d[fieldWords]
 		for _, lang := range languages {
 			d[stemsField(lang)] = d[fieldWords]
 		}

@@ -51,6 +51,11 @@ const (
 	// MaxIndexedTextBytes is how much of a venue's or an organizer's text
 	// field their substring search looks into.
 	MaxIndexedTextBytes = 4096
+	// MaxFragmentTerms bounds the indexed words' suffixes that one fragment
+	// of an event search (three characters or more) may begin: a search for
+	// one that begins more is refused (ErrSearchTooBroad), so its cost is
+	// the search's, not the content's.
+	MaxFragmentTerms = 10000
 )
 
 // CapWord cuts a word to MaxWordBytes, on a character boundary: what the index

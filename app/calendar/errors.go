@@ -155,6 +155,14 @@ func (p *InvalidParams) Err() error {
 		With("params", p.reasons).With("details", details)
 }
 
+// ErrSearchTooBroad is the answer to an event search for a fragment of
+// words that begins more of the indexed words' suffixes than
+// MaxFragmentTerms: it is found within too many words to look through them,
+// and a longer one would be found within fewer.
+func ErrSearchTooBroad(fragment string) error {
+	return ErrInvalidParam("search", fmt.Sprintf("%q is part of too many of the indexed words to search for (more than %d endings of words begin with it): search for a longer word.", fragment, MaxFragmentTerms))
+}
+
 // ErrInvalidParam is a rest_invalid_param error about one parameter.
 func ErrInvalidParam(name, reason string) error {
 	var p InvalidParams
