@@ -52,16 +52,23 @@ type wordParts struct{}
 // itself among them). Characters are runes: a fragment is found within a
 // word as the bytes of one within the other, which meet at rune starts.
 func (wordParts) Filter(in analysis.TokenStream) analysis.TokenStream {
-	out := make(analysis.TokenStream, 0, 3*len(in))
+	parts := 0
 	for _, t := range in {
-		var starts []int
+		parts += 3 * utf8.RuneCount(t.Term)
+	}
+	out := make(analysis.TokenStream, 0, parts)
+	slab := make([]analysis.Token, 0, parts) // one allocation for all the parts: a rebuild makes millions
+	var starts []int
+	for _, t := range in {
+		starts = starts[:0]
 		for i := range string(t.Term) {
 			starts = append(starts, i)
 		}
 		starts = append(starts, len(t.Term))
 		runes := len(starts) - 1
 		part := func(from, to int) {
-			out = append(out, &analysis.Token{Term: t.Term[from:to], Start: t.Start, End: t.End, Position: t.Position, Type: t.Type})
+			slab = append(slab, analysis.Token{Term: t.Term[from:to], Start: t.Start, End: t.End, Position: t.Position, Type: t.Type})
+			out = append(out, &slab[len(slab)-1])
 		}
 		for k := range runes {
 			for n := 1; n <= shortParts && k+n <= runes; n++ {
