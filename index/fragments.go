@@ -31,6 +31,16 @@ import (
 // than everything there is. A fragment that begins more than
 // calendar.MaxFragmentTerms suffixes is refused (ErrSearchTooBroad) rather
 // than walked: its cost would be the content's, not the search's.
+//
+// A relevance search scores the words themselves, so it needs their list,
+// not the events: a word's prefix is a walk of the words that begin with it
+// (budgetedPrefix), and a lone character of a script written without spaces
+// (a word of one character, or one of a pair) is found through its holders:
+// word_parts also lists each spaceless word (a pair or a lone character)
+// under each of its parts (holderKey), so the words that hold it are the
+// terms that begin with its key. Both are scored as bleve scores a prefix or
+// a wildcard (the same terms in the same order, one disjunction of them),
+// within the same budget of terms.
 
 // fieldWordParts holds the parts of an event's words (those of fieldWords).
 const fieldWordParts = "word_parts"
@@ -54,7 +64,11 @@ type wordParts struct{}
 func (wordParts) Filter(in analysis.TokenStream) analysis.TokenStream {
 	parts := 0
 	for _, t := range in {
-		parts += 3 * utf8.RuneCount(t.Term)
+		n := utf8.RuneCount(t.Term)
+		parts += 3 * n
+		if spacelessToken(t) {
+			parts += n * (n + 1) / 2
+		}
 	}
 	out := make(analysis.TokenStream, 0, parts)
 	slab := make([]analysis.Token, 0, parts) // one allocation for all the parts: a rebuild makes millions
@@ -78,9 +92,25 @@ func (wordParts) Filter(in analysis.TokenStream) analysis.TokenStream {
 				part(starts[k], len(t.Term))
 			}
 		}
+		if spacelessToken(t) {
+			for k := range runes {
+				for e := k + 1; e <= runes; e++ {
+					slab = append(slab, analysis.Token{Term: append(holderKey(string(t.Term[starts[k]:starts[e]])), t.Term...),
+						Start: t.Start, End: t.End, Position: t.Position, Type: t.Type})
+					out = append(out, &slab[len(slab)-1])
+				}
+			}
+		}
 	}
 	return out
 }
+
+func spacelessToken(t *analysis.Token) bool { return t.Type == gramToken || t.Type == loneToken }
+
+// holderKey begins the terms of word_parts that list the spaceless words
+// holding part (part, then the word): no word holds a NUL, so no other
+// term begins so.
+func holderKey(part string) []byte { return []byte("\x00" + part + "\x00") }
 
 func init() {
 	if err := registry.RegisterTokenFilter(wordPartsFilter, func(map[string]any, *registry.Cache) (analysis.TokenFilter, error) {
@@ -130,7 +160,77 @@ func (q suffixQuery) Searcher(ctx context.Context, r index.IndexReader, _ mappin
 // wordSuffixes are the terms of fieldWordParts that begin with fragment, or
 // ErrSearchTooBroad when they are more than calendar.MaxFragmentTerms.
 func wordSuffixes(ctx context.Context, r index.IndexReader, fragment string) ([][]byte, error) {
-	dict, err := r.FieldDictPrefix(fieldWordParts, []byte(fragment))
+	return budgetedTerms(ctx, r, fieldWordParts, []byte(fragment), fragment)
+}
+
+// holdersQuery finds, in field, the words that hold a lone spaceless
+// character (a relevance search's lone token), scored as bleve scores the
+// wildcard "*character*" over field: the words' terms listed by their
+// holders, those of field's dictionary kept, in its order.
+type holdersQuery struct {
+	part, field string
+	boost       float64
+}
+
+func (q holdersQuery) Searcher(ctx context.Context, r index.IndexReader, _ mapping.IndexMapping, options search.SearcherOptions) (search.Searcher, error) {
+	key := holderKey(q.part)
+	listed, err := budgetedTerms(ctx, r, fieldWordParts, key, q.part)
+	if err != nil {
+		return nil, err
+	}
+	var words []string
+	for _, k := range listed {
+		word := string(k[len(key):])
+		in, err := inDictionary(r, q.field, word)
+		if err != nil {
+			return nil, err
+		}
+		if in {
+			words = append(words, word)
+		}
+	}
+	return searcher.NewMultiTermSearcher(ctx, r, words, q.field, q.boost, options, true)
+}
+
+// inDictionary says whether field's dictionary holds term (as a wildcard
+// walking it would find it, a deleted document's term included).
+func inDictionary(r index.IndexReader, field, term string) (bool, error) {
+	dict, err := r.FieldDictRange(field, []byte(term), []byte(term))
+	if err != nil {
+		return false, err
+	}
+	entry, err := dict.Next()
+	return entry != nil && entry.Term == term, errors.Join(err, dict.Close())
+}
+
+// budgetedPrefix is bleve's prefix query (the same searcher: one term, or a
+// disjunction of the terms that begin with prefix) within the budget of
+// terms.
+type budgetedPrefix struct {
+	prefix, field string
+	boost         float64
+}
+
+func (q budgetedPrefix) Searcher(ctx context.Context, r index.IndexReader, _ mapping.IndexMapping, options search.SearcherOptions) (search.Searcher, error) {
+	listed, err := budgetedTerms(ctx, r, q.field, []byte(q.prefix), q.prefix)
+	if err != nil {
+		return nil, err
+	}
+	if len(listed) == 0 || len(listed) == 1 && string(listed[0]) == q.prefix {
+		return searcher.NewTermSearcher(ctx, r, q.prefix, q.field, q.boost, options)
+	}
+	terms := make([]string, len(listed))
+	for k, t := range listed {
+		terms[k] = string(t)
+	}
+	return searcher.NewMultiTermSearcher(ctx, r, terms, q.field, q.boost, options, true)
+}
+
+// budgetedTerms are the terms of field that begin with prefix, or
+// ErrSearchTooBroad (naming fragment) when they are more than
+// calendar.MaxFragmentTerms.
+func budgetedTerms(ctx context.Context, r index.IndexReader, field string, prefix []byte, fragment string) ([][]byte, error) {
+	dict, err := r.FieldDictPrefix(field, prefix)
 	if err != nil {
 		return nil, err
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -84,7 +85,7 @@ func TestAFragmentFindsWhatAWalkOfEveryWordFinds(t *testing.T) {
 		}
 		var walked []query.Query // the search as it was
 		for _, part := range plan.words[0].parts {
-			walked = append(walked, part.query(fieldWords, 1)...)
+			walked = append(walked, walkedQuery(part, fieldWords, 1))
 		}
 		want := idsOf(t, idx, walked)
 		q := calendar.PostQuery{Type: calendar.PostTypeEvent, Words: []string{fragment}, Order: calendar.OrderStart, Limit: n}
@@ -95,6 +96,110 @@ func TestAFragmentFindsWhatAWalkOfEveryWordFinds(t *testing.T) {
 		throughBleve := idsOf(t, idx, []query.Query{idx.filter(q, nil)})
 		if got := sorted(fromBitmaps.IDs); !slices.Equal(got, want) || !slices.Equal(throughBleve, want) {
 			t.Fatalf("%q (%+v): the parts find %v (bleve: %v), a walk of every word %v", fragment, plan.words[0].parts, got, throughBleve, want)
+		}
+	}
+}
+
+// walkedQuery is how the search found a part before: a term, or a wildcard
+// (a regular expression where folding made characters a wildcard reads)
+// walking every word of the field.
+func walkedQuery(part partPlan, field string, boost float64) query.Query {
+	var q interface {
+		query.Query
+		SetField(string)
+		SetBoost(float64)
+	}
+	switch {
+	case part.how == wholeTerm:
+		q = bleve.NewTermQuery(part.term)
+	case regexp.MustCompile(`^[a-z0-9-]+$`).MatchString(part.term):
+		q = bleve.NewWildcardQuery("*" + part.term + "*")
+	default:
+		q = bleve.NewRegexpQuery(".*" + regexp.QuoteMeta(part.term) + ".*")
+	}
+	q.SetField(field)
+	q.SetBoost(boost)
+	return q
+}
+
+// TestARelevanceSearchScoresWhatItWalkedAsBefore: a relevance search's lone
+// spaceless characters (found through their holders) and prefixes (within
+// the budget) select and score every event as the wildcard and the prefix
+// that walked the dictionary did, in the title and the words, over segments
+// holding deleted and moved posts (whose words the dictionaries keep).
+func TestARelevanceSearchScoresWhatItWalkedAsBefore(t *testing.T) {
+	t.Parallel()
+	idx := unmergedIndex(t)
+	ctx := context.Background()
+	rng := rand.New(rand.NewSource(37))
+	chars := []string{"北", "京", "爵", "士", "音", "乐", "ジ", "ャ", "ズ", "ด", "น", "ต", "ร", "ี", "서", "울", "jazz", "jam", "java", "concert", "conte"}
+	text := func() string {
+		var b strings.Builder
+		for range 1 + rng.Intn(8) {
+			b.WriteString(chars[rng.Intn(len(chars))])
+			if rng.Intn(3) == 0 {
+				b.WriteString(" ")
+			}
+		}
+		return b.String()
+	}
+	base := time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC)
+	post := func(id int64) *calendar.Post {
+		return &calendar.Post{ID: id, Type: calendar.PostTypeEvent, Status: calendar.StatusPublish, Title: text(), Content: text(), Date: base, Start: base, End: base}
+	}
+	for batch := int64(0); batch < 3; batch++ {
+		var posts []*calendar.Post
+		for id := batch*40 + 1; id <= (batch+1)*40; id++ {
+			posts = append(posts, post(id))
+		}
+		if err := idx.PutPosts(ctx, posts); err != nil {
+			t.Fatal(err)
+		}
+		if err := idx.persist(closeWait); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range 8 {
+		if err := idx.PutPosts(ctx, []*calendar.Post{post(1 + rng.Int63n(120))}); err != nil {
+			t.Fatal(err)
+		}
+		if err := idx.DeletePost(ctx, 1+rng.Int63n(120)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	scored := func(q query.Query) []string {
+		req := bleve.NewSearchRequestOptions(q, 200, 0, false)
+		res, err := idx.search(ctx, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, h := range res.Hits {
+			out = append(out, fmt.Sprintf("%s:%v", h.ID, h.Score))
+		}
+		slices.Sort(out)
+		return out
+	}
+	for _, c := range chars {
+		for _, part := range idx.rankedPlan(c, "").words[0].parts { // as a search reads it: a lone character begins with one of a spaceless script
+			for _, f := range rankedFields {
+				var pair [2]query.Query
+				switch part.how {
+				case inWord:
+					pair = [2]query.Query{walkedQuery(part, f.field, f.boost), holdersQuery{part: part.term, field: f.field, boost: f.boost}}
+				case wordLike:
+					prefix := bleve.NewPrefixQuery(part.term)
+					prefix.SetField(f.field)
+					prefix.SetBoost(f.boost / 2)
+					pair = [2]query.Query{prefix, budgetedPrefix{prefix: part.term, field: f.field, boost: f.boost / 2}}
+				default:
+					continue
+				}
+				walked, now := scored(pair[0]), scored(pair[1])
+				if !slices.Equal(walked, now) || len(walked) == 0 {
+					t.Fatalf("%q in %s (%T): %v; walked: %v", part.term, f.field, pair[1], now, walked)
+				}
+			}
 		}
 	}
 }
@@ -118,15 +223,18 @@ func sorted(ids []int64) []int64 {
 	return ids
 }
 
-// TestAPlainSearchWalksNoDictionary: what the plugin's search asks of the
-// index is term lookups and walks of the terms that begin with a fragment,
-// never a walk of a whole dictionary (a wildcard or a regular expression
-// reads every word the index holds, however many an author wrote).
-func TestAPlainSearchWalksNoDictionary(t *testing.T) {
+// TestASearchWalksNoDictionary: what the plugin's search and a relevance
+// search ask of the index is term lookups and walks of the terms that begin
+// with a fragment, a prefix or a character's key (or, for a typo, of the
+// words within one edit), never a walk of a whole dictionary (a wildcard or
+// a regular expression reads every word the index holds, however many an
+// author wrote).
+func TestASearchWalksNoDictionary(t *testing.T) {
 	t.Parallel()
 	idx := unmergedIndex(t)
 	for _, search := range []string{"jazz", "a", "az", "azz", "café", "e\u0301t", "pré-vente", "2026", "北京爵士", "京", "ジャズ", "ดนตรี", "концерт"} {
 		q := calendar.PostQuery{Type: calendar.PostTypeEvent, Words: calendar.CapSearchWords(strings.Fields(search))}
+		ranked := idx.rankedPlan(search, "").rankedQuery(idx.filter(calendar.PostQuery{Type: calendar.PostTypeEvent}, nil))
 		var walk func(q query.Query)
 		walk = func(q query.Query) {
 			switch q := q.(type) {
@@ -138,20 +246,29 @@ func TestAPlainSearchWalksNoDictionary(t *testing.T) {
 				for _, d := range q.Disjuncts {
 					walk(d)
 				}
-			case *query.TermQuery, suffixQuery:
+			case *query.BooleanQuery:
+				for _, b := range []query.Query{q.Must, q.Should, q.MustNot, q.Filter} {
+					if b != nil {
+						walk(b)
+					}
+				}
+			case *query.FuzzyQuery: // a word of five letters or more: its automaton follows only the paths within one edit of it
+			case *query.TermQuery, suffixQuery, holdersQuery, budgetedPrefix:
 			default:
 				t.Errorf("%q: the search holds a %T", search, q)
 			}
 		}
 		walk(idx.filter(q, nil))
+		walk(ranked)
 	}
 }
 
 // TestAFragmentWithinTooManyWordsIsRefusedNotWalked: a fragment that begins
 // more of the words' suffixes than calendar.MaxFragmentTerms is answered
 // with a client error naming the search (from the bitmaps and through
-// bleve's searchers alike), having read no more than that many; a longer
-// fragment, within fewer words, finds them.
+// bleve's searchers alike), having read no more than that many, and so is
+// a relevance search for the prefix of as many words; a longer fragment,
+// within fewer words, finds them.
 func TestAFragmentWithinTooManyWordsIsRefusedNotWalked(t *testing.T) {
 	t.Parallel()
 	idx := unmergedIndex(t)
@@ -180,5 +297,49 @@ func TestAFragmentWithinTooManyWordsIsRefusedNotWalked(t *testing.T) {
 		if page, err := idx.SearchPosts(ctx, q); err != nil || page.Total != 1 {
 			t.Fatalf("order %v: a fragment within 26 words: %+v, %v", order, page, err)
 		}
+	}
+	ranked := calendar.PostQuery{Type: calendar.PostTypeEvent, Relevance: "qqq", Limit: 10} // the prefix of as many words
+	if _, err := idx.SearchPosts(ctx, ranked); !errors.As(err, new(*calendar.Error)) {
+		t.Fatalf("a relevance search for the prefix of %d words answered %v", calendar.MaxFragmentTerms+2, err)
+	}
+	ranked.Relevance = "qqqaaab"
+	if page, err := idx.SearchPosts(ctx, ranked); err != nil || page.Total == 0 {
+		t.Fatalf("a relevance search for the prefix of 26 words: %+v, %v", page, err)
+	}
+}
+
+// BenchmarkAFragmentAtTheBudget: the costliest fragment a search may hold,
+// one that begins calendar.MaxFragmentTerms suffixes (all but two), beside
+// one that begins none, over the same dictionary, from the bitmaps.
+//
+//	go test ./index -run '^$' -bench BenchmarkAFragmentAtTheBudget
+func BenchmarkAFragmentAtTheBudget(b *testing.B) {
+	idx, err := Open(b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer idx.Close()
+	ctx := context.Background()
+	start := time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC)
+	for p := range 2 {
+		var words []string
+		for k := p * (calendar.MaxFragmentTerms / 2); k < (p+1)*(calendar.MaxFragmentTerms/2)-1; k++ {
+			words = append(words, fmt.Sprintf("qqq%c%c%c%c", 'a'+k/17576%26, 'a'+k/676%26, 'a'+k/26%26, 'a'+k%26))
+		}
+		post := &calendar.Post{ID: int64(p + 1), Type: calendar.PostTypeEvent, Status: calendar.StatusPublish,
+			Title: "Words", Content: strings.Join(words, " "), Start: start, End: start.Add(time.Hour), Date: start}
+		if err := idx.PutPosts(ctx, []*calendar.Post{post}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for _, fragment := range []string{"qqq", "xyz"} {
+		b.Run(fragment, func(b *testing.B) {
+			q := calendar.PostQuery{Type: calendar.PostTypeEvent, Words: []string{fragment}, Order: calendar.OrderStart, Limit: 10}
+			for b.Loop() {
+				if _, err := idx.SearchPosts(ctx, q); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

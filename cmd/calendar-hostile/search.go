@@ -22,11 +22,13 @@ import (
 
 type searchAttack struct {
 	planted, words, searchers int
+	lone                      bool
 }
 
 func (a *searchAttack) flags() {
 	flag.IntVar(&a.planted, "planted", 40, "-attack search: events an author fills with random words")
 	flag.IntVar(&a.words, "words", 8000, "-attack search: random words in each of them")
+	flag.BoolVar(&a.lone, "lone", false, "-attack search: the attackers search by relevance for nine lone Chinese characters (a walk of every word the index holds, which only the turns of the search slots bound) instead of nine random fragments")
 	flag.IntVar(&a.searchers, "searchers", 4, "-attack search: anonymous clients searching for random fragments, each from an address of its own (127.0.0.2 and up: the service must listen on 127.0.0.1)")
 }
 
@@ -69,8 +71,8 @@ func runSearch(ctx context.Context, c config) (*searchReport, error) {
 	}
 	rep.Dictionary = len(seen)
 
-	const visitorSearch = "&search=concert"
-	quiet, errs := visitWith(api, visitorSearch, c.quiet)
+	visitor := rand.New(rand.NewPCG(1, 2))
+	quiet, errs := searchAsVisitor(api, visitor, c.quiet)
 	rep.VisitorErrors += errs
 
 	ctx, stop := context.WithTimeout(ctx, c.hostile)
@@ -84,11 +86,15 @@ func runSearch(ctx context.Context, c config) (*searchReport, error) {
 		wg.Go(func() {
 			for ctx.Err() == nil {
 				fragments := make([]string, 9)
+				order := ""
 				for k := range fragments {
 					fragments[k] = randomLetters(rng, 3+rng.IntN(4))
+					if c.search.lone {
+						fragments[k], order = string(rune(0x4e00+rng.IntN(0x5000))), "&orderby=relevance"
+					}
 				}
 				began := time.Now()
-				status, _, err := sendWith(from, "GET", api+"/events?search="+url.QueryEscape(strings.Join(fragments, " ")), "", nil)
+				status, _, err := sendWith(from, "GET", api+"/events?search="+url.QueryEscape(strings.Join(fragments, " "))+order, "", nil)
 				mu.Lock()
 				rep.Attacks[statusKey(status, err)]++
 				if status == http.StatusOK {
@@ -98,7 +104,7 @@ func runSearch(ctx context.Context, c config) (*searchReport, error) {
 			}
 		})
 	}
-	hostile, errs := visitWith(api, visitorSearch, c.hostile)
+	hostile, errs := searchAsVisitor(api, visitor, c.hostile)
 	rep.VisitorErrors += errs
 	wg.Wait()
 	rep.QuietP50Ms, rep.QuietP95Ms = percentile(quiet, 50), percentile(quiet, 95)
@@ -109,6 +115,26 @@ func runSearch(ctx context.Context, c config) (*searchReport, error) {
 	}
 	rep.AttackP50Ms = percentile(took, 50)
 	return rep, nil
+}
+
+// searchAsVisitor searches events for "concert" for d, every 50 ms, each
+// search a window of its own, to the second (strict_dates), so that no kept
+// answer serves it, and returns the latencies in milliseconds.
+func searchAsVisitor(api string, rng *rand.Rand, d time.Duration) ([]float64, int) {
+	var took []float64
+	errs := 0
+	for deadline := time.Now().Add(d); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		from := time.Now().AddDate(0, 0, rng.IntN(30)).Add(time.Duration(rng.IntN(86400)) * time.Second)
+		window := "start_date=" + url.QueryEscape(from.Format("2006-01-02 15:04:05")) + "&end_date=" + from.AddDate(0, 0, 7+rng.IntN(30)).Format("2006-01-02")
+		began := time.Now()
+		status, _, err := send("GET", api+"/events?per_page=10&strict_dates=true&search=concert&"+window, "", nil)
+		if err != nil || status != http.StatusOK {
+			errs++
+			continue
+		}
+		took = append(took, float64(time.Since(began).Microseconds())/1000)
+	}
+	return took, errs
 }
 
 func randomLetters(rng *rand.Rand, n int) string {
