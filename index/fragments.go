@@ -3,6 +3,7 @@ package index
 import (
 	"context"
 	"errors"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2/analysis"
@@ -28,9 +29,9 @@ import (
 // the field, and one of three or more when a suffix begins with it: a term
 // lookup, or a walk of the dictionary's terms that begin with the fragment
 // (a prefix in the dictionary's order), which reads what matches rather
-// than everything there is. A fragment that begins more than
-// calendar.MaxFragmentTerms suffixes is refused (ErrSearchTooBroad) rather
-// than walked: its cost would be the content's, not the search's.
+// than everything there is. A search whose fragments begin more than
+// calendar.MaxSearchTerms suffixes in all is refused (ErrSearchTooBroad)
+// rather than walked: its cost would be the content's, not the search's.
 //
 // A relevance search scores the words themselves, so it needs their list,
 // not the events: a word's prefix is a walk of the words that begin with it
@@ -40,7 +41,7 @@ import (
 // under each of its parts (holderKey), so the words that hold it are the
 // terms that begin with its key. Both are scored as bleve scores a prefix or
 // a wildcard (the same terms in the same order, one disjunction of them),
-// within the same budget of terms.
+// and read from the same budget of terms.
 
 // fieldWordParts holds the parts of an event's words (those of fieldWords).
 const fieldWordParts = "word_parts"
@@ -139,7 +140,7 @@ func inWordQuery(fragment string) query.Query {
 
 // suffixQuery finds the events with a word suffix that begins with a
 // fragment of three characters or more: the postings of those suffixes,
-// ORed, within the budget of terms (wordSuffixes).
+// ORed, read from the search's budget of terms (wordSuffixes).
 type suffixQuery struct{ fragment string }
 
 func (q suffixQuery) Searcher(ctx context.Context, r index.IndexReader, _ mapping.IndexMapping, options search.SearcherOptions) (search.Searcher, error) {
@@ -158,7 +159,7 @@ func (q suffixQuery) Searcher(ctx context.Context, r index.IndexReader, _ mappin
 }
 
 // wordSuffixes are the terms of fieldWordParts that begin with fragment, or
-// ErrSearchTooBroad when they are more than calendar.MaxFragmentTerms.
+// ErrSearchTooBroad when they are more than the search's budget has left.
 func wordSuffixes(ctx context.Context, r index.IndexReader, fragment string) ([][]byte, error) {
 	return budgetedTerms(ctx, r, fieldWordParts, []byte(fragment), fragment)
 }
@@ -204,8 +205,8 @@ func inDictionary(r index.IndexReader, field, term string) (bool, error) {
 }
 
 // budgetedPrefix is bleve's prefix query (the same searcher: one term, or a
-// disjunction of the terms that begin with prefix) within the budget of
-// terms.
+// disjunction of the terms that begin with prefix), read from the search's
+// budget of terms.
 type budgetedPrefix struct {
 	prefix, field string
 	boost         float64
@@ -226,17 +227,40 @@ func (q budgetedPrefix) Searcher(ctx context.Context, r index.IndexReader, _ map
 	return searcher.NewMultiTermSearcher(ctx, r, terms, q.field, q.boost, options, true)
 }
 
-// budgetedTerms are the terms of field that begin with prefix, or
-// ErrSearchTooBroad (naming fragment) when they are more than
-// calendar.MaxFragmentTerms.
+// budgetedTerms are the terms of field that begin with prefix, taken from
+// the budget ctx carries (withTermBudget), or ErrSearchTooBroad (naming
+// fragment) when they are more than it has left.
 func budgetedTerms(ctx context.Context, r index.IndexReader, field string, prefix []byte, fragment string) ([][]byte, error) {
+	budget, ok := ctx.Value(termBudgetKey{}).(*atomic.Int64)
+	if !ok {
+		budget = newTermBudget()
+	}
+	left := budget.Load()
+	if left <= 0 {
+		return nil, calendar.ErrSearchTooBroad(fragment)
+	}
 	dict, err := r.FieldDictPrefix(field, prefix)
 	if err != nil {
 		return nil, err
 	}
-	terms, err := listTerms(ctx, dict, calendar.MaxFragmentTerms)
+	terms, err := listTerms(ctx, dict, int(left))
 	if errors.Is(err, errTooManyTerms) {
 		return nil, calendar.ErrSearchTooBroad(fragment)
 	}
+	budget.Add(-int64(len(terms)))
 	return terms, err
+}
+
+type termBudgetKey struct{}
+
+// withTermBudget is ctx carrying the budget of terms of one evaluation of
+// a search: calendar.MaxSearchTerms for all its expansions together.
+func withTermBudget(ctx context.Context) context.Context {
+	return context.WithValue(ctx, termBudgetKey{}, newTermBudget())
+}
+
+func newTermBudget() *atomic.Int64 {
+	b := new(atomic.Int64)
+	b.Store(calendar.MaxSearchTerms)
+	return b
 }

@@ -263,22 +263,23 @@ func TestASearchWalksNoDictionary(t *testing.T) {
 	}
 }
 
-// TestAFragmentWithinTooManyWordsIsRefusedNotWalked: a fragment that begins
-// more of the words' suffixes than calendar.MaxFragmentTerms is answered
-// with a client error naming the search (from the bitmaps and through
-// bleve's searchers alike), having read no more than that many, and so is
-// a relevance search for the prefix of as many words; a longer fragment,
-// within fewer words, finds them.
-func TestAFragmentWithinTooManyWordsIsRefusedNotWalked(t *testing.T) {
+// TestASearchWithinTooManyWordsIsRefusedNotWalked: a search whose
+// fragments begin more of the words' suffixes than calendar.MaxSearchTerms
+// in all is answered with a client error naming the search (from the
+// bitmaps and through bleve's searchers alike), having read no more than
+// that many, and so is a relevance search for the prefixes of as many
+// words; each of its fragments alone, within fewer words, finds them.
+func TestASearchWithinTooManyWordsIsRefusedNotWalked(t *testing.T) {
 	t.Parallel()
 	idx := unmergedIndex(t)
 	ctx := context.Background()
 	start := time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC)
+	each := calendar.MaxSearchTerms*3/5 + 1 // two of them are more than the budget
 	var posts []*calendar.Post
-	for p := range 2 {
+	for p, family := range []string{"qqq", "zzz"} {
 		var words []string
-		for k := p * (calendar.MaxFragmentTerms/2 + 1); k < (p+1)*(calendar.MaxFragmentTerms/2+1); k++ {
-			words = append(words, fmt.Sprintf("qqq%c%c%c%c", 'a'+k/17576%26, 'a'+k/676%26, 'a'+k/26%26, 'a'+k%26))
+		for k := range each {
+			words = append(words, fmt.Sprintf("%s%c%c%c", family, 'a'+k/676%26, 'a'+k/26%26, 'a'+k%26))
 		}
 		posts = append(posts, &calendar.Post{ID: int64(p + 1), Type: calendar.PostTypeEvent, Status: calendar.StatusPublish,
 			Title: "Words", Content: strings.Join(words, " "), Start: start, End: start.Add(time.Hour), Date: start})
@@ -286,31 +287,35 @@ func TestAFragmentWithinTooManyWordsIsRefusedNotWalked(t *testing.T) {
 	if err := idx.PutPosts(ctx, posts); err != nil {
 		t.Fatal(err)
 	}
-	for _, order := range []calendar.PostOrder{calendar.OrderStart, calendar.OrderNewest} { // bitmaps, bleve
-		q := calendar.PostQuery{Type: calendar.PostTypeEvent, Words: []string{"qqq"}, Order: order, Limit: 10}
-		_, err := idx.SearchPosts(ctx, q)
+	refused := func(err error) bool {
 		var e *calendar.Error
-		if !errors.As(err, &e) || e.Kind != calendar.KindInvalid || e.Code != "rest_invalid_param" || e.Data["params"].(map[string]string)["search"] == "" {
-			t.Fatalf("order %v: a fragment within %d words answered %v", order, calendar.MaxFragmentTerms+2, err)
+		return errors.As(err, &e) && e.Kind == calendar.KindInvalid && e.Code == "rest_invalid_param" && e.Data["params"].(map[string]string)["search"] != ""
+	}
+	for _, order := range []calendar.PostOrder{calendar.OrderStart, calendar.OrderNewest} { // bitmaps, bleve
+		q := calendar.PostQuery{Type: calendar.PostTypeEvent, Words: []string{"qqq", "zzz"}, Order: order, Limit: 10}
+		if _, err := idx.SearchPosts(ctx, q); !refused(err) {
+			t.Fatalf("order %v: fragments within %d words answered %v", order, 2*each, err)
 		}
-		q.Words = []string{"qqqaaab"}
-		if page, err := idx.SearchPosts(ctx, q); err != nil || page.Total != 1 {
-			t.Fatalf("order %v: a fragment within 26 words: %+v, %v", order, page, err)
+		for _, alone := range []string{"qqq", "zzz"} {
+			q.Words = []string{alone}
+			if page, err := idx.SearchPosts(ctx, q); err != nil || page.Total != 1 {
+				t.Fatalf("order %v: %q, within %d words: %+v, %v", order, alone, each, page, err)
+			}
 		}
 	}
-	ranked := calendar.PostQuery{Type: calendar.PostTypeEvent, Relevance: "qqq", Limit: 10} // the prefix of as many words
-	if _, err := idx.SearchPosts(ctx, ranked); !errors.As(err, new(*calendar.Error)) {
-		t.Fatalf("a relevance search for the prefix of %d words answered %v", calendar.MaxFragmentTerms+2, err)
+	ranked := calendar.PostQuery{Type: calendar.PostTypeEvent, Relevance: "qqq zzz", Limit: 10} // the prefixes of as many words
+	if _, err := idx.SearchPosts(ctx, ranked); !refused(err) {
+		t.Fatalf("a relevance search for the prefixes of %d words answered %v", 2*each, err)
 	}
-	ranked.Relevance = "qqqaaab"
-	if page, err := idx.SearchPosts(ctx, ranked); err != nil || page.Total == 0 {
-		t.Fatalf("a relevance search for the prefix of 26 words: %+v, %v", page, err)
+	ranked.Relevance = "qqq"
+	if page, err := idx.SearchPosts(ctx, ranked); err != nil || page.Total != 1 {
+		t.Fatalf("a relevance search for the prefix of %d words: %+v, %v", each, page, err)
 	}
 }
 
-// BenchmarkAFragmentAtTheBudget: the costliest fragment a search may hold,
-// one that begins calendar.MaxFragmentTerms suffixes (all but two), beside
-// one that begins none, over the same dictionary, from the bitmaps.
+// BenchmarkAFragmentAtTheBudget: the costliest search there may be, one
+// whose fragment begins calendar.MaxSearchTerms suffixes (all but two),
+// beside one that begins none, over the same dictionary, from the bitmaps.
 //
 //	go test ./index -run '^$' -bench BenchmarkAFragmentAtTheBudget
 func BenchmarkAFragmentAtTheBudget(b *testing.B) {
@@ -323,7 +328,7 @@ func BenchmarkAFragmentAtTheBudget(b *testing.B) {
 	start := time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC)
 	for p := range 2 {
 		var words []string
-		for k := p * (calendar.MaxFragmentTerms / 2); k < (p+1)*(calendar.MaxFragmentTerms/2)-1; k++ {
+		for k := p * (calendar.MaxSearchTerms / 2); k < (p+1)*(calendar.MaxSearchTerms/2)-1; k++ {
 			words = append(words, fmt.Sprintf("qqq%c%c%c%c", 'a'+k/17576%26, 'a'+k/676%26, 'a'+k/26%26, 'a'+k%26))
 		}
 		post := &calendar.Post{ID: int64(p + 1), Type: calendar.PostTypeEvent, Status: calendar.StatusPublish,

@@ -155,12 +155,11 @@ func (p *InvalidParams) Err() error {
 		With("params", p.reasons).With("details", details)
 }
 
-// ErrSearchTooBroad is the answer to an event search for a fragment of
-// words that begins more of the indexed words' suffixes than
-// MaxFragmentTerms: it is found within too many words to look through them,
-// and a longer one would be found within fewer.
+// ErrSearchTooBroad is the answer to an event search whose words are parts
+// of more indexed words than it may read (MaxSearchTerms), fragment the one
+// it ran out at: longer words are parts of fewer.
 func ErrSearchTooBroad(fragment string) error {
-	return ErrInvalidParam("search", fmt.Sprintf("%q is part of too many of the indexed words to search for (more than %d endings of words begin with it): search for a longer word.", fragment, MaxFragmentTerms))
+	return ErrInvalidParam("search", fmt.Sprintf("The search's words are parts of more indexed words than one search may read (%d; it ran out at %q): search with longer or fewer words.", MaxSearchTerms, fragment))
 }
 
 // ErrInvalidParam is a rest_invalid_param error about one parameter.

@@ -22,13 +22,21 @@ import (
 
 type searchAttack struct {
 	planted, words, searchers int
-	lone                      bool
+	lone, crafted             bool
 }
+
+// craftedPrefixes are what -crafted attackers search for, and
+// craftedWords how many planted words begin with each: as many as a
+// fragment may begin (10,000), less the random words that hold it.
+var craftedPrefixes = []string{"qqa", "qqb", "qqc", "qqd", "qqe", "qqf", "qqg", "qqh", "qqi"}
+
+const craftedWords = 9800
 
 func (a *searchAttack) flags() {
 	flag.IntVar(&a.planted, "planted", 40, "-attack search: events an author fills with random words")
 	flag.IntVar(&a.words, "words", 8000, "-attack search: random words in each of them")
 	flag.BoolVar(&a.lone, "lone", false, "-attack search: the attackers search by relevance for nine lone Chinese characters (a walk of every word the index holds, which only the turns of the search slots bound) instead of nine random fragments")
+	flag.BoolVar(&a.crafted, "crafted", false, "-attack search: the author's words make nine fragments each begin 9,800 of them (what a search may read), and the attackers search for those nine, every search a window of its own")
 	flag.IntVar(&a.searchers, "searchers", 4, "-attack search: anonymous clients searching for random fragments, each from an address of its own (127.0.0.2 and up: the service must listen on 127.0.0.1)")
 }
 
@@ -62,6 +70,9 @@ func runSearch(ctx context.Context, c config) (*searchReport, error) {
 		words := make([]string, c.search.words)
 		for k := range words {
 			words[k] = randomLetters(rng, 5+rng.IntN(5))
+			if g := i*len(words) + k; c.search.crafted && g < len(craftedPrefixes)*craftedWords {
+				words[k] = craftedPrefixes[g%len(craftedPrefixes)] + randomLetters(rng, 4)
+			}
 			seen[words[k]] = true
 		}
 		body := fmt.Sprintf(`{"title": "Words %d", "start_date": "%s 20:00", "end_date": "%s 22:00", "description": %q}`, i, day, day, strings.Join(words, " "))
@@ -92,6 +103,10 @@ func runSearch(ctx context.Context, c config) (*searchReport, error) {
 					if c.search.lone {
 						fragments[k], order = string(rune(0x4e00+rng.IntN(0x5000))), "&orderby=relevance"
 					}
+				}
+				if c.search.crafted {
+					fragments = craftedPrefixes
+					order = "&strict_dates=true&start_date=" + url.QueryEscape(time.Now().Add(time.Duration(rng.IntN(86400))*time.Second).Format("2006-01-02 15:04:05"))
 				}
 				began := time.Now()
 				status, _, err := sendWith(from, "GET", api+"/events?search="+url.QueryEscape(strings.Join(fragments, " "))+order, "", nil)
