@@ -22,7 +22,8 @@ import (
 // The plugin's search finds a fragment within a word ("*fragment*"). Run as
 // a wildcard over the words' dictionary, that reads every word the index
 // holds, so an author who wrote 320,000 distinct words made every visitor's
-// search read them all (0.6 CPU seconds for nine fragments). Instead, the
+// search read them all (half a second for nine fragments: docs/reliability.md,
+// "Hostile searches"). Instead, the
 // field fieldWordParts holds the parts of each word that find it: every
 // part of one or two characters, and every suffix of three or more. A word
 // holds a fragment of one or two characters when that part is a term of
