@@ -21,18 +21,24 @@ const DefaultSearchBudget = 5 * time.Second
 // words over its dictionaries; such a search goes on in the background after
 // its request was answered. Searches of text (the costly ones) take one of a
 // slot per core while they run, background included, so that many of them at
-// once wait for each other instead of taking every core from the rest.
+// once wait for each other instead of taking every core from the rest; the
+// slots are given in turns (searchGate: anonymous callers share all but one,
+// and who searched least lately goes first).
 type budgetedIndex struct {
 	calendar.Index
 	budget time.Duration
-	slots  chan struct{}
+	gate   *searchGate
 }
 
 func newBudgetedIndex(idx calendar.Index, budget time.Duration) *budgetedIndex {
+	return newBudgetedIndexOf(idx, budget, runtime.GOMAXPROCS(0))
+}
+
+func newBudgetedIndexOf(idx calendar.Index, budget time.Duration, slots int) *budgetedIndex {
 	if budget <= 0 {
 		budget = DefaultSearchBudget
 	}
-	return &budgetedIndex{Index: idx, budget: budget, slots: make(chan struct{}, runtime.GOMAXPROCS(0))}
+	return &budgetedIndex{Index: idx, budget: budget, gate: newSearchGate(slots)}
 }
 
 func (b *budgetedIndex) SearchPosts(ctx context.Context, q calendar.PostQuery) (calendar.PostPage, error) {
@@ -55,10 +61,10 @@ func withinBudget[T any](ctx context.Context, b *budgetedIndex, heavy bool, sear
 	if ctx.Err() != nil { // the request went away before
 		return zero, budgetError(ctx)
 	}
+	release := func() {}
 	if heavy {
-		select {
-		case b.slots <- struct{}{}:
-		case <-ctx.Done():
+		var err error
+		if release, err = b.gate.take(ctx, searcherIn(ctx)); err != nil {
 			return zero, budgetError(ctx)
 		}
 	}
@@ -68,9 +74,7 @@ func withinBudget[T any](ctx context.Context, b *budgetedIndex, heavy bool, sear
 	}
 	done := make(chan answer, 1)
 	go func() {
-		if heavy {
-			defer func() { <-b.slots }()
-		}
+		defer release()
 		v, err := search(ctx)
 		done <- answer{v, err}
 	}()

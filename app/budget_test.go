@@ -54,3 +54,86 @@ func TestSearchesAreAnsweredWithinTheirBudget(t *testing.T) {
 		t.Fatalf("a request that went away: %v", err)
 	}
 }
+
+// heldIndex holds each search of a word until that word is released, and
+// tells which word started.
+type heldIndex struct {
+	calendar.Index
+	started chan string
+	release map[string]chan struct{}
+}
+
+func (h heldIndex) SearchPosts(ctx context.Context, q calendar.PostQuery) (calendar.PostPage, error) {
+	h.started <- q.Words[0]
+	<-h.release[q.Words[0]]
+	return calendar.PostPage{}, nil
+}
+
+// TestSearchSlotsGoFirstToWhoSearchedLeast: anonymous callers share all the
+// slots but one, so a signed-in caller's search starts while an anonymous
+// flood holds theirs; a freed slot goes to the visitor who has not searched
+// lately, ahead of the searches an address that searches without pause
+// queued before.
+func TestSearchSlotsGoFirstToWhoSearchedLeast(t *testing.T) {
+	held := heldIndex{Index: stuckIndex{}, started: make(chan string), release: map[string]chan struct{}{}}
+	for _, w := range []string{"a", "b", "c", "d", "visitor", "editor"} {
+		held.release[w] = make(chan struct{})
+	}
+	b := newBudgetedIndexOf(held, time.Minute, 2)
+	ctx := context.Background()
+	flooder := searchingAs(ctx, Caller{Client: "192.0.2.1"})
+	searched := make(chan string, 6)
+	search := func(ctx context.Context, word string) {
+		go func() {
+			if _, err := b.SearchPosts(ctx, calendar.PostQuery{Words: []string{word}}); err != nil {
+				t.Error(err)
+			}
+			searched <- word
+		}()
+	}
+	waiting := func(n int) {
+		for hang := time.Now().Add(time.Minute); ; runtime.Gosched() {
+			b.gate.mu.Lock()
+			k := len(b.gate.waiting)
+			b.gate.mu.Unlock()
+			if k == n {
+				return
+			}
+			if time.Now().After(hang) {
+				t.Fatalf("%d searches wait, not %d", k, n)
+			}
+		}
+	}
+	search(flooder, "a")
+	<-held.started
+	close(held.release["a"])
+	<-searched // the flooder has searched
+	for _, w := range []string{"b", "c", "d"} {
+		search(flooder, w)
+	}
+	first := <-held.started
+	waiting(2) // the anonymous share is one slot
+	search(searchingAs(ctx, Caller{Client: "198.51.100.7"}), "visitor")
+	waiting(3)
+	search(searchingAs(ctx, Caller{User: &calendar.User{ID: 5}}), "editor")
+	if got := <-held.started; got != "editor" {
+		t.Fatalf("the signed-in caller's search waited; %q started", got)
+	}
+	close(held.release[first])
+	if got := <-held.started; got != "visitor" {
+		t.Fatalf("after the flooder's %q, %q started before the visitor's", first, got)
+	}
+	close(held.release["visitor"])
+	close(held.release["editor"])
+	for _, w := range []string{"b", "c", "d"} {
+		if w != first {
+			close(held.release[w])
+		}
+	}
+	for range 2 {
+		<-held.started
+	}
+	for range 5 {
+		<-searched
+	}
+}

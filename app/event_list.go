@@ -8,6 +8,7 @@ import (
 
 // List answers GET /events through the index.
 func (s *Events) List(ctx context.Context, caller Caller, f EventFilter) (*Page[EventView], error) {
+	ctx = searchingAs(ctx, caller)
 	page, perPage := s.paging(f.Page)
 	q, near, err := s.listQuery(ctx, caller, f)
 	if err != nil {

@@ -36,6 +36,7 @@ type Feed struct {
 // event up to the feed limit, rendered from the same views as the list; the
 // filter's PerPage only sets the totals the list would report.
 func (s *Events) Feed(ctx context.Context, caller Caller, f EventFilter) (*Feed, error) {
+	ctx = searchingAs(ctx, caller)
 	_, perPage := s.paging(f.Page)
 	q, _, err := s.listQuery(ctx, caller, f)
 	if err != nil {

@@ -38,6 +38,7 @@ func (s *LinkedPosts[V]) MetaFields() []string { return s.kind.meta }
 
 // List answers a list query through the index, then loads the page from the store.
 func (s *LinkedPosts[V]) List(ctx context.Context, caller Caller, f LinkedFilter) (*Page[V], error) {
+	ctx = searchingAs(ctx, caller)
 	actor := caller.User
 	page, perPage := s.paging(f.Page)
 	q, near, err := s.listQuery(ctx, actor, f, page, perPage)

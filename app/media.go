@@ -150,6 +150,7 @@ func (m *Media) loadAttachment(ctx context.Context, id int64) (*calendar.Post, e
 
 // List is one page of the library, newest first.
 func (m *Media) List(ctx context.Context, caller Caller, f MediaFilter) (*Page[AttachmentView], error) {
+	ctx = searchingAs(ctx, caller)
 	page, perPage := m.paging(f.Page)
 	q, err := m.listQuery(caller, f, page, perPage)
 	if err != nil {

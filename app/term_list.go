@@ -12,6 +12,7 @@ import (
 
 // List answers a term list: the index finds and orders, the store loads the page.
 func (s *Terms) List(ctx context.Context, caller Caller, f TermFilter) (*Page[TermView], error) {
+	ctx = searchingAs(ctx, caller)
 	page, perPage := s.posts.paging(f.Page)
 	q, orderBy, err := s.listQuery(ctx, caller, f)
 	if err != nil {

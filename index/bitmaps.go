@@ -1,6 +1,7 @@
 package index
 
 import (
+	"context"
 	"errors"
 	"regexp"
 	"sort"
@@ -101,6 +102,12 @@ func (s *segments) eval(q query.Query) (docSet, error) {
 			re := strings.TrimPrefix(q.Regexp, "^") // as bleve takes it: a term matches whole
 			return s.someTerms(q.FieldVal, func() (index.FieldDict, error) { return s.snap.FieldDictRegexp(q.FieldVal, re) })
 		}
+	case suffixQuery:
+		terms, err := wordSuffixes(s.ctx, s.snap, q.fragment)
+		if err != nil {
+			return nil, err
+		}
+		return s.anyTerm(fieldWordParts, terms)
 	case *query.PrefixQuery:
 		if q.FieldVal != "" {
 			return s.someTerms(q.FieldVal, func() (index.FieldDict, error) { return s.snap.FieldDictPrefix(q.FieldVal, []byte(q.Prefix)) })
@@ -250,10 +257,23 @@ func (s *segments) someTerms(field string, list func() (index.FieldDict, error))
 	if err != nil {
 		return nil, err
 	}
+	terms, err := listTerms(s.ctx, dict, 0)
+	if err != nil {
+		return nil, err
+	}
+	return s.anyTerm(field, terms)
+}
+
+// errTooManyTerms: a dictionary listed more terms than its budget.
+var errTooManyTerms = errors.New("index: more terms than the budget")
+
+// listTerms reads the distinct terms of dict and closes it; more than max
+// of them (when max > 0) is errTooManyTerms, found having read max+1.
+func listTerms(ctx context.Context, dict index.FieldDict, max int) ([][]byte, error) {
 	var terms [][]byte
 	for n := 1; ; n++ {
-		if n%1024 == 0 && s.ctx.Err() != nil { // a wildcard of a giant dictionary: past its budget, it stops
-			return nil, errors.Join(s.ctx.Err(), dict.Close())
+		if n%1024 == 0 && ctx.Err() != nil { // a wildcard of a giant dictionary: past its budget, it stops
+			return nil, errors.Join(ctx.Err(), dict.Close())
 		}
 		entry, err := dict.Next()
 		if err != nil {
@@ -263,12 +283,17 @@ func (s *segments) someTerms(field string, list func() (index.FieldDict, error))
 			break
 		}
 		if len(terms) == 0 || string(terms[len(terms)-1]) != entry.Term { // sorted: a repeat follows its first
+			if max > 0 && len(terms) == max {
+				return nil, errors.Join(errTooManyTerms, dict.Close())
+			}
 			terms = append(terms, []byte(entry.Term))
 		}
 	}
-	if err := dict.Close(); err != nil {
-		return nil, err
-	}
+	return terms, dict.Close()
+}
+
+// anyTerm ORs the postings of terms in each segment.
+func (s *segments) anyTerm(field string, terms [][]byte) (docSet, error) {
 	return s.perSegment(func(seg int) (*roaring.Bitmap, error) {
 		var u union
 		for n, term := range terms {

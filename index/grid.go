@@ -83,7 +83,7 @@ func (i *Index) matchedPoints(ctx context.Context, q calendar.PostQuery, near qu
 		yes := true
 		located.HasGeo = &yes
 	}
-	searcher, err := i.matching(located, near).Searcher(ctx, reader, i.bleve.Mapping(), search.SearcherOptions{Score: "none"})
+	searcher, err := i.matching(located, near).Searcher(withTermBudget(ctx), reader, i.bleve.Mapping(), search.SearcherOptions{Score: "none"})
 	if err != nil {
 		return nil, err
 	}

@@ -23,7 +23,7 @@ import (
 
 // MappingVersion changes whenever the mapping or the indexed document changes:
 // the index is then rebuilt from the store.
-const MappingVersion = 25 // 23: events start and end at their local wall-clock times; 24: spaceless scripts in pairs, marks in words, words folded after tokenizing, stems per language; 25: venues and events marked with the venue's public position (place), events placed from their venue as stored when indexed
+const MappingVersion = 26 // 23: events start and end at their local wall-clock times; 24: spaceless scripts in pairs, marks in words, words folded after tokenizing, stems per language; 25: venues and events marked with the venue's public position (place), events placed from their venue as stored when indexed; 26: the parts of words (word_parts), which the plugin's search reads
 
 // ServesFrom is the oldest mapping version whose index this release's
 // queries answer correctly, and whose mapping takes this release's
@@ -39,8 +39,9 @@ const MappingVersion = 25 // 23: events start and end at their local wall-clock 
 // 23, whose date windows read local times, another; 24's words are split
 // otherwise, so a 23 index would not find a Chinese or Thai search; 25's
 // near me reads the venues' place, which a 24 index lacks, and a 24
-// index's events may still carry the position of a venue hidden since).
-const ServesFrom = 25
+// index's events may still carry the position of a venue hidden since; 26's
+// event search reads word_parts, which a 25 index does not have).
+const ServesFrom = 26
 
 // Versions are the mapping versions a release builds and serves, and the
 // languages its index stems in (some of Languages): an index stemming in
@@ -166,6 +167,7 @@ func newMapping(languages []string) mapping.IndexMapping {
 		panic(err)
 	}
 	addRelevanceMapping(m, doc, languages)
+	addWordPartsMapping(m, doc)
 	return m
 }
 
@@ -275,6 +277,7 @@ func newPostDoc(p *calendar.Post, languages []string) postDoc {
 	}
 	if len(words) > 0 {
 		d[fieldWords] = strings.Join(words, "\n")
+		d[fieldWordParts] = d[fieldWords]
 		for _, lang := range languages {
 			d[stemsField(lang)] = d[fieldWords]
 		}

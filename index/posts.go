@@ -62,7 +62,7 @@ func (i *Index) searchQuery(ctx context.Context, q calendar.PostQuery, near quer
 }
 
 func (i *Index) search(ctx context.Context, req *bleve.SearchRequest) (*bleve.SearchResult, error) {
-	res, err := i.bleve.SearchInContext(ctx, req)
+	res, err := i.bleve.SearchInContext(withTermBudget(ctx), req)
 	if err != nil {
 		return nil, fmt.Errorf("index search: %w", err)
 	}

@@ -82,7 +82,7 @@ func TestNoIndexedWordIsLongerThanTheCap(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	for field, limit := range map[string]int{fieldWords: calendar.MaxWordBytes, fieldFoldedTitle: calendar.MaxWordBytes,
+	for field, limit := range map[string]int{fieldWords: calendar.MaxWordBytes, fieldFoldedTitle: calendar.MaxWordBytes, fieldWordParts: calendar.MaxWordBytes,
 		textPrefix + "content": calendar.MaxIndexedTextBytes, textPrefix + "address": calendar.MaxIndexedTextBytes} {
 		dict, err := r.FieldDict(field)
 		if err != nil {

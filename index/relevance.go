@@ -1,7 +1,6 @@
 package index
 
 import (
-	"regexp"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -136,12 +135,17 @@ func (i *Index) analyzer(name string) analysis.Analyzer { return i.bleve.Mapping
 // filterClauses select the events where every word of a plain plan occurs:
 // clauses of the filter's own conjunction, not one nested in it, which bleve
 // would answer document by document instead of from bitmaps (a search with
-// a date window took twice as long so).
+// a date window took twice as long so). A fragment within a word is found
+// by the words' parts (inWordQuery), not by a walk of every word.
 func (p searchPlan) filterClauses() []query.Query {
 	var all []query.Query
 	for _, w := range p.words {
 		for _, part := range w.parts {
-			all = append(all, part.query(fieldWords, 1)...)
+			if part.how == inWord {
+				all = append(all, inWordQuery(part.term))
+			} else {
+				all = append(all, part.query(fieldWords, 1)...)
+			}
 		}
 	}
 	return all
@@ -191,7 +195,8 @@ func (p searchPlan) rankedQuery(filter query.Query) query.Query {
 	return b
 }
 
-// query is what finds the part in field, each hit weighing boost.
+// query is what finds the part in field, each hit weighing boost: a
+// relevance search's (a plain search's fragments are inWordQuery's).
 func (part partPlan) query(field string, boost float64) []query.Query {
 	switch part.how {
 	case wholeTerm:
@@ -199,27 +204,13 @@ func (part partPlan) query(field string, boost float64) []query.Query {
 		t.SetField(field)
 		t.SetBoost(boost)
 		return []query.Query{t}
-	case inWord:
-		var q interface {
-			query.Query
-			SetField(string)
-			SetBoost(float64)
-		}
-		if plainFragment.MatchString(part.term) {
-			q = bleve.NewWildcardQuery("*" + part.term + "*")
-		} else { // folding may have made characters that a wildcard reads
-			q = bleve.NewRegexpQuery(".*" + regexp.QuoteMeta(part.term) + ".*")
-		}
-		q.SetField(field)
-		q.SetBoost(boost)
-		return []query.Query{q}
+	case inWord: // a lone spaceless character
+		return []query.Query{holdersQuery{part: part.term, field: field, boost: boost}}
 	}
 	exact := bleve.NewTermQuery(part.term)
 	exact.SetField(field)
 	exact.SetBoost(boost)
-	prefix := bleve.NewPrefixQuery(part.term)
-	prefix.SetField(field)
-	prefix.SetBoost(boost / 2)
+	prefix := budgetedPrefix{prefix: part.term, field: field, boost: boost / 2}
 	out := []query.Query{exact, prefix}
 	if utf8.RuneCountInString(part.term) >= minFuzzyRunes {
 		fuzzy := bleve.NewFuzzyQuery(part.term)
@@ -230,8 +221,6 @@ func (part partPlan) query(field string, boost float64) []query.Query {
 	}
 	return out
 }
-
-var plainFragment = regexp.MustCompile(`^[a-z0-9-]+$`)
 
 // rankFirst puts the best scores first, the query's order breaking ties, and
 // turns scoring on for this request only.

@@ -43,7 +43,7 @@ func (i *Index) openSegments(ctx context.Context) (s *segments, close func() err
 	if !ok {
 		return nil, nil, errors.Join(errNoSegments, r.Close())
 	}
-	s = &segments{ctx: ctx, snap: snap, segs: snap.Segments(), mapping: i.bleve.Mapping(), dicts: map[string][]segment.TermDictionary{}}
+	s = &segments{ctx: withTermBudget(ctx), snap: snap, segs: snap.Segments(), mapping: i.bleve.Mapping(), dicts: map[string][]segment.TermDictionary{}}
 	var running uint64
 	for _, seg := range s.segs {
 		s.offsets = append(s.offsets, running)

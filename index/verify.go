@@ -23,6 +23,9 @@ func (i *Index) VerifyPost(ctx context.Context, p *calendar.Post) error {
 			if isWordField(field) { // analysed text: every word present, as the field's analyzer reads it
 				m := bleve.NewMatchQuery(v)
 				m.SetField(field)
+				if field == fieldWordParts { // every word is a part of itself: the parts follow from the words
+					m.Analyzer = foldedAnalyzer
+				}
 				m.SetOperator(query.MatchQueryOperatorAnd)
 				must = append(must, m)
 				continue
@@ -62,5 +65,5 @@ func (i *Index) CountPosts(ctx context.Context) (int, error) {
 }
 
 func isWordField(field string) bool {
-	return field == fieldWords || field == fieldFoldedTitle || strings.HasPrefix(field, stemsField(""))
+	return field == fieldWords || field == fieldFoldedTitle || field == fieldWordParts || strings.HasPrefix(field, stemsField(""))
 }

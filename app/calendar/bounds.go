@@ -51,6 +51,14 @@ const (
 	// MaxIndexedTextBytes is how much of a venue's or an organizer's text
 	// field their substring search looks into.
 	MaxIndexedTextBytes = 4096
+	// MaxSearchTerms bounds the indexed terms one event search may read to
+	// find its words: the suffixes of words that its fragments of three
+	// characters or more begin, the words a relevance search's prefixes
+	// begin and its lone characters of a script written without spaces are
+	// part of, all together. A search that would read more is refused
+	// (ErrSearchTooBroad), so that its cost is the search's, not the
+	// content's.
+	MaxSearchTerms = 10000
 )
 
 // CapWord cuts a word to MaxWordBytes, on a character boundary: what the index

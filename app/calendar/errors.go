@@ -164,6 +164,13 @@ func (p *InvalidParams) Err() error {
 		With("params", p.reasons).With("details", details)
 }
 
+// ErrSearchTooBroad is the answer to an event search whose words are parts
+// of more indexed words than it may read (MaxSearchTerms), fragment the one
+// it ran out at: longer words are parts of fewer.
+func ErrSearchTooBroad(fragment string) error {
+	return ErrInvalidParam("search", fmt.Sprintf("The search's words are parts of more indexed words than one search may read (%d; it ran out at %q): search with longer or fewer words.", MaxSearchTerms, fragment))
+}
+
 // ErrInvalidParam is a rest_invalid_param error about one parameter.
 func ErrInvalidParam(name, reason string) error {
 	var p InvalidParams

@@ -8,6 +8,10 @@
 // then lists again, alone, with what the attack left stored.
 //
 //	calendar-hostile -url http://127.0.0.1:8080 -password "$PW" -pid $(pgrep -f 'calendar$') -d 60s
+//
+// With -attack search (search.go) the visitor searches instead, and the
+// attack is an author's events holding a dictionary of random words and
+// anonymous clients searching it for random fragments.
 package main
 
 import (
@@ -36,6 +40,8 @@ type config struct {
 	pid                  int
 	quiet, hostile       time.Duration
 	uploaders, flooders  int
+	attack               string
+	search               searchAttack
 }
 
 // report is what the command prints.
@@ -64,8 +70,19 @@ func main() {
 	flag.DurationVar(&c.hostile, "d", 60*time.Second, "how long the attack lasts")
 	flag.IntVar(&c.uploaders, "uploaders", 8, "clients uploading costly images")
 	flag.IntVar(&c.flooders, "flooders", 4, "clients creating series that start years ago")
+	flag.StringVar(&c.attack, "attack", "uploads", "uploads (costly images and series) or search (a giant dictionary searched for fragments)")
+	c.search.flags()
 	flag.Parse()
-	rep, err := run(context.Background(), c)
+	var rep any
+	var err error
+	switch c.attack {
+	case "uploads":
+		rep, err = run(context.Background(), c)
+	case "search":
+		rep, err = runSearch(context.Background(), c)
+	default:
+		err = fmt.Errorf("-attack is uploads or search, not %q", c.attack)
+	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
@@ -82,13 +99,8 @@ func run(ctx context.Context, c config) (*report, error) {
 	if err != nil {
 		return nil, err
 	}
-	start := time.Now().AddDate(0, 0, 1)
-	for i := range 300 {
-		day := start.AddDate(0, 0, i%60).Format("2006-01-02")
-		body := fmt.Sprintf(`{"title": "Concert %d", "start_date": "%s 20:00", "end_date": "%s 22:00", "venue": {"venue": "Hall %d", "city": "Lyon", "country": "France"}}`, i, day, day, i%20)
-		if status, _, err := send("POST", api+"/events", "application/json", []byte(body), admin); err != nil || status != http.StatusCreated {
-			return nil, fmt.Errorf("seeding event %d: %d %v", i, status, err)
-		}
+	if err := seedConcerts(api, admin); err != nil {
+		return nil, err
 	}
 	rep := &report{Uploads: map[string]int{}, SeriesStatuses: map[string]int{}}
 	peak := make(chan float64, 1)
@@ -152,6 +164,20 @@ func run(ctx context.Context, c config) (*report, error) {
 	return rep, nil
 }
 
+// seedConcerts creates the 300 events the visitor lists: "Concert N", one
+// to sixty days ahead, at twenty halls.
+func seedConcerts(api string, admin func(*http.Request)) error {
+	start := time.Now().AddDate(0, 0, 1)
+	for i := range 300 {
+		day := start.AddDate(0, 0, i%60).Format("2006-01-02")
+		body := fmt.Sprintf(`{"title": "Concert %d", "start_date": "%s 20:00", "end_date": "%s 22:00", "venue": {"venue": "Hall %d", "city": "Lyon", "country": "France"}}`, i, day, day, i%20)
+		if status, _, err := send("POST", api+"/events", "application/json", []byte(body), admin); err != nil || status != http.StatusCreated {
+			return fmt.Errorf("seeding event %d: %d %v", i, status, err)
+		}
+	}
+	return nil
+}
+
 // visit lists events as a visitor for d, each list a window of its own so
 // that no answer is reused, and returns the latencies in milliseconds.
 func visit(api string, d time.Duration) ([]float64, int) {
@@ -173,11 +199,16 @@ func visit(api string, d time.Duration) ([]float64, int) {
 }
 
 func createAuthor(c config, admin func(*http.Request)) (func(*http.Request), error) {
-	login := fmt.Sprintf("flooder-%d", time.Now().UnixNano())
+	return createUser(c, admin, "flooder", "author")
+}
+
+// createUser creates a user of the role, and returns how to sign their requests.
+func createUser(c config, admin func(*http.Request), name, role string) (func(*http.Request), error) {
+	login := fmt.Sprintf("%s-%d", name, time.Now().UnixNano())
 	status, body, err := send("POST", strings.TrimSuffix(c.url, "/")+"/vendor/admin/v1/users", "application/json",
-		[]byte(`{"login": "`+login+`", "role": "author"}`), admin)
+		[]byte(`{"login": "`+login+`", "role": "`+role+`"}`), admin)
 	if err != nil || status != http.StatusCreated {
-		return nil, fmt.Errorf("creating the author: %d %v %s", status, err, body)
+		return nil, fmt.Errorf("creating the %s: %d %v %s", role, status, err, body)
 	}
 	var created struct {
 		Password string `json:"application_password"`
@@ -191,6 +222,10 @@ func createAuthor(c config, admin func(*http.Request)) (func(*http.Request), err
 var client = &http.Client{Timeout: 5 * time.Minute}
 
 func send(method, url, contentType string, body []byte, opts ...func(*http.Request)) (int, []byte, error) {
+	return sendWith(client, method, url, contentType, body, opts...)
+}
+
+func sendWith(client *http.Client, method, url, contentType string, body []byte, opts ...func(*http.Request)) (int, []byte, error) {
 	req, err := http.NewRequest(method, url, bytes.NewReader(body))
 	if err != nil {
 		return 0, nil, err
