@@ -101,5 +101,6 @@ func budgetError(ctx context.Context) error {
 // unwraps to context.DeadlineExceeded.
 func ErrSearchTimeout(cause error) *calendar.Error {
 	return &calendar.Error{Kind: calendar.KindUnavailable, Code: "search_timeout", Cause: fmt.Errorf("index search: %w", cause),
-		Message: "The search took longer than the service allows; narrow it down (fewer or longer words) or try again shortly."}
+		Message:    "The search took longer than the service allows; narrow it down (fewer or longer words) or try again shortly.",
+		RetryAfter: time.Second}
 }

@@ -280,7 +280,10 @@ func TestHostileSearchesAreBounded(t *testing.T) {
 func TestAnIndexSearchOverItsBudgetIsAnErrorAnswer(t *testing.T) {
 	t.Parallel()
 	s := startServiceSettings(t, func(set *app.Settings) { set.SearchBudget = time.Nanosecond; set.ResultCacheSize = -1 }, noConfig)
-	s.do("GET", eventsPath+"?search=anything").expectError(t, http.StatusServiceUnavailable, "search_timeout")
+	if res := s.do("GET", eventsPath+"?search=anything"); res.expectError(t, http.StatusServiceUnavailable, "search_timeout") != nil &&
+		(res.Header.Get("Retry-After") == "" || res.Header.Get("Cache-Control") != "no-store") {
+		t.Fatalf("a search past its budget: Retry-After %q, Cache-Control %q", res.Header.Get("Retry-After"), res.Header.Get("Cache-Control"))
+	}
 	s.do("GET", "/vendor/events/v1/venues").expectError(t, http.StatusServiceUnavailable, "search_timeout")
 }
 

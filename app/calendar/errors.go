@@ -79,7 +79,8 @@ func AsError(err error) *Error {
 		return &Error{Kind: KindConflict, Code: "rest_conflict", Message: "Another request deleted the same item meanwhile; try again.", Cause: err}
 	}
 	if errors.Is(err, ErrUnavailable) {
-		return &Error{Kind: KindUnavailable, Code: "store_unavailable", Message: "The data store is not reachable; try again shortly.", Cause: err}
+		return &Error{Kind: KindUnavailable, Code: "store_unavailable", Message: "The data store is not reachable; try again shortly.", Cause: err,
+			RetryAfter: 5 * time.Second} // a restarted server or an election takes seconds
 	}
 	return &Error{Kind: KindInternal, Code: "internal_error", Message: "The server could not complete the request.", Cause: err}
 }
