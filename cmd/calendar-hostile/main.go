@@ -11,7 +11,9 @@
 //
 // With -attack search (search.go) the visitor searches instead, and the
 // attack is an author's events holding a dictionary of random words and
-// anonymous clients searching it for random fragments.
+// anonymous clients searching it for random fragments. With -attack bodies
+// (bodies.go), -uploaders anonymous clients send large bodies to routes
+// that need credentials.
 package main
 
 import (
@@ -42,6 +44,7 @@ type config struct {
 	uploaders, flooders  int
 	attack               string
 	search               searchAttack
+	bodyMiB              int
 }
 
 // report is what the command prints.
@@ -70,7 +73,8 @@ func main() {
 	flag.DurationVar(&c.hostile, "d", 60*time.Second, "how long the attack lasts")
 	flag.IntVar(&c.uploaders, "uploaders", 8, "clients uploading costly images")
 	flag.IntVar(&c.flooders, "flooders", 4, "clients creating series that start years ago")
-	flag.StringVar(&c.attack, "attack", "uploads", "uploads (costly images and series) or search (a giant dictionary searched for fragments)")
+	flag.StringVar(&c.attack, "attack", "uploads", "uploads (costly images and series), search (a giant dictionary searched for fragments) or bodies (anonymous large bodies to routes that need credentials)")
+	flag.IntVar(&c.bodyMiB, "body-mib", 10, "with -attack bodies: the size of each body, in MiB")
 	c.search.flags()
 	flag.Parse()
 	var rep any
@@ -80,8 +84,10 @@ func main() {
 		rep, err = run(context.Background(), c)
 	case "search":
 		rep, err = runSearch(context.Background(), c)
+	case "bodies":
+		rep, err = runBodies(context.Background(), c)
 	default:
-		err = fmt.Errorf("-attack is uploads or search, not %q", c.attack)
+		err = fmt.Errorf("-attack is uploads, search or bodies, not %q", c.attack)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
