@@ -59,14 +59,14 @@ func basicHeader(login, password string) string {
 // who may upload, a body to the admin namespace from a signed-in caller.
 // Whatever its type (the method override once read JSON, urlencoded and
 // untyped bodies whole, before the credentials), the refusal comes at once,
-// with the body neither awaited (six bytes of five megabytes sent) nor read
+// with the body neither awaited (six bytes of ten megabytes sent) nor read
 // (all of it sent).
 func TestNoBodyIsReadBeforeItsCallerMaySendIt(t *testing.T) {
 	t.Parallel()
 	s := startService(t)
 	_, password := s.createUser("reader", calendar.RoleSubscriber)
 	subscriber := basicHeader("reader", password)
-	const upload, adminBody = 5 << 20, 900 << 10
+	const upload, adminBody = 10 << 20, 900 << 10
 	for _, c := range []struct {
 		name, method, path, contentType, auth string
 		length, status                        int
