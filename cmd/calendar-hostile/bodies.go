@@ -13,10 +13,12 @@ import (
 	"time"
 )
 
-// bodiesReport is what -attack bodies prints: anonymous clients send large
-// bodies to the upload route (JSON, urlencoded, untyped in turn) and to the
-// admin namespace, and one announces a large body and sends six bytes of
-// it, while the visitor lists.
+// bodiesReport is what -attack bodies prints: anonymous clients, each from
+// an address of its own (127.0.0.2 and up), send large bodies to the upload
+// route (JSON, urlencoded, untyped in turn) and to the admin namespace, and
+// one announces a large body and sends six bytes of it, while the visitor
+// lists. Errors are the attackers' sends the service cut short by closing
+// the connection once it had refused the body unread.
 type bodiesReport struct {
 	QuietP50Ms, HostileP50Ms, P50Ratio float64
 	PeakRSSMB                          float64
@@ -55,6 +57,7 @@ func runBodies(ctx context.Context, c config) (*bodiesReport, error) {
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	for i := range c.uploaders {
+		from := clientFrom(fmt.Sprintf("127.0.0.%d", 2+i)) // each attacker an address of its own, as a visitor's is
 		wg.Go(func() {
 			for n := 0; ctx.Err() == nil; n++ {
 				t := targets[(i+n)%len(targets)]
@@ -63,7 +66,7 @@ func runBodies(ctx context.Context, c config) (*bodiesReport, error) {
 					sent = body[:900<<10] // within the 1 MiB of a route's body
 				}
 				began := time.Now()
-				status, _, err := send("POST", t.path, t.contentType, sent)
+				status, _, err := sendWith(from, "POST", t.path, t.contentType, sent)
 				took := float64(time.Since(began).Microseconds()) / 1000
 				mu.Lock()
 				rep.Answers[statusKey(status, err)]++
