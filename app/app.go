@@ -133,16 +133,19 @@ func New(store calendar.Store, index calendar.Index, settings Settings) *App {
 	if settings.ResultCacheSize < 0 {
 		posts.views = newViewCache(0)
 	}
-	// Every service shares the one library, which itself is a post service.
-	a.Media = &Media{budget: newUploadBudget(settings)}
+	// Each use case is given what it needs of the others: the media
+	// library's images to the writes of posts; how events are edited (a
+	// series' occurrences follow) to the services that unlink what they
+	// remove. Events is made last, on the services it links, at the address
+	// the others were given.
 	a.Events = &Events{}
-	posts.media, posts.events = a.Media, a.Events
-	a.Media.postService = posts
-	a.Venues = &LinkedPosts[VenueView]{postService: posts, kind: venueKind, render: posts.renderVenue}
-	a.Organizers = &LinkedPosts[OrganizerView]{postService: posts, kind: organizerKind, render: posts.renderOrganizer}
-	a.Categories = &Terms{store: store, index: searched, posts: posts, kind: categoryKind}
-	a.Tags = &Terms{store: store, index: searched, posts: posts, kind: tagKind}
-	*a.Events = Events{postService: posts, venues: a.Venues, organizers: a.Organizers, categories: a.Categories, tags: a.Tags,
+	editEvent := a.Events.editEvent
+	a.Media = &Media{postService: posts, budget: newUploadBudget(settings), editEvent: editEvent}
+	a.Venues = &LinkedPosts[VenueView]{postService: posts, kind: venueKind, render: posts.renderVenue, images: a.Media, editEvent: editEvent}
+	a.Organizers = &LinkedPosts[OrganizerView]{postService: posts, kind: organizerKind, render: posts.renderOrganizer, images: a.Media, editEvent: editEvent}
+	a.Categories = &Terms{store: store, index: searched, posts: posts, kind: categoryKind, editEvent: editEvent}
+	a.Tags = &Terms{store: store, index: searched, posts: posts, kind: tagKind, editEvent: editEvent}
+	*a.Events = Events{postService: posts, images: a.Media, venues: a.Venues, organizers: a.Organizers, categories: a.Categories, tags: a.Tags,
 		quota: newSeriesQuota(settings.SeriesQuota, time.Now, a.Users)}
 	return a
 }

@@ -10,6 +10,8 @@ import (
 // Events is the service of events: the heart of the calendar.
 type Events struct {
 	postService
+	// images reads the image a write sends, and sideloads it.
+	images     postImages
 	venues     *LinkedPosts[VenueView]
 	organizers *LinkedPosts[OrganizerView]
 	categories *Terms

@@ -92,7 +92,7 @@ func (s *Events) checkEventInput(ctx context.Context, raw EventInput, existing *
 			*d.dst = &t
 		}
 	}
-	in.postFields = s.checkPostFields(ctx, raw.PostFields, "title", zone, &bad)
+	in.postFields = s.checkPostFields(ctx, raw.PostFields, "title", zone, s.images, &bad)
 	if in.cost != nil && len(strings.Join(*in.cost, "")) > calendar.MaxCostBytes {
 		bad.Add("cost", fmt.Sprintf("cost must not be longer than %d bytes.", calendar.MaxCostBytes), nil)
 	}
@@ -127,11 +127,11 @@ func distinctRefs(refs []LinkRef) []LinkRef {
 
 // permitEvent is permit, and WordPress' rule for sticky events: only
 // those who may publish or edit others' events make one sticky.
-func (s *Events) permitEvent(ctx context.Context, actor *calendar.User, in *eventInput, creating bool) (string, error) {
+func permitEvent(actor *calendar.User, in *eventInput, creating bool) (string, error) {
 	if in.flags["sticky"] && !actor.Can(calendar.CapPublishPosts) && !actor.Can(calendar.CapEditOthersPosts) {
 		return "", calendar.NewError(calendar.KindForbidden, "rest_cannot_assign_sticky", "Sorry, you are not allowed to make posts sticky.")
 	}
-	return s.permit(ctx, actor, &in.postFields, creating)
+	return permit(actor, &in.postFields, creating)
 }
 
 // resolveLink returns the ID of an existing venue or organizer the caller may

@@ -29,8 +29,11 @@ func (s *Events) Create(ctx context.Context, caller Caller, raw EventInput) (*Ev
 	if !actor.Can(calendar.CapEditPosts) {
 		return nil, calendar.ErrForbidden(actor)
 	}
-	status, err := s.permitEvent(ctx, actor, in, true)
+	status, err := permitEvent(actor, in, true)
 	if err != nil {
+		return nil, err
+	}
+	if err := s.images.sideload(ctx, actor, in.image); err != nil {
 		return nil, err
 	}
 	if in.recurrence != nil && len(*in.recurrence) > 0 {
@@ -103,8 +106,11 @@ func (s *Events) Update(ctx context.Context, caller Caller, ref PostRef, raw Eve
 	if !canEdit(actor, p) {
 		return nil, calendar.ErrForbidden(actor)
 	}
-	status, err := s.permitEvent(ctx, actor, in, false)
+	status, err := permitEvent(actor, in, false)
 	if err != nil {
+		return nil, err
+	}
+	if err := s.images.sideload(ctx, actor, in.image); err != nil {
 		return nil, err
 	}
 	if (isSeries(p) || in.recurrence != nil) && mayMakeOccurrences(raw) {

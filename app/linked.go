@@ -27,6 +27,10 @@ type LinkedPosts[V any] struct {
 	kind linkedKind
 	// render turns a post into its object.
 	render func(p *calendar.Post, as renderAs) V
+	// images reads the image a write sends, and sideloads it.
+	images postImages
+	// editEvent edits the events a trash or a delete unlinks.
+	editEvent eventEditor
 }
 
 // PostType is the post type of the resource: venue or organizer.

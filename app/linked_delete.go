@@ -67,7 +67,7 @@ func (s *LinkedPosts[V]) Delete(ctx context.Context, caller Caller, ref PostRef,
 // unlink removes a trashed or deleted venue or organizer from the events.
 func (s *LinkedPosts[V]) unlink(ctx context.Context, id int64) error {
 	if s.kind.postType == calendar.PostTypeVenue {
-		return s.forEachPost(ctx, func(q *calendar.PostQuery) { q.Venues = []int64{id} }, func(e *calendar.Post) error {
+		return s.forEachPost(ctx, s.editEvent, func(q *calendar.PostQuery) { q.Venues = []int64{id} }, func(e *calendar.Post) error {
 			if e.Venue != id {
 				return errUnchanged
 			}
@@ -75,7 +75,7 @@ func (s *LinkedPosts[V]) unlink(ctx context.Context, id int64) error {
 			return nil
 		})
 	}
-	return s.forEachPost(ctx, func(q *calendar.PostQuery) { q.Organizers = []int64{id} }, func(e *calendar.Post) error {
+	return s.forEachPost(ctx, s.editEvent, func(q *calendar.PostQuery) { q.Organizers = []int64{id} }, func(e *calendar.Post) error {
 		if !containsID(e.Organizers, id) {
 			return errUnchanged
 		}

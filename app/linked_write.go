@@ -41,8 +41,11 @@ func (s *LinkedPosts[V]) create(ctx context.Context, caller Caller, raw LinkedIn
 	if !actor.Can(calendar.CapEditPosts) {
 		return nil, calendar.ErrForbidden(actor)
 	}
-	status, err := s.permit(ctx, actor, &in.postFields, true)
+	status, err := permit(actor, &in.postFields, true)
 	if err != nil {
+		return nil, err
+	}
+	if err := s.images.sideload(ctx, actor, in.image); err != nil {
 		return nil, err
 	}
 	if existing, err := s.duplicate(ctx, actor, in); err != nil || existing != nil {
@@ -109,8 +112,11 @@ func (s *LinkedPosts[V]) Update(ctx context.Context, caller Caller, ref PostRef,
 	if !canEdit(actor, p) {
 		return zero, calendar.ErrForbidden(actor)
 	}
-	status, err := s.permit(ctx, actor, &in.postFields, false)
+	status, err := permit(actor, &in.postFields, false)
 	if err != nil {
+		return zero, err
+	}
+	if err := s.images.sideload(ctx, actor, in.image); err != nil {
 		return zero, err
 	}
 	if err := s.saveChanges(ctx, p, caller, in, status); err != nil {
@@ -164,7 +170,7 @@ type linkedInput struct {
 func (s *LinkedPosts[V]) checkLinkedInput(ctx context.Context, raw LinkedInput) (*linkedInput, error) {
 	in := &linkedInput{meta: map[string]string{}, showMap: raw.ShowMap, showMapLink: raw.ShowMapLink}
 	var bad calendar.InvalidParams
-	in.postFields = s.checkPostFields(ctx, raw.PostFields, s.kind.postType, s.settings.TimeZone, &bad)
+	in.postFields = s.checkPostFields(ctx, raw.PostFields, s.kind.postType, s.settings.TimeZone, s.images, &bad)
 	texts := map[string]*string{}
 	for _, m := range s.kind.meta {
 		if x, ok := raw.Meta[m]; ok {

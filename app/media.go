@@ -17,6 +17,8 @@ import (
 type Media struct {
 	postService
 	budget *uploadBudget
+	// editEvent edits the events whose image a delete removes.
+	editEvent eventEditor
 }
 
 // Defaults of the upload bounds (Settings.MaxUpload, Settings.MaxPixels).
@@ -233,7 +235,7 @@ func (m *Media) Delete(ctx context.Context, caller Caller, id int64, force bool)
 		return none, err // before the posts that show it lose it
 	}
 	previous := m.renderAttachment(p, caller)
-	err = m.forEachPost(ctx, func(q *calendar.PostQuery) { q.Type, q.Images = "", []int64{p.ID} }, func(post *calendar.Post) error {
+	err = m.forEachPost(ctx, m.editEvent, func(q *calendar.PostQuery) { q.Type, q.Images = "", []int64{p.ID} }, func(post *calendar.Post) error {
 		if post.ImageID != p.ID {
 			return errUnchanged
 		}

@@ -10,6 +10,18 @@ import (
 	"calendar/app/wordpress"
 )
 
+// postImages is what a write of a post asks of the media library (Media,
+// given to the services of events, venues and organizers in New): the
+// image it sends read as an attachment or a URL, while the input is
+// checked; then, once the write is permitted and before its
+// compare-and-swap, a foreign URL sideloaded (once, so before the loop).
+type postImages interface {
+	checkImage(ctx context.Context, raw string, bad *calendar.InvalidParams) *imageChoice
+	sideload(ctx context.Context, actor *calendar.User, c *imageChoice) error
+}
+
+var _ postImages = (*Media)(nil)
+
 // imageChoice is a checked image of a post write: an attachment of ours, or
 // a URL kept as given ("" removes the image).
 type imageChoice struct {
@@ -22,39 +34,39 @@ type imageChoice struct {
 // checkImage reads an image as the interface takes it: an attachment ID, the
 // URL of one of our uploads (which is that attachment), or another absolute
 // http(s) URL.
-func (s *postService) checkImage(ctx context.Context, raw string, bad *calendar.InvalidParams) *imageChoice {
+func (m *Media) checkImage(ctx context.Context, raw string, bad *calendar.InvalidParams) *imageChoice {
 	const invalid = "image must be the ID of an image of the media library, or an absolute http(s) URL."
 	if raw == "" {
 		return &imageChoice{}
 	}
 	if id, ok := wordpress.WholeNumber(raw); ok {
-		p, err := s.media.loadAttachment(ctx, id)
+		p, err := m.loadAttachment(ctx, id)
 		if err != nil {
 			bad.Add("image", invalid, nil)
 			return nil
 		}
-		return s.attachmentChoice(p)
+		return m.attachmentChoice(p)
 	}
 	if !isHTTPURL(raw) {
 		bad.Add("image", invalid, nil)
 		return nil
 	}
-	switch p, err := s.media.ownUpload(ctx, raw); {
+	switch p, err := m.ownUpload(ctx, raw); {
 	case err != nil:
 		bad.Add("image", "image names no image of the media library.", nil)
 		return nil
 	case p != nil:
-		return s.attachmentChoice(p)
+		return m.attachmentChoice(p)
 	}
-	return &imageChoice{url: raw, sideload: s.settings.Sideload != nil}
+	return &imageChoice{url: raw, sideload: m.settings.Sideload != nil}
 }
 
 // attachmentChoice: a post keeps the URL a sideloaded image came from, so
 // that sending it again keeps the attachment, or else the file's URL.
-func (s *postService) attachmentChoice(p *calendar.Post) *imageChoice {
+func (m *Media) attachmentChoice(p *calendar.Post) *imageChoice {
 	c := &imageChoice{url: p.Meta[calendar.MetaSource], attachment: p}
 	if c.url == "" {
-		c.url = s.fileURL(p.Media.File)
+		c.url = m.fileURL(p.Media.File)
 	}
 	return c
 }
@@ -72,36 +84,38 @@ func (c *imageChoice) apply(p *calendar.Post) {
 }
 
 // sideload fetches a foreign image into the library, once per URL: an
-// attachment already sideloaded from it is reused. Only callers who may
-// upload have it done; a fetch that fails or is refused (an address that is
-// not public) leaves the URL as given, as when sideloading is off.
-func (s *postService) sideload(ctx context.Context, actor *calendar.User, c *imageChoice) error {
+// attachment already sideloaded from it is reused. It is a step of a post's
+// write of its own, after the write is permitted (permit) and before its
+// compare-and-swap, which only applies what it resolved. Only callers who
+// may upload have it done; a fetch that fails or is refused (an address that
+// is not public) leaves the URL as given, as when sideloading is off.
+func (m *Media) sideload(ctx context.Context, actor *calendar.User, c *imageChoice) error {
 	if c == nil || !c.sideload || !actor.Can(calendar.CapUploadFiles) {
 		return nil
 	}
-	found, err := s.index.SearchPosts(ctx, calendar.PostQuery{Type: calendar.PostTypeAttachment, Statuses: []string{calendar.StatusInherit},
+	found, err := m.index.SearchPosts(ctx, calendar.PostQuery{Type: calendar.PostTypeAttachment, Statuses: []string{calendar.StatusInherit},
 		Reader: calendar.ReadEverything, Source: c.url, Limit: 1})
 	if err != nil {
 		return err
 	}
 	if len(found.IDs) > 0 {
-		if p, err := s.media.loadAttachment(ctx, found.IDs[0]); err == nil {
-			*c = *s.attachmentChoice(p)
+		if p, err := m.loadAttachment(ctx, found.IDs[0]); err == nil {
+			*c = *m.attachmentChoice(p)
 			return nil
 		}
 	}
-	data, err := s.settings.Sideload.Fetch(ctx, c.url, s.settings.MaxUpload)
+	data, err := m.settings.Sideload.Fetch(ctx, c.url, m.settings.MaxUpload)
 	if err != nil {
 		return nil
 	}
 	u, _ := url.Parse(c.url)
-	p, err := s.media.upload(ctx, actor, UploadInput{FileName: path.Base(u.Path), Data: data}, c.url)
+	p, err := m.upload(ctx, actor, UploadInput{FileName: path.Base(u.Path), Data: data}, c.url)
 	if e := (*calendar.Error)(nil); errors.As(err, &e) && (e.Kind == calendar.KindInvalid || e.Kind == calendar.KindTooLarge) {
 		return nil // not an image we take: the URL stays as given
 	}
 	if err != nil {
 		return err
 	}
-	*c = *s.attachmentChoice(p)
+	*c = *m.attachmentChoice(p)
 	return nil
 }

@@ -6,6 +6,22 @@ import (
 	"calendar/app/calendar"
 )
 
+// permit checks what only some callers may send, after the permission to
+// write and before anything is written: another author (editors only), and
+// the status (statusFor). It returns the status to store; "" keeps the
+// stored one on an update that sends none. It decides permissions only: the
+// image a write sends is sideloaded after it, as a step of its own
+// (postImages.sideload).
+func permit(actor *calendar.User, f *postFields, creating bool) (string, error) {
+	if f.author != 0 && f.author != actor.ID && !actor.Can(calendar.CapEditOthersPosts) {
+		return "", calendar.ErrForbidden(actor)
+	}
+	if f.status == "" && !creating {
+		return "", nil
+	}
+	return statusFor(actor, f.status)
+}
+
 // statusFor is the status a write stores, as WordPress decides it: callers
 // who may publish get what they ask (publish by default); the others get
 // draft by default, and publish becomes pending (the plugin's own tests pin

@@ -16,8 +16,11 @@ import (
 	"calendar/app/wordpress"
 )
 
-// postService holds what every post resource (venues, organizers, events) shares:
-// loading by ID or slug, saving to the store then the index, slugs, dates, URLs.
+// postService holds the mechanics every post resource (venues, organizers,
+// events, attachments) shares: loading by ID or slug, saving to the store
+// then the index, slugs, dates, URLs. It holds no other service: what a use
+// case needs of another (the media library's images, how events are
+// edited) it is given in New.
 type postService struct {
 	store    calendar.Store
 	index    calendar.Index
@@ -27,11 +30,6 @@ type postService struct {
 	views    *viewCache
 	contents *lru.Cache[contentKey, renderedTexts]
 	throttle *throttle.Throttle
-	// media resolves images that name an attachment, and sideloads.
-	media *Media
-	// events edits events, for the services that change the events linking
-	// what they remove.
-	events *Events
 	// heavy are the slots of the work that takes a core for long (decoding
 	// an image, a series job): one fewer than the machine has, so that
 	// readers always have one.
@@ -212,21 +210,26 @@ type Deleted[V any] struct {
 	Previous V    `json:"previous"`
 }
 
+// eventEditor edits an event as events are edited (Events.editEvent: a
+// series' occurrences follow it). The services that change the events
+// linking what they remove are given it in New.
+type eventEditor func(ctx context.Context, p *calendar.Post, w postWrite, change func(*calendar.Post) error) error
+
 // forEachPost changes every post (any status) that where selects, events
 // unless it sets another type ("" for every type): it finds them all through
-// the index first, then edits each (an event as events are edited, so a
-// series' occurrences follow). change runs on each post as stored, again
-// after a lost race: it must check that the post still is one it changes
+// the index first, then edits each (an event with editEvent, so a series'
+// occurrences follow). change runs on each post as stored, again after a
+// lost race: it must check that the post still is one it changes
 // (errUnchanged otherwise). Used to unlink a removed venue, organizer, term
 // or image, and to move events with their venue.
-func (s *postService) forEachPost(ctx context.Context, where func(*calendar.PostQuery), change func(*calendar.Post) error) error {
+func (s *postService) forEachPost(ctx context.Context, editEvent eventEditor, where func(*calendar.PostQuery), change func(*calendar.Post) error) error {
 	q := calendar.PostQuery{Type: calendar.PostTypeEvent}
 	where(&q)
 	posts, err := s.findPosts(ctx, q)
 	for _, p := range posts {
 		edit := s.edit
 		if p.Type == calendar.PostTypeEvent {
-			edit = s.events.editEvent
+			edit = editEvent
 		}
 		if err := ignoreMissing(edit(ctx, p, postWrite{}, change)); err != nil {
 			return err
@@ -288,10 +291,11 @@ type postFields struct {
 }
 
 // checkPostFields checks the common fields: the name under titleParam (venue,
-// organizer or title), the bounds of each text, the author, and the
-// publication dates: date read in loc (an event's zone) and its wall time
-// there taken as the site's, as the plugin writes post_date; date_utc in UTC.
-func (s *postService) checkPostFields(ctx context.Context, in PostFields, titleParam string, loc *time.Location, bad *calendar.InvalidParams) postFields {
+// organizer or title), the bounds of each text, the image (read by images),
+// the author, and the publication dates: date read in loc (an event's zone)
+// and its wall time there taken as the site's, as the plugin writes
+// post_date; date_utc in UTC.
+func (s *postService) checkPostFields(ctx context.Context, in PostFields, titleParam string, loc *time.Location, images postImages, bad *calendar.InvalidParams) postFields {
 	f := postFields{description: in.Description, excerpt: in.Excerpt, password: in.Password, status: in.Status}
 	checkLengths(bad, map[string]*string{titleParam: in.Title, "description": in.Description, "excerpt": in.Excerpt,
 		"password": in.Password, "image": in.Image, "date": in.Date, "date_utc": in.DateUTC})
@@ -303,7 +307,7 @@ func (s *postService) checkPostFields(ctx context.Context, in PostFields, titleP
 		f.title = &title
 	}
 	if in.Image != nil {
-		f.image = s.checkImage(ctx, *in.Image, bad)
+		f.image = images.checkImage(ctx, *in.Image, bad)
 	}
 	if in.Author != nil {
 		if _, err := s.store.Users().Get(ctx, *in.Author); err != nil {
@@ -333,25 +337,6 @@ func (s *postService) checkPostFields(ctx context.Context, in PostFields, titleP
 		*d.dst = &t
 	}
 	return f
-}
-
-// permit checks what only some callers may send, after the permission to
-// write and before anything is written: another author (editors only), and
-// the status (statusFor). It returns the status to store; "" keeps the
-// stored one on an update that sends none. Once all is allowed, a foreign
-// image URL is sideloaded when the service does it.
-func (s *postService) permit(ctx context.Context, actor *calendar.User, f *postFields, creating bool) (string, error) {
-	if f.author != 0 && f.author != actor.ID && !actor.Can(calendar.CapEditOthersPosts) {
-		return "", calendar.ErrForbidden(actor)
-	}
-	status := ""
-	if f.status != "" || creating {
-		var err error
-		if status, err = statusFor(actor, f.status); err != nil {
-			return "", err
-		}
-	}
-	return status, s.sideload(ctx, actor, f.image)
 }
 
 // apply writes the sent common fields onto p; an empty string clears one.

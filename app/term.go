@@ -53,6 +53,8 @@ type Terms struct {
 	index calendar.Index
 	posts postService
 	kind  termKind
+	// editEvent edits the events a delete unlinks.
+	editEvent eventEditor
 }
 
 // publishedEvents are the events term counts count: published ones, as

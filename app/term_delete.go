@@ -53,7 +53,7 @@ func (s *Terms) Delete(ctx context.Context, caller Caller, id int64) (*TermView,
 			}
 		}
 	}
-	err = s.posts.forEachPost(ctx,
+	err = s.posts.forEachPost(ctx, s.editEvent,
 		func(q *calendar.PostQuery) {
 			if s.kind.taxonomy == calendar.TaxonomyTag {
 				q.Tags = []int64{t.ID}
