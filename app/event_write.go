@@ -47,7 +47,7 @@ func (s *Events) Create(ctx context.Context, caller Caller, raw EventInput) (*Ev
 	}
 	now := s.now().UTC().Truncate(time.Second)
 	p := &calendar.Post{Type: calendar.PostTypeEvent, Author: actor.ID, Date: now, Modified: now, TimeZone: s.settings.TimeZone.String()}
-	if err := s.apply(p, in, links); err != nil {
+	if err := s.applyEventInput(p, in, links); err != nil {
 		return nil, err
 	}
 	p.Status = status
@@ -130,7 +130,7 @@ func (s *Events) Update(ctx context.Context, caller Caller, ref PostRef, raw Eve
 			return err
 		}
 		before := clonePost(p)
-		if err := s.apply(p, in, links); err != nil {
+		if err := s.applyEventInput(p, in, links); err != nil {
 			return err
 		}
 		if status != "" {
@@ -263,11 +263,11 @@ func (s *Events) resolveLinks(ctx context.Context, caller Caller, in *eventInput
 	return links, nil
 }
 
-// apply writes the sent fields onto the event, its links as resolved and
-// its dates in its zone. It reads nothing else, so that it can be applied
-// again to a newer state of the event.
-func (s *Events) apply(p *calendar.Post, in *eventInput, links eventLinks) error {
-	in.postFields.apply(p)
+// applyEventInput writes the sent fields onto the event, its links as
+// resolved and its dates in its zone. It reads nothing else, so that it can
+// be applied again to a newer state of the event.
+func (s *Events) applyEventInput(p *calendar.Post, in *eventInput, links eventLinks) error {
+	in.applyPostFields(p)
 	if in.website != nil {
 		w := *in.website
 		p.Website = &w

@@ -58,7 +58,7 @@ func (s *LinkedPosts[V]) create(ctx context.Context, caller Caller, raw LinkedIn
 	}
 	now := s.now().UTC().Truncate(time.Second)
 	p := &calendar.Post{Type: s.kind.postType, Author: actor.ID, Date: now, Modified: now}
-	in.apply(p)
+	in.applyLinkedFields(p)
 	p.Status = status
 	if p.Type == calendar.PostTypeVenue { // maps are shown unless a create says otherwise
 		if p.ShowMap == nil {
@@ -134,7 +134,7 @@ func (s *LinkedPosts[V]) saveChanges(ctx context.Context, p *calendar.Post, call
 		if !canEdit(caller.User, p) {
 			return calendar.ErrForbidden(caller.User)
 		}
-		in.apply(p)
+		in.applyLinkedFields(p)
 		if status != "" {
 			p.Status = status
 		}
@@ -199,7 +199,6 @@ func (s *LinkedPosts[V]) checkLinkedInput(ctx context.Context, raw LinkedInput) 
 	return in, bad.Err()
 }
 
-// apply writes the sent fields onto p; an empty string clears an optional field.
 // detailsOnly is the input without the post fields a duplicate keeps (all
 // but its image): what the plugin writes onto an existing one sent again.
 func (in *linkedInput) detailsOnly() *linkedInput {
@@ -208,8 +207,10 @@ func (in *linkedInput) detailsOnly() *linkedInput {
 	return &out
 }
 
-func (in *linkedInput) apply(p *calendar.Post) {
-	in.postFields.apply(p)
+// applyLinkedFields writes the sent fields onto p; an empty string clears
+// an optional field.
+func (in *linkedInput) applyLinkedFields(p *calendar.Post) {
+	in.applyPostFields(p)
 	for k, val := range in.meta {
 		if p.Meta == nil {
 			p.Meta = map[string]string{}

@@ -71,8 +71,9 @@ func (m *Media) attachmentChoice(p *calendar.Post) *imageChoice {
 	return c
 }
 
-// apply writes the image onto a post, with a copy of an attachment's files.
-func (c *imageChoice) apply(p *calendar.Post) {
+// applyImage writes the image onto a post, with a copy of an attachment's
+// files.
+func (c *imageChoice) applyImage(p *calendar.Post) {
 	if c.url == p.Image && c.attachment == nil && p.ImageID != 0 {
 		return // the URL it was sideloaded from, sent again: it stays the attachment
 	}

@@ -339,15 +339,16 @@ func (s *postService) checkPostFields(ctx context.Context, in PostFields, titleP
 	return f
 }
 
-// apply writes the sent common fields onto p; an empty string clears one.
-func (f *postFields) apply(p *calendar.Post) {
+// applyPostFields writes the sent common fields onto p; an empty string
+// clears one.
+func (f *postFields) applyPostFields(p *calendar.Post) {
 	for dst, src := range map[*string]*string{&p.Title: f.title, &p.Content: f.description, &p.Excerpt: f.excerpt, &p.Password: f.password} {
 		if src != nil {
 			*dst = *src
 		}
 	}
 	if f.image != nil {
-		f.image.apply(p)
+		f.image.applyImage(p)
 	}
 	if f.author != 0 {
 		p.Author = f.author

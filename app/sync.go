@@ -164,7 +164,7 @@ func (s *indexSync) follow(ctx context.Context, idx calendar.Index, cur *feedCur
 				fresh = append(fresh, c)
 			}
 		}
-		pending, err := s.apply(ctx, idx, fresh, gate)
+		pending, err := s.applyChanges(ctx, idx, fresh, gate)
 		if err != nil {
 			return n, err
 		}
@@ -187,12 +187,12 @@ func (s *indexSync) follow(ctx context.Context, idx calendar.Index, cur *feedCur
 	}
 }
 
-// apply makes idx hold what the store holds now for each changed
+// applyChanges makes idx hold what the store holds now for each changed
 // document: its current state, or nothing when it is gone. It returns the
 // tombstones whose document is still in the store: a delete whose tombstone
 // is written before the document goes; they are read again on later passes
 // while they are inside the margin.
-func (s *indexSync) apply(ctx context.Context, idx calendar.Index, changes []calendar.Change, gate sync.Locker) (pending map[int64]bool, err error) {
+func (s *indexSync) applyChanges(ctx context.Context, idx calendar.Index, changes []calendar.Change, gate sync.Locker) (pending map[int64]bool, err error) {
 	postIDs, termIDs := changedIDs(changes)
 	if len(postIDs)+len(termIDs) == 0 {
 		return nil, nil
