@@ -11,14 +11,15 @@ import (
 // Delete moves an event to the trash (410 when already there), or deletes it
 // for good when force. A series takes its occurrences along; an occurrence
 // leaves its start excluded from its series.
-func (s *Events) Delete(ctx context.Context, caller Caller, ref PostRef, force bool) (any, error) {
+func (s *Events) Delete(ctx context.Context, caller Caller, ref PostRef, force bool) (Removal[*EventView], error) {
+	var none Removal[*EventView]
 	actor := caller.User
 	p, err := s.loadForWrite(ctx, actor, ref)
 	if err != nil {
-		return nil, err
+		return none, err
 	}
 	if !canDelete(actor, p) {
-		return nil, calendar.ErrForbidden(actor)
+		return none, calendar.ErrForbidden(actor)
 	}
 	if force {
 		return s.deleteForGood(ctx, caller, p)
@@ -41,7 +42,7 @@ func (s *Events) Delete(ctx context.Context, caller Caller, ref PostRef, force b
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return none, err
 	}
 	if isSeries(p) {
 		ctx := context.WithoutCancel(ctx)
@@ -51,16 +52,18 @@ func (s *Events) Delete(ctx context.Context, caller Caller, ref PostRef, force b
 		}
 		err = job.finish(ctx, err, nil)
 		if err != nil {
-			return nil, err
+			return none, err
 		}
 	} else if err := s.leaveSeries(ctx, p); err != nil {
-		return nil, err
+		return none, err
 	}
-	return s.one(ctx, caller, p)
+	trashed, err := s.one(ctx, caller, p)
+	return Removal[*EventView]{Trashed: trashed}, err
 }
 
 // deleteForGood deletes an event and answers it as it was.
-func (s *Events) deleteForGood(ctx context.Context, caller Caller, p *calendar.Post) (any, error) {
+func (s *Events) deleteForGood(ctx context.Context, caller Caller, p *calendar.Post) (Removal[*EventView], error) {
+	var none Removal[*EventView]
 	actor := caller.User
 	var previous *EventView
 	err := s.discard(ctx, p, postWrite{expect: caller.Expect}, func(cur *calendar.Post) error {
@@ -73,12 +76,12 @@ func (s *Events) deleteForGood(ctx context.Context, caller Caller, p *calendar.P
 		return err
 	})
 	if err != nil {
-		return nil, err
+		return none, err
 	}
 	if isSeries(p) {
 		err = s.removeAll(context.WithoutCancel(ctx), p) // deleted: its occurrences must go too
 	} else {
 		err = s.leaveSeries(ctx, p)
 	}
-	return Deleted[*EventView]{Deleted: true, Previous: previous}, err
+	return Removal[*EventView]{ForGood: &Deleted[*EventView]{Deleted: true, Previous: previous}}, err
 }

@@ -10,29 +10,30 @@ import (
 
 // Delete moves to the trash (410 when already there), or deletes permanently
 // with force=true.
-func (s *LinkedPosts[V]) Delete(ctx context.Context, caller Caller, ref PostRef, force bool) (any, error) {
+func (s *LinkedPosts[V]) Delete(ctx context.Context, caller Caller, ref PostRef, force bool) (Removal[V], error) {
+	var none Removal[V]
 	actor := caller.User
 	// The ID (or slug) first: the plugin's id argument is checked before
 	// the permission, so an anonymous DELETE of one that names nothing is
 	// 400, not 401 (itemErrors).
 	p, err := s.load(ctx, caller.User, s.kind.postType, ref)
 	if err != nil {
-		return nil, err
+		return none, err
 	}
 	if actor == nil {
-		return nil, calendar.ErrForbidden(nil)
+		return none, calendar.ErrForbidden(nil)
 	}
 	if !canDelete(actor, p) {
-		return nil, calendar.ErrForbidden(actor)
+		return none, calendar.ErrForbidden(actor)
 	}
 	if !force && p.Status == calendar.StatusTrash {
-		return nil, errInTrash(s.kind.postType)
+		return none, errInTrash(s.kind.postType)
 	}
 	if err := caller.Expect.holds(p.Seq, p.Modified); err != nil {
-		return nil, err // before its events are unlinked
+		return none, err // before its events are unlinked
 	}
 	if err := s.unlink(ctx, p.ID); err != nil {
-		return nil, err
+		return none, err
 	}
 	mayDelete := func(p *calendar.Post) error {
 		if !canDelete(actor, p) {
@@ -47,9 +48,9 @@ func (s *LinkedPosts[V]) Delete(ctx context.Context, caller Caller, ref PostRef,
 			return mayDelete(cur)
 		})
 		if err != nil {
-			return nil, err
+			return none, err
 		}
-		return Deleted[V]{Deleted: true, Previous: previous}, nil
+		return Removal[V]{ForGood: &Deleted[V]{Deleted: true, Previous: previous}}, nil
 	}
 	err = s.edit(ctx, p, postWrite{expect: caller.Expect}, func(p *calendar.Post) error {
 		if p.Status == calendar.StatusTrash {
@@ -59,9 +60,9 @@ func (s *LinkedPosts[V]) Delete(ctx context.Context, caller Caller, ref PostRef,
 		return mayDelete(p)
 	})
 	if err != nil {
-		return nil, err
+		return none, err
 	}
-	return s.render(p, renderAs{home: s.home(caller)}), nil
+	return Removal[V]{Trashed: s.render(p, renderAs{home: s.home(caller)})}, nil
 }
 
 // unlink removes a trashed or deleted venue or organizer from the events.

@@ -210,6 +210,14 @@ type Deleted[V any] struct {
 	Previous V    `json:"previous"`
 }
 
+// Removal is what a delete of a post that has a trash (an event, a venue,
+// an organizer) did: it moved the post to the trash (Trashed, the post as it
+// is there), or, with force, deleted it for good (ForGood, not nil).
+type Removal[V any] struct {
+	Trashed V
+	ForGood *Deleted[V]
+}
+
 // eventEditor edits an event as events are edited (Events.editEvent: a
 // series' occurrences follow it). The services that change the events
 // linking what they remove are given it in New.

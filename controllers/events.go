@@ -31,7 +31,7 @@ type eventService interface {
 	Create(ctx context.Context, caller app.Caller, in app.EventInput) (*app.EventView, error)
 	Get(ctx context.Context, caller app.Caller, ref app.PostRef, password string) (*app.EventView, error)
 	Update(ctx context.Context, caller app.Caller, ref app.PostRef, in app.EventInput) (*app.EventView, error)
-	Delete(ctx context.Context, caller app.Caller, ref app.PostRef, force bool) (any, error)
+	Delete(ctx context.Context, caller app.Caller, ref app.PostRef, force bool) (app.Removal[*app.EventView], error)
 	Feed(ctx context.Context, caller app.Caller, f app.EventFilter) (*app.Feed, error)
 }
 
@@ -80,7 +80,7 @@ func mountEvents(api *API, events eventService, venueMeta, organizerMeta []strin
 		}, fuego.OptionSummary("Read an event"))
 		handle(api, EventsNamespace, []string{http.MethodDelete}, path, with(deleteArgs), func(r *Request) (any, error) {
 			force, _ := r.Values.Bool("force")
-			return events.Delete(r.Context(), r.Caller, postRef(r), force)
+			return removalAnswer(events.Delete(r.Context(), r.Caller, postRef(r), force))
 		}, fuego.OptionSummary("Trash an event, or delete it with force=true"),
 			fuego.OptionAddResponse(http.StatusOK, "The event as trashed, or {deleted, previous}", fuego.Response{Type: app.EventView{}}))
 		handle(api, EventsNamespace, editable, path, with(eventWriteArgs(false)), func(r *Request) (*app.EventView, error) {

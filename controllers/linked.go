@@ -38,7 +38,7 @@ type linkedService[V any] interface {
 	Create(ctx context.Context, caller app.Caller, in app.LinkedInput) (V, error)
 	Get(ctx context.Context, caller app.Caller, ref app.PostRef, password string) (V, error)
 	Update(ctx context.Context, caller app.Caller, ref app.PostRef, in app.LinkedInput) (V, error)
-	Delete(ctx context.Context, caller app.Caller, ref app.PostRef, force bool) (any, error)
+	Delete(ctx context.Context, caller app.Caller, ref app.PostRef, force bool) (app.Removal[V], error)
 }
 
 // mountLinked registers the routes of venues or organizers: the list, create,
@@ -79,7 +79,7 @@ func mountLinked[V any](api *API, plural string, svc linkedService[V], listDoc a
 		}, fuego.OptionSummary("Read"))
 		handle(api, EventsNamespace, []string{http.MethodDelete}, path, with(deleteArgs), func(r *Request) (any, error) {
 			force, _ := r.Values.Bool("force")
-			return svc.Delete(r.Context(), r.Caller, postRef(r), force)
+			return removalAnswer(svc.Delete(r.Context(), r.Caller, postRef(r), force))
 		}, fuego.OptionSummary("Trash, or delete with force=true"), fuego.OptionAddResponse(http.StatusOK, "The item as trashed, or {deleted, previous}", fuego.Response{Type: *new(V)}))
 		handle(api, EventsNamespace, editable, path, with(linkedWriteArgs(postType, meta, false)), func(r *Request) (V, error) {
 			return svc.Update(r.Context(), r.Caller, postRef(r), readLinkedInput(r.Values, postType, meta))
@@ -92,6 +92,18 @@ func postRef(r *Request) app.PostRef {
 	id, _ := r.Values.Int("id")
 	slug, _ := r.Values.String("slug")
 	return app.PostRef{ID: id, Slug: slug}
+}
+
+// removalAnswer is what a delete of an event, a venue or an organizer
+// answers: the post as trashed (with its ETag), or {deleted, previous}.
+func removalAnswer[V any](r app.Removal[V], err error) (any, error) {
+	switch {
+	case err != nil:
+		return nil, err
+	case r.ForGood != nil:
+		return *r.ForGood, nil
+	}
+	return r.Trashed, nil
 }
 
 // linkedListArgs are the parameters of GET /venues and /organizers; venues
