@@ -105,7 +105,7 @@ func icalLine(p ical.Prop) string {
 	return b.String() + ":" + p.Value
 }
 
-// expand reads a series' VEVENT as a calendar would: DTSTART, RRULE, RDATE,
+// icalExpand reads a series' VEVENT as a calendar would: DTSTART, RRULE, RDATE,
 // EXDATE into rrule-go, every start.
 func icalExpand(t *testing.T, e ical.Event) []time.Time {
 	t.Helper()

@@ -104,7 +104,7 @@ func ErrForbidden(actor *User) *Error {
 	return NewError(kind, "rest_forbidden", "Sorry, you are not allowed to do that.")
 }
 
-// forbiddenAs is ErrForbidden under the code and message of one endpoint.
+// ForbiddenAs is ErrForbidden under the code and message of one endpoint.
 func ForbiddenAs(actor *User, code, message string) *Error {
 	e := ErrForbidden(actor)
 	e.Code, e.Message = code, message

@@ -22,7 +22,7 @@ var PostStatuses = []string{StatusPublish, StatusFuture, StatusDraft, StatusPend
 
 func ValidStatus(s string) bool { return slices.Contains(PostStatuses, s) }
 
-// isPublished: statuses that count as published for permissions.
+// IsPublished: statuses that count as published for permissions.
 func IsPublished(status string) bool {
 	return status == StatusPublish || status == StatusFuture || status == StatusPrivate
 }

@@ -18,8 +18,9 @@ type User struct {
 	// Passwords are the user's application passwords, by their hashes.
 	Passwords []ApplicationPassword `bson:"passwords,omitempty"`
 	// PasswordHash is the one password of a user made before users had
-	// several: it is their first application password (FirstPassword) until
-	// the user's next write keeps it in Passwords.
+	// several: it is their first application password (named
+	// FirstPasswordName, as ApplicationPasswords shows it) until the user's
+	// next write keeps it in Passwords.
 	PasswordHash string `bson:"password_hash,omitempty"`
 	// SeriesAllowance is what is left of the occurrences the account's
 	// series writes may make in an hour (app/series_quota.go), kept here so

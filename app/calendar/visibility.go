@@ -26,11 +26,11 @@ var (
 	OwnStatuses    = []string{StatusPublish, StatusFuture, StatusDraft, StatusPending, StatusPrivate}
 )
 
-// readEverything is the rule of the service's own queries (unlinking a
+// ReadEverything is the rule of the service's own queries (unlinking a
 // removed venue from every event, for one).
 var ReadEverything = ReadRule{All: true}
 
-// readRuleOf is the rule of a caller; nil is anonymous.
+// ReadRuleOf is the rule of a caller; nil is anonymous.
 func ReadRuleOf(actor *User) ReadRule {
 	switch {
 	case actor.Can(CapEditOthersPosts) && actor.Can(CapReadPrivatePosts):
@@ -47,5 +47,5 @@ func (r ReadRule) Allows(status string, author int64) bool {
 	return r.All || slices.Contains(PublicStatuses, status) || (r.Author != 0 && author == r.Author && slices.Contains(OwnStatuses, status))
 }
 
-// canRead is the rule applied to one post.
+// CanRead is the rule applied to one post.
 func CanRead(actor *User, p *Post) bool { return ReadRuleOf(actor).Allows(p.Status, p.Author) }

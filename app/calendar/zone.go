@@ -71,7 +71,7 @@ func parseZone(name string) (*time.Location, error) {
 // has no rules of its own.
 func IsOffsetZone(loc *time.Location) bool { return utcOffsetZone.MatchString(loc.String()) }
 
-// zoneAbbr is the abbreviation of a zone at an instant (EST or EDT), or an
+// ZoneAbbr is the abbreviation of a zone at an instant (EST or EDT), or an
 // offset zone's own name.
 func ZoneAbbr(loc *time.Location, at time.Time) string {
 	if utcOffsetZone.MatchString(loc.String()) {

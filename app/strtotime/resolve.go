@@ -266,7 +266,7 @@ func weekdayOf(y, m, d int64) int64 {
 	return w
 }
 
-// wallClock is the instant a normalized wall-clock time names in zone, found
+// WallClock is the instant a normalized wall-clock time names in zone, found
 // as timelib's do_adjust_timezone finds it. A time that a daylight-saving
 // change skips is read with the offset in force before the change (02:30 on a
 // spring-forward night becomes 03:30); a time that happens twice is the first

@@ -84,10 +84,10 @@ func truncateSlug(slug string, n int) string {
 // Slugs WordPress never gives a post, because its feeds and embeds own them.
 var reservedSlugs = map[string]bool{"feed": true, "rdf": true, "rss": true, "rss2": true, "atom": true, "embed": true}
 
-// errSlugsExhausted means no free suffix was found: practically unreachable.
+// ErrSlugsExhausted means no free suffix was found: practically unreachable.
 var ErrSlugsExhausted = errors.New("no free slug")
 
-// uniqueSlug returns the first of base, base-2, base-3... from the from-th
+// UniqueSlug returns the first of base, base-2, base-3... from the from-th
 // on (1 is base itself) that taken says is free, and its number. A writer
 // whose slug another took meanwhile (the store refused it) goes on from the
 // next number, so that many writers of one title all end up with a slug.

@@ -13,7 +13,7 @@ func newReportingListener(total, perAddr int) (*Listener, *fakeClock, *[]Pressur
 	return l, clock, &reports
 }
 
-// refusable holds a connection from addr that refuses the next ones of
+// holdServed holds a connection from addr that refuses the next ones of
 // its address at a per-address bound of 1: it is being served.
 func holdServed(t *testing.T, l *Listener, addr string) {
 	t.Helper()
