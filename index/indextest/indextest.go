@@ -11,7 +11,6 @@ package indextest
 import (
 	"context"
 	"slices"
-	"strconv"
 	"testing"
 
 	"calendar/app/calendar"
@@ -86,13 +85,3 @@ func runPostCases(t *testing.T, idx calendar.Index, cases []postCase) {
 }
 
 func ptr[T any](v T) *T { return &v }
-
-// parseID reads an ID a facet names.
-func parseID(t *testing.T, value string) int64 {
-	t.Helper()
-	id, err := strconv.ParseInt(value, 10, 64)
-	if err != nil {
-		t.Fatalf("a facet names %q, not an ID", value)
-	}
-	return id
-}

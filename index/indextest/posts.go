@@ -93,7 +93,7 @@ func runPosts(t *testing.T, idx calendar.Index, w world) {
 			{"venues with a position: a password hides it", calendar.PostQuery{Type: calendar.PostTypeVenue, Reader: calendar.ReadEverything, HasGeo: ptr(true)},
 				[]int64{halle, salle, fiji, samoa}, -1},
 			{"venues without", calendar.PostQuery{Type: calendar.PostTypeVenue, Reader: calendar.ReadEverything, HasGeo: ptr(false)}, []int64{nowhere, bataclan}, -1},
-			{"IDs, in the list's order; a missing one is no match", f(calendar.PostQuery{IDs: []int64{lateJazz, pleyelJazz, 999}}), []int64{pleyelJazz, lateJazz}, -1},
+			{"IDs, in the query's order, not theirs; a missing one matches nothing", f(calendar.PostQuery{IDs: []int64{lateJazz, pleyelJazz, 999}}), []int64{pleyelJazz, lateJazz}, -1},
 			{"no IDs: nothing", f(calendar.PostQuery{IDs: []int64{}}), nil, -1},
 			{"IDs left out", f(calendar.PostQuery{ExcludeIDs: []int64{pleyelJazz, moonParty}}), without(byStart, pleyelJazz, moonParty), -1},
 			{"a title as folded", calendar.PostQuery{Type: calendar.PostTypeVenue, TitleKey: calendar.FoldTitle("  SALLÉ Pleyel ")}, []int64{salle}, -1},

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"testing"
 
 	"calendar/app/calendar"
@@ -59,4 +60,14 @@ func runReadRule(t *testing.T, idx calendar.Index, w world) {
 			})
 		}
 	}
+}
+
+// parseID reads an ID a facet names.
+func parseID(t *testing.T, value string) int64 {
+	t.Helper()
+	id, err := strconv.ParseInt(value, 10, 64)
+	if err != nil {
+		t.Fatalf("a facet names %q, not an ID", value)
+	}
+	return id
 }

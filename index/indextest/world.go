@@ -106,11 +106,10 @@ func newWorld() world {
 		id    int64
 		start string
 	}{{series, "04-01 19:00"}, {occurrence, "04-08 19:00"}} {
-		id := o.id
-		e = event(id, "Weekly session", calendar.StatusPublish, 1, o.start, "01-20 10:00")
+		e = event(o.id, "Weekly session", calendar.StatusPublish, 1, o.start, "01-20 10:00")
 		place(e, nowhere)
 		e.Content, e.Organizers, e.Categories, e.Modified = "Weekly jazz session", []int64{jazzOrg, privateOrg}, []int64{rock, hardRock}, at("02-20 10:00")
-		if id == series {
+		if o.id == series {
 			e.Recurrence = []string{"RRULE:FREQ=WEEKLY;COUNT=2"}
 		} else {
 			e.Parent = series
