@@ -8,7 +8,7 @@ import (
 
 	"calendar/app/calendar"
 	"calendar/app/throttle"
-	"calendar/repository"
+	"calendar/repository/bolt"
 )
 
 // A hold of the guard renews its lease before the write it guards once a
@@ -16,7 +16,7 @@ import (
 // took meanwhile, writes nothing (409) and leaves the other's lease alone.
 func TestAGuardHolderStalledPastItsLeaseWritesNothing(t *testing.T) {
 	t.Parallel()
-	store, err := repository.OpenBolt(t.TempDir())
+	store, err := bolt.Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,8 +11,9 @@ import (
 	"calendar/app"
 	"calendar/app/calendar"
 	"calendar/index"
-	"calendar/repository"
+	"calendar/repository/bolt"
 	"calendar/repository/ferretdbtest"
+	"calendar/repository/mongo"
 )
 
 // The site keeps an administrator who can sign in (administrators.go):
@@ -27,7 +28,7 @@ var stores = []struct {
 }{
 	{"embedded", func(t *testing.T) func() calendar.Store {
 		return func() calendar.Store {
-			s, err := repository.OpenBolt(t.TempDir())
+			s, err := bolt.Open(t.TempDir())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -39,7 +40,7 @@ var stores = []struct {
 		uri, databases := ferretdbtest.Start(t), 0
 		return func() calendar.Store {
 			databases++
-			s, err := repository.OpenMongo(context.Background(), uri, fmt.Sprint("calendar", databases))
+			s, err := mongo.Open(context.Background(), uri, fmt.Sprint("calendar", databases))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -11,7 +11,7 @@ import (
 	"calendar/app"
 	"calendar/app/calendar"
 	"calendar/index"
-	"calendar/repository"
+	"calendar/repository/bolt"
 )
 
 // BenchmarkHostileSearch measures the plugin's search (and the relevance
@@ -25,7 +25,7 @@ import (
 func BenchmarkHostileSearch(b *testing.B) {
 	ctx := context.Background()
 	dir := b.TempDir()
-	store, err := repository.OpenBolt(dir)
+	store, err := bolt.Open(dir)
 	if err != nil {
 		b.Fatal(err)
 	}

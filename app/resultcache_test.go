@@ -10,7 +10,7 @@ import (
 	"calendar/app"
 	"calendar/app/calendar"
 	"calendar/index"
-	"calendar/repository"
+	"calendar/repository/bolt"
 )
 
 // countingIndex is the real index, counting the searches that reach it.
@@ -26,10 +26,10 @@ func (c *countingIndex) SearchPosts(ctx context.Context, q calendar.PostQuery) (
 
 // openStoreAndIndex opens the embedded store and the index in a temporary
 // directory, closed when the test ends.
-func openStoreAndIndex(t testing.TB) (*repository.Bolt, *index.Live) {
+func openStoreAndIndex(t testing.TB) (*bolt.Store, *index.Live) {
 	t.Helper()
 	dir := t.TempDir()
-	store, err := repository.OpenBolt(dir)
+	store, err := bolt.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

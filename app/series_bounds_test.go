@@ -13,7 +13,7 @@ import (
 	"calendar/app"
 	"calendar/app/calendar"
 	"calendar/index"
-	"calendar/repository"
+	"calendar/repository/bolt"
 )
 
 // Series whose work fails: each is on its own, and a create is whole or
@@ -62,7 +62,7 @@ func (w *world) occurrencesOf(seriesID int64) []*calendar.Post {
 
 // failingInserts fails the insert of the fifth occurrence of any series.
 type failingInserts struct {
-	*repository.Bolt
+	*bolt.Store
 	posts *failingPosts
 }
 
@@ -82,7 +82,7 @@ func (r *failingPosts) Insert(ctx context.Context, p *calendar.Post) error {
 
 func TestASeriesCreateThatFailsHalfWayLeavesNothing(t *testing.T) {
 	store, idx := openStoreAndIndex(t)
-	a := app.New(&failingInserts{Bolt: store, posts: &failingPosts{Repo: store.Posts()}}, idx, app.Settings{SiteURL: "http://x"})
+	a := app.New(&failingInserts{Store: store, posts: &failingPosts{Repo: store.Posts()}}, idx, app.Settings{SiteURL: "http://x"})
 	ctx := context.Background()
 	if _, err := a.Users.EnsureAdmin(ctx, "a long enough password"); err != nil {
 		t.Fatal(err)

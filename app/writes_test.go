@@ -9,7 +9,7 @@ import (
 
 	"calendar/app"
 	"calendar/app/calendar"
-	"calendar/repository"
+	"calendar/repository/bolt"
 )
 
 // The one write loop (app/writes.go): compare-and-swap, applied again on a
@@ -19,7 +19,7 @@ import (
 // holdingStore lets a test hold a post's update after it committed, before
 // the service goes on to the index.
 type holdingStore struct {
-	*repository.Bolt
+	*bolt.Store
 	posts *holdingPosts
 }
 
@@ -63,7 +63,7 @@ func newHoldingWorld(t *testing.T) (*world, *holdingPosts) {
 	store, idx := openStoreAndIndex(t)
 	posts := &holdingPosts{Repo: store.Posts(), committed: make(chan struct{})}
 	w := &world{t: t, ctx: context.Background(), store: store, callers: map[calendar.Role]app.Caller{}}
-	w.app = app.New(&holdingStore{Bolt: store, posts: posts}, idx, app.Settings{SiteURL: "http://x"})
+	w.app = app.New(&holdingStore{Store: store, posts: posts}, idx, app.Settings{SiteURL: "http://x"})
 	if _, err := w.app.Users.EnsureAdmin(w.ctx, "a long enough password"); err != nil {
 		t.Fatal(err)
 	}

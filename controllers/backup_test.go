@@ -15,7 +15,7 @@ import (
 
 	"calendar/app"
 	"calendar/app/calendar"
-	"calendar/repository"
+	"calendar/repository/bolt"
 )
 
 const backupPath = "/vendor/admin/v1/backup"
@@ -120,7 +120,7 @@ func TestTheBackupRouteOnMongoDBPointsToItsTools(t *testing.T) {
 // failingBackup is the embedded store whose backups fail after written
 // bytes (0: before any).
 type failingBackup struct {
-	*repository.Bolt
+	*bolt.Store
 	written int
 }
 
@@ -142,11 +142,11 @@ func TestABackupThatFailsIsNeverAWholeLookingFile(t *testing.T) {
 	t.Parallel()
 	for _, written := range []int{0, 256 << 10} {
 		failing := backend{"failing", func(t *testing.T, dir string) calendar.Store {
-			store, err := repository.OpenBolt(dir)
+			store, err := bolt.Open(dir)
 			if err != nil {
 				t.Fatal(err)
 			}
-			return failingBackup{Bolt: store, written: written}
+			return failingBackup{Store: store, written: written}
 		}}
 		s := startServiceOn(t, failing, func(*app.Settings) {}, noConfig)
 		if written == 0 {

@@ -11,7 +11,7 @@ import (
 	"calendar/app"
 	"calendar/app/calendar"
 	"calendar/index"
-	"calendar/repository"
+	"calendar/repository/bolt"
 )
 
 // FuzzWritesByEveryRole sends any JSON body as a create or an update of an
@@ -34,7 +34,7 @@ func FuzzWritesByEveryRole(f *testing.F) {
 	}
 	ctx := context.Background()
 	dir := f.TempDir()
-	store, err := repository.OpenBolt(dir)
+	store, err := bolt.Open(dir)
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -21,8 +21,9 @@ import (
 	"calendar/app/calendar"
 	"calendar/controllers"
 	"calendar/index"
-	"calendar/repository"
+	"calendar/repository/bolt"
 	"calendar/repository/ferretdbtest"
+	"calendar/repository/mongo"
 )
 
 const adminPassword = "test admin password 0001"
@@ -102,7 +103,7 @@ type backend struct {
 
 var (
 	embedded = backend{"embedded", func(t *testing.T, dir string) calendar.Store {
-		store, err := repository.OpenBolt(dir)
+		store, err := bolt.Open(dir)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -110,7 +111,7 @@ var (
 	}}
 	// mongoDB is a MongoDB server run in the test process.
 	mongoDB = backend{"mongodb", func(t *testing.T, dir string) calendar.Store {
-		store, err := repository.OpenMongo(context.Background(), ferretdbtest.Start(t), "calendar")
+		store, err := mongo.Open(context.Background(), ferretdbtest.Start(t), "calendar")
 		if err != nil {
 			t.Fatal(err)
 		}

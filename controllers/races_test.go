@@ -13,8 +13,8 @@ import (
 
 	"calendar/app"
 	"calendar/app/calendar"
-	"calendar/repository"
 	"calendar/repository/ferretdbtest"
+	"calendar/repository/mongo"
 )
 
 // Writes that race: what several editors, an importer and the service's own
@@ -213,7 +213,7 @@ func TestTwoRuleEditsOnTwoReplicasLeaveTheOccurrencesOfTheRuleThatWon(t *testing
 	t.Run("mongodb", func(t *testing.T) {
 		uri := ferretdbtest.Start(t)
 		shared := backend{"mongodb", func(t *testing.T, dir string) calendar.Store {
-			store, err := repository.OpenMongo(context.Background(), uri, "calendar")
+			store, err := mongo.Open(context.Background(), uri, "calendar")
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -16,8 +16,8 @@ import (
 
 	"calendar/app"
 	"calendar/app/calendar"
-	"calendar/repository"
 	"calendar/repository/ferretdbtest"
+	"calendar/repository/mongo"
 )
 
 // seriesStarts lists a series' events (itself and its occurrences) as a
@@ -233,7 +233,7 @@ func TestTwoReplicasExtendASeriesOnceAsTimePasses(t *testing.T) {
 	t.Run("mongodb", func(t *testing.T) { // replicas share a MongoDB database, each with its own client
 		uri := ferretdbtest.Start(t)
 		twoReplicasExtend(t, backend{"mongodb", func(t *testing.T, dir string) calendar.Store {
-			store, err := repository.OpenMongo(context.Background(), uri, "calendar")
+			store, err := mongo.Open(context.Background(), uri, "calendar")
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -27,7 +27,7 @@ import (
 	"calendar/cmd/internal/gc"
 	"calendar/controllers"
 	"calendar/index"
-	"calendar/repository"
+	"calendar/repository/bolt"
 )
 
 func main() {
@@ -76,7 +76,7 @@ func run(n int, recurring float64, dir string, each time.Duration, warmup bool, 
 		defer os.RemoveAll(tmp)
 		dir = tmp
 	}
-	store, err := repository.OpenBolt(dir)
+	store, err := bolt.Open(dir)
 	if err != nil {
 		return err
 	}

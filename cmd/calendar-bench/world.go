@@ -13,7 +13,7 @@ import (
 
 	"calendar/app"
 	"calendar/app/calendar"
-	"calendar/repository"
+	"calendar/repository/bolt"
 )
 
 var words = strings.Fields(`jazz rock blues folk opera ballet theatre cinema comedy poetry lecture workshop
@@ -56,7 +56,7 @@ func layout(n int, recurring float64) (plain, series int) {
 // measures the same data. A store seeded by an earlier run (-dir) is reused:
 // the same generation is replayed without writing, and gives the IDs the store
 // gave (1, 2, 3... per collection), without reading the store back.
-func newWorld(ctx context.Context, store *repository.Bolt, n int, recurring float64) (*world, error) {
+func newWorld(ctx context.Context, store *bolt.Store, n int, recurring float64) (*world, error) {
 	// Whether and how the store was seeded is read off its first posts after
 	// the last one this n would make, not counted: counting reads every page
 	// of the store, which then stays in the server's resident memory.
@@ -104,7 +104,7 @@ func newWorld(ctx context.Context, store *repository.Bolt, n int, recurring floa
 // where this fraction's first series would be must be one (and the post
 // before it a plain event), or, with no series, the last post must be a
 // plain event.
-func checkRecurring(ctx context.Context, store *repository.Bolt, n int, recurring float64) error {
+func checkRecurring(ctx context.Context, store *bolt.Store, n int, recurring float64) error {
 	plain, series := layout(n, recurring)
 	base := int64(venueCount + organizerCount)
 	plainEvent := func(id int64) (bool, error) {

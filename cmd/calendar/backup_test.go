@@ -16,8 +16,8 @@ import (
 	"testing"
 
 	"calendar/app/calendar"
-	"calendar/repository"
 	"calendar/repository/backuptest"
+	"calendar/repository/bolt"
 )
 
 // acknowledged are the writes a service answered, as a later check finds them.
@@ -318,7 +318,7 @@ func TestRestoreRefusesANonEmptyDirectoryAndHostileArchives(t *testing.T) {
 
 	// A real backup, of a store with a post and a file.
 	src := t.TempDir()
-	store, err := repository.OpenBolt(src)
+	store, err := bolt.Open(src)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -374,7 +374,7 @@ func TestRestoreRefusesANonEmptyDirectoryAndHostileArchives(t *testing.T) {
 			if out, err := runMainIn(dir, args, stdin); err != nil || !strings.Contains(out, "(1 posts, 0 terms, 0 users, 1 files)") {
 				t.Fatalf("exit %v:\n%s", err, out)
 			}
-			restored, err := repository.OpenBolt(dir)
+			restored, err := bolt.Open(dir)
 			if err != nil {
 				t.Fatal(err)
 			}

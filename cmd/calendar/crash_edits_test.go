@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"calendar/app/calendar"
-	"calendar/repository"
+	"calendar/repository/bolt"
 )
 
 // TestConcurrentEditsSurviveSIGKILL: writers edit fields of the same few
@@ -83,7 +83,7 @@ func TestConcurrentEditsSurviveSIGKILL(t *testing.T) {
 	c = startChild(t, dir, addr)
 	c.stop(t)
 	ctx := context.Background()
-	store, err := repository.OpenBolt(dir)
+	store, err := bolt.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

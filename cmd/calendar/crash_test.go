@@ -16,7 +16,7 @@ import (
 
 	"calendar/app/calendar"
 	"calendar/index"
-	"calendar/repository"
+	"calendar/repository/bolt"
 )
 
 // TestMain lets the test binary run as the service in a child process.
@@ -172,7 +172,7 @@ func TestAcknowledgedWritesSurviveSIGKILLAndTheIndexMatchesTheStore(t *testing.T
 func verifyIndexMatchesStore(t *testing.T, dir string) {
 	t.Helper()
 	ctx := context.Background()
-	store, err := repository.OpenBolt(dir)
+	store, err := bolt.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,7 +200,7 @@ func TestStartUpCatchesUpWithChangesTheIndexMissed(t *testing.T) {
 	_ = c.cmd.Wait()
 
 	ctx := context.Background()
-	store, err := repository.OpenBolt(dir)
+	store, err := bolt.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

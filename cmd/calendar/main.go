@@ -23,7 +23,8 @@ import (
 	"calendar/cmd/internal/gc"
 	"calendar/controllers"
 	"calendar/index"
-	"calendar/repository"
+	"calendar/repository/bolt"
+	"calendar/repository/mongo"
 )
 
 func main() {
@@ -278,7 +279,7 @@ func versionsOf(cfg Config) index.Versions {
 
 func openStore(ctx context.Context, cfg Config) (calendar.Store, string, error) {
 	if cfg.MongoURI == "" {
-		s, err := repository.OpenBolt(cfg.DataDir)
+		s, err := bolt.Open(cfg.DataDir)
 		if err != nil {
 			return nil, "", fmt.Errorf("%s: %w", cfg.name("CALENDAR_DATA_DIR"), err)
 		}
@@ -286,7 +287,7 @@ func openStore(ctx context.Context, cfg Config) (calendar.Store, string, error) 
 	}
 	connectCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	s, err := repository.OpenMongo(connectCtx, cfg.MongoURI, cfg.MongoDB)
+	s, err := mongo.Open(connectCtx, cfg.MongoURI, cfg.MongoDB)
 	if err != nil {
 		return nil, "", fmt.Errorf("%s: %w", cfg.name("CALENDAR_MONGODB_URI"), err)
 	}

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"calendar/repository"
+	"calendar/repository/bolt"
 	"calendar/repository/ferretdbtest"
 )
 
@@ -150,7 +150,7 @@ func TestTheServiceServesOnTheEmbeddedStoreAndShutsDownCleanly(t *testing.T) {
 		t.Fatalf("admin password logged: %v, access line of the request: %v; logs:\n%s", password, accessed, logs.String())
 	}
 	// The store was closed: it opens again at once (bbolt holds a file lock while open).
-	s, err := repository.OpenBolt(dir)
+	s, err := bolt.Open(dir)
 	if err != nil {
 		t.Fatalf("store not released on shutdown: %v", err)
 	}

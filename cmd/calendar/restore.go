@@ -7,7 +7,7 @@ import (
 	"io"
 	"os"
 
-	"calendar/repository"
+	"calendar/repository/bolt"
 )
 
 // restoreMaxBytes bounds what a restore writes (the database and the
@@ -40,7 +40,7 @@ func restore(args []string, getenv func(string) string, out io.Writer) error {
 		defer f.Close()
 		archive = f
 	}
-	m, err := repository.RestoreBolt(cfg.DataDir, bufio.NewReaderSize(archive, 1<<20), repository.RestoreLimits{MaxBytes: restoreMaxBytes})
+	m, err := bolt.Restore(cfg.DataDir, bufio.NewReaderSize(archive, 1<<20), bolt.RestoreLimits{MaxBytes: restoreMaxBytes})
 	if err != nil {
 		return fmt.Errorf("restore into %s: %w", cfg.DataDir, err)
 	}

@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"calendar/app/calendar"
-	"calendar/repository"
+	"calendar/repository/bolt"
 )
 
 // TestAnUploadIsWholeOrAbsentAfterACrash: a child service takes concurrent
@@ -112,7 +112,7 @@ func TestAnUploadIsWholeOrAbsentAfterACrash(t *testing.T) {
 func checkNoUnfinishedUpload(t *testing.T, dir string) {
 	t.Helper()
 	ctx := context.Background()
-	store, err := repository.OpenBolt(dir)
+	store, err := bolt.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"calendar/app/calendar"
-	"calendar/repository"
+	"calendar/repository/bolt"
 )
 
 // runIn runs the real main with args on the data directory dir, in a
@@ -123,7 +123,7 @@ func TestAStoreWithoutAnAdministratorIsToldAtStartAndGetsOneBackOffline(t *testi
 	res.Body.Close()
 	stop()
 
-	store, err := repository.OpenBolt(dir) // the hand edit: no administrator left
+	store, err := bolt.Open(dir) // the hand edit: no administrator left
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,7 @@ import (
 	"calendar/app"
 	"calendar/app/calendar"
 	"calendar/index"
-	"calendar/repository"
+	"calendar/repository/bolt"
 )
 
 // TestVerifyTellsWhereTheIndexDiffersFromTheStore: calendar verify passes on
@@ -19,7 +19,7 @@ func TestVerifyTellsWhereTheIndexDiffersFromTheStore(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	ctx := context.Background()
-	store, err := repository.OpenBolt(dir)
+	store, err := bolt.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +47,7 @@ func TestVerifyTellsWhereTheIndexDiffersFromTheStore(t *testing.T) {
 		var out strings.Builder
 		verified := verify(ctx, nil, env(map[string]string{"CALENDAR_DATA_DIR": dir}), &out)
 		var err error
-		if store, err = repository.OpenBolt(dir); err != nil {
+		if store, err = bolt.Open(dir); err != nil {
 			t.Fatal(err)
 		}
 		if idx, err = index.Open(dir); err != nil {

@@ -1,4 +1,4 @@
-package repository
+package bolt
 
 import (
 	"archive/tar"
@@ -17,10 +17,11 @@ import (
 
 	"calendar/app/calendar"
 	"calendar/repository/backuptest"
+	"calendar/repository/storetest"
 )
 
 // backupOf writes the store's backup into memory.
-func backupOf(t *testing.T, s *Bolt) []byte {
+func backupOf(t *testing.T, s *Store) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	if err := s.Backup(context.Background(), &buf); err != nil {
@@ -30,17 +31,17 @@ func backupOf(t *testing.T, s *Bolt) []byte {
 }
 
 // restored restores an archive into a new data dir and opens the store there.
-func restored(t *testing.T, archive []byte) (*Bolt, BackupManifest) {
+func restored(t *testing.T, archive []byte) (*Store, BackupManifest) {
 	t.Helper()
 	dir := t.TempDir()
-	m, err := RestoreBolt(dir, bytes.NewReader(archive), RestoreLimits{MaxBytes: 1 << 30})
+	m, err := Restore(dir, bytes.NewReader(archive), RestoreLimits{MaxBytes: 1 << 30})
 	if err != nil {
 		t.Fatalf("restore: %v", err)
 	}
 	return openDir(t, dir), m
 }
 
-func insertVenue(t *testing.T, s *Bolt, slug string) {
+func insertVenue(t *testing.T, s *Store, slug string) {
 	t.Helper()
 	p := &calendar.Post{Type: calendar.PostTypeVenue, Slug: slug, Status: "publish", Title: "Venue " + slug}
 	if err := s.Posts().Insert(context.Background(), p); err != nil {
@@ -48,7 +49,7 @@ func insertVenue(t *testing.T, s *Bolt, slug string) {
 	}
 }
 
-func putFile(t *testing.T, s *Bolt, name string, owner int64, data []byte) {
+func putFile(t *testing.T, s *Store, name string, owner int64, data []byte) {
 	t.Helper()
 	if err := s.Files().PutFile(context.Background(), name, owner, data); err != nil {
 		t.Fatal(err)
@@ -90,7 +91,7 @@ func TestBoltBackupIsOneSnapshotWithEveryFileItNames(t *testing.T) {
 	if err := s.Users().Insert(ctx, &calendar.User{Login: "ann", Role: calendar.RoleEditor, PasswordHash: "h"}); err != nil {
 		t.Fatal(err)
 	}
-	kept, deleted, replaced := randomBytes(1000), randomBytes(2000), randomBytes(3000)
+	kept, deleted, replaced := storetest.RandomBytes(1000), storetest.RandomBytes(2000), storetest.RandomBytes(3000)
 	putFile(t, s, "2026/01/kept.jpg", 1, kept)
 	putFile(t, s, "2026/01/deleted.jpg", 2, deleted)
 	putFile(t, s, "2026/01/replaced.jpg", 3, replaced)
@@ -98,13 +99,13 @@ func TestBoltBackupIsOneSnapshotWithEveryFileItNames(t *testing.T) {
 
 	s.snapshotted = func() {
 		insertVenue(t, s, "after")
-		putFile(t, s, "2026/01/after.jpg", 4, randomBytes(10))
+		putFile(t, s, "2026/01/after.jpg", 4, storetest.RandomBytes(10))
 		for _, name := range []string{"2026/01/deleted.jpg", "2026/01/replaced.jpg"} {
 			if err := s.Files().DeleteFile(ctx, name); err != nil {
 				t.Error(err)
 			}
 		}
-		putFile(t, s, "2026/01/replaced.jpg", 5, randomBytes(4000))
+		putFile(t, s, "2026/01/replaced.jpg", 5, storetest.RandomBytes(4000))
 		assertGone(t, s, "2026/01/deleted.jpg") // at once, for the service
 	}
 	archive := backupOf(t, s)
@@ -114,7 +115,7 @@ func TestBoltBackupIsOneSnapshotWithEveryFileItNames(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, uploadsDir, "2026/01/deleted.jpg")); !errors.Is(err, fs.ErrNotExist) {
 		t.Fatalf("the deleted file is still in place: %v", err)
 	}
-	mustOpen(t, s.Files(), "2026/01/replaced.jpg", randomBytes(4000))
+	storetest.MustOpen(t, s.Files(), "2026/01/replaced.jpg", storetest.RandomBytes(4000))
 
 	r, m := restored(t, archive)
 	want := BackupCounts{Posts: 3, Terms: 2, Users: 1, Files: 3}
@@ -130,9 +131,9 @@ func TestBoltBackupIsOneSnapshotWithEveryFileItNames(t *testing.T) {
 	if last, _ := r.LastSeq(ctx); last != seq {
 		t.Fatalf("restored sequence %d, want %d", last, seq)
 	}
-	mustOpen(t, r.Files(), "2026/01/kept.jpg", kept)
-	mustOpen(t, r.Files(), "2026/01/deleted.jpg", deleted)
-	mustOpen(t, r.Files(), "2026/01/replaced.jpg", replaced)
+	storetest.MustOpen(t, r.Files(), "2026/01/kept.jpg", kept)
+	storetest.MustOpen(t, r.Files(), "2026/01/deleted.jpg", deleted)
+	storetest.MustOpen(t, r.Files(), "2026/01/replaced.jpg", replaced)
 	assertGone(t, r, "2026/01/after.jpg")
 	if u, err := r.Users().FindByKey(ctx, "login", "ann"); err != nil || u.Role != calendar.RoleEditor {
 		t.Fatalf("restored user: %+v, %v", u, err)
@@ -163,7 +164,7 @@ func TestBoltBackupsWhileFilesComeAndGo(t *testing.T) {
 			defer wg.Done()
 			for i := 0; !stopped.Load(); i++ {
 				name, size := fmt.Sprintf("w%d/%d.jpg", w, i), 100+i%50
-				if err := s.Files().PutFile(ctx, name, int64(i), randomBytes(size)); err != nil {
+				if err := s.Files().PutFile(ctx, name, int64(i), storetest.RandomBytes(size)); err != nil {
 					t.Error(err)
 					return
 				}
@@ -223,7 +224,7 @@ func TestBoltBackupsWhileFilesComeAndGo(t *testing.T) {
 			}
 			mu.Unlock()
 			for _, name := range kept {
-				mustOpen(t, r.Files(), name, randomBytes(must[name]))
+				storetest.MustOpen(t, r.Files(), name, storetest.RandomBytes(must[name]))
 			}
 			if err := r.Close(ctx); err != nil {
 				t.Fatal(err)
@@ -254,8 +255,8 @@ func TestRestoreBoltRefusesWhatIsNotAWholeBackup(t *testing.T) {
 	t.Parallel()
 	s := openDir(t, t.TempDir())
 	insertVenue(t, s, "a")
-	putFile(t, s, "2026/01/a.jpg", 1, randomBytes(500))
-	putFile(t, s, "2026/01/b.jpg", 1, randomBytes(600))
+	putFile(t, s, "2026/01/a.jpg", 1, storetest.RandomBytes(500))
+	putFile(t, s, "2026/01/b.jpg", 1, storetest.RandomBytes(600))
 	good := backuptest.Read(t, backupOf(t, s))
 	if len(good) != 4 || good[0].Header.Name != "manifest.json" || good[1].Header.Name != "calendar.db" {
 		t.Fatalf("archive entries: %v", good)
@@ -306,7 +307,7 @@ func TestRestoreBoltRefusesWhatIsNotAWholeBackup(t *testing.T) {
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "data")
-			_, err := RestoreBolt(dir, bytes.NewReader(c.archive), RestoreLimits{MaxBytes: 1 << 30})
+			_, err := Restore(dir, bytes.NewReader(c.archive), RestoreLimits{MaxBytes: 1 << 30})
 			if err == nil || !strings.Contains(err.Error(), c.says) {
 				t.Fatalf("err = %v, want one saying %q", err, c.says)
 			}
@@ -319,7 +320,7 @@ func TestRestoreBoltRefusesWhatIsNotAWholeBackup(t *testing.T) {
 	}
 	t.Run("beyond the bound", func(t *testing.T) {
 		dir := t.TempDir()
-		if _, err := RestoreBolt(dir, bytes.NewReader(with()), RestoreLimits{MaxBytes: 1000}); err == nil || !strings.Contains(err.Error(), "beyond the bound") {
+		if _, err := Restore(dir, bytes.NewReader(with()), RestoreLimits{MaxBytes: 1000}); err == nil || !strings.Contains(err.Error(), "beyond the bound") {
 			t.Fatalf("err = %v", err)
 		}
 		assertEmpty(t, dir)
@@ -327,7 +328,7 @@ func TestRestoreBoltRefusesWhatIsNotAWholeBackup(t *testing.T) {
 	t.Run("a directory not empty", func(t *testing.T) {
 		dir := t.TempDir()
 		writeFile(t, filepath.Join(dir, "calendar.db"), []byte("live"))
-		if _, err := RestoreBolt(dir, bytes.NewReader(with()), RestoreLimits{MaxBytes: 1 << 30}); err == nil || !strings.Contains(err.Error(), "not empty") {
+		if _, err := Restore(dir, bytes.NewReader(with()), RestoreLimits{MaxBytes: 1 << 30}); err == nil || !strings.Contains(err.Error(), "not empty") {
 			t.Fatalf("err = %v", err)
 		}
 		if raw, _ := os.ReadFile(filepath.Join(dir, "calendar.db")); string(raw) != "live" {
@@ -339,7 +340,7 @@ func TestRestoreBoltRefusesWhatIsNotAWholeBackup(t *testing.T) {
 	})
 	t.Run("the archive unaltered restores", func(t *testing.T) {
 		r, _ := restored(t, with())
-		mustOpen(t, r.Files(), "2026/01/b.jpg", randomBytes(600))
+		storetest.MustOpen(t, r.Files(), "2026/01/b.jpg", storetest.RandomBytes(600))
 	})
 }
 

@@ -1,4 +1,4 @@
-package repository
+package bolt
 
 import (
 	"archive/tar"
@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"go.etcd.io/bbolt"
+
+	"calendar/repository/internal/storage"
 )
 
 // RestoreLimits bound what a restore writes.
@@ -35,8 +37,8 @@ const (
 	maxTrailingBytes = 1 << 20
 )
 
-// RestoreBolt fills dir, which must be empty or missing, with the embedded
-// store a backup archive holds (its format: bolt_backup.go), with the
+// Restore fills dir, which must be empty or missing, with the embedded
+// store a backup archive holds (its format: backup.go), with the
 // service stopped. It refuses an archive of another format or version, an
 // entry that is not a regular file or not a name a backup holds (so nothing
 // lands outside dir: no "..", absolute name or link), content beyond the
@@ -45,7 +47,7 @@ const (
 // dir/.restore-partial first and moves the uploads, then calendar.db, into
 // place once all is checked; on a refusal dir is left empty. The search
 // index is not in the archive: the next start builds it.
-func RestoreBolt(dir string, archive io.Reader, limits RestoreLimits) (BackupManifest, error) {
+func Restore(dir string, archive io.Reader, limits RestoreLimits) (BackupManifest, error) {
 	if err := emptyDataDir(dir); err != nil {
 		return BackupManifest{}, err
 	}
@@ -188,7 +190,7 @@ func entryName(hdr *tar.Header) (string, error) {
 	if hdr.Name == dbFile {
 		return dbFile, nil
 	}
-	if name, ok := strings.CutPrefix(hdr.Name, uploadsDir+"/"); ok && checkFileName(name) == nil {
+	if name, ok := strings.CutPrefix(hdr.Name, uploadsDir+"/"); ok && storage.CheckFileName(name) == nil {
 		return hdr.Name, nil
 	}
 	return "", fmt.Errorf("the archive's entry %q is not a name a calendar backup holds: refused", hdr.Name)
@@ -228,7 +230,7 @@ func checkRestored(staging string, m BackupManifest) (err error) {
 		}
 	}()
 	return db.View(func(tx *bbolt.Tx) error {
-		for _, b := range []string{string(metaBucket), string(changesBucket), string(filesBucket), usersCollection, postsCollection, termsCollection} {
+		for _, b := range []string{string(metaBucket), string(changesBucket), string(filesBucket), storage.UsersCollection, storage.PostsCollection, storage.TermsCollection} {
 			if tx.Bucket([]byte(b)) == nil {
 				return fmt.Errorf("%s has no %s bucket: not a calendar store", dbFile, b)
 			}
@@ -239,7 +241,7 @@ func checkRestored(staging string, m BackupManifest) (err error) {
 				m.Counts, m.Seq, m.Bytes, found.Counts, found.Seq, found.Bytes)
 		}
 		return tx.Bucket(filesBucket).ForEach(func(k, v []byte) error {
-			if err := checkFileName(string(k)); err != nil {
+			if err := storage.CheckFileName(string(k)); err != nil {
 				return fmt.Errorf("%s names a file no store takes: %w", dbFile, err)
 			}
 			fi, err := os.Lstat(filepath.Join(staging, uploadsDir, filepath.FromSlash(string(k))))

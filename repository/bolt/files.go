@@ -1,4 +1,4 @@
-package repository
+package bolt
 
 import (
 	"bytes"
@@ -20,6 +20,7 @@ import (
 	"go.etcd.io/bbolt"
 
 	"calendar/app/calendar"
+	"calendar/repository/internal/storage"
 )
 
 // boltFiles keeps uploads as plain files under <dir>/uploads, and each name's
@@ -31,7 +32,7 @@ import (
 // fsyncs a temporary file in uploads/.tmp, (2) claims the name in a bolt
 // transaction, (3) renames the temporary file into place and (4) fsyncs the
 // directory. DeleteFile removes the entry, then the file. Before serving,
-// OpenBolt empties .tmp, drops each entry whose file is missing or of another
+// Open empties .tmp, drops each entry whose file is missing or of another
 // size, then removes each file no entry names. So a crash
 //   - before (2) leaves a temporary file: emptied, the name absent;
 //   - between (2) and a durable (3) leaves an entry without its file: dropped,
@@ -86,7 +87,7 @@ const (
 	tmpDir     = ".tmp"
 )
 
-func (s *Bolt) Files() calendar.Files { return s.files }
+func (s *Store) Files() calendar.Files { return s.files }
 
 // openBoltFiles recovers the uploads as the comment on boltFiles says. The
 // files bucket exists already.
@@ -198,7 +199,7 @@ func (f *boltFiles) rawEntry(name string) (v []byte, err error) {
 }
 
 func (f *boltFiles) PutFile(ctx context.Context, name string, owner int64, data []byte) error {
-	if err := checkFileName(name); err != nil {
+	if err := storage.CheckFileName(name); err != nil {
 		return err
 	}
 	if err := ctx.Err(); err != nil {
@@ -305,7 +306,7 @@ func syncDir(dir string) error {
 
 // OpenFile reports a name that could not be stored as not found.
 func (f *boltFiles) OpenFile(ctx context.Context, name string) (calendar.StoredFile, error) {
-	if checkFileName(name) != nil {
+	if storage.CheckFileName(name) != nil {
 		return nil, calendar.ErrNotFound
 	}
 	m := f.lock(name)
@@ -326,7 +327,7 @@ func (f *boltFiles) OpenFile(ctx context.Context, name string) (calendar.StoredF
 }
 
 func (f *boltFiles) StatFile(ctx context.Context, name string) (calendar.FileInfo, error) {
-	if checkFileName(name) != nil {
+	if storage.CheckFileName(name) != nil {
 		return calendar.FileInfo{}, calendar.ErrNotFound
 	}
 	m := f.lock(name)
@@ -345,7 +346,7 @@ func (d *diskFile) Info() calendar.FileInfo { return d.info }
 // DeleteFile leaves empty directories to the next open, where no put can be
 // about to rename into one.
 func (f *boltFiles) DeleteFile(ctx context.Context, name string) error {
-	if err := checkFileName(name); err != nil {
+	if err := storage.CheckFileName(name); err != nil {
 		return err
 	}
 	m := f.lock(name)

@@ -1,4 +1,4 @@
-package repository
+package mongo
 
 import (
 	"bytes"
@@ -12,6 +12,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"calendar/app/calendar"
+	"calendar/repository/internal/storage"
 )
 
 // mongoFiles keeps uploads in the GridFS bucket "uploads", each owner in its
@@ -29,7 +30,7 @@ type mongoFiles struct {
 
 const uploadsBucket = "uploads"
 
-func (s *Mongo) Files() calendar.Files { return s.files }
+func (s *Store) Files() calendar.Files { return s.files }
 
 func openMongoFiles(ctx context.Context, db *mongo.Database) (*mongoFiles, error) {
 	f := &mongoFiles{db: db, files: db.Collection(uploadsBucket + ".files"),
@@ -53,7 +54,7 @@ func newUploadsBucket(db *mongo.Database) *mongo.GridFSBucket {
 }
 
 func (f *mongoFiles) PutFile(ctx context.Context, name string, owner int64, data []byte) error {
-	if err := checkFileName(name); err != nil {
+	if err := storage.CheckFileName(name); err != nil {
 		return err
 	}
 	// Spares uploading chunks that cannot win; the index decides.
@@ -95,7 +96,7 @@ func (f *mongoFiles) upload(ctx context.Context, name string, owner int64, data 
 
 // OpenFile reads the whole file: a download stream cannot seek.
 func (f *mongoFiles) OpenFile(ctx context.Context, name string) (calendar.StoredFile, error) {
-	if checkFileName(name) != nil {
+	if storage.CheckFileName(name) != nil {
 		return nil, calendar.ErrNotFound
 	}
 	ds, err := f.reads.OpenDownloadStreamByName(ctx, name)
@@ -136,7 +137,7 @@ func (m *memFile) Info() calendar.FileInfo { return m.info }
 func (m *memFile) Close() error            { return nil }
 
 func (f *mongoFiles) DeleteFile(ctx context.Context, name string) error {
-	if err := checkFileName(name); err != nil {
+	if err := storage.CheckFileName(name); err != nil {
 		return err
 	}
 	var doc struct {
@@ -157,7 +158,7 @@ func (f *mongoFiles) DeleteFile(ctx context.Context, name string) error {
 }
 
 func (f *mongoFiles) StatFile(ctx context.Context, name string) (calendar.FileInfo, error) {
-	if checkFileName(name) != nil {
+	if storage.CheckFileName(name) != nil {
 		return calendar.FileInfo{}, calendar.ErrNotFound
 	}
 	var doc fileDoc

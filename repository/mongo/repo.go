@@ -1,13 +1,15 @@
-package repository
+package mongo
 
 import (
 	"context"
+	"strconv"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"calendar/app/calendar"
+	"calendar/repository/internal/storage"
 )
 
 // keysField holds a document's unique keys as a sub-document, each with a unique
@@ -18,7 +20,7 @@ type mongoRepo[U any, T interface {
 	*U
 	calendar.Document
 }] struct {
-	store     *Mongo
+	store     *Store
 	coll      *mongo.Collection
 	name      string
 	keyFields map[string]bool
@@ -33,12 +35,12 @@ type mongoRepo[U any, T interface {
 func newMongoRepo[U any, T interface {
 	*U
 	calendar.Document
-}](s *Mongo, name string) *mongoRepo[U, T] {
+}](s *Store, name string) *mongoRepo[U, T] {
 	fields := map[string]bool{}
-	for _, f := range uniqueFields[U, T]() {
+	for _, f := range storage.UniqueFields[U, T]() {
 		fields[f] = true
 	}
-	return &mongoRepo[U, T]{store: s, coll: s.db.Collection(name), name: name, keyFields: fields, severalValues: name == usersCollection}
+	return &mongoRepo[U, T]{store: s, coll: s.db.Collection(name), name: name, keyFields: fields, severalValues: name == storage.UsersCollection}
 }
 
 // ensureIndexes creates the indexes that are missing. It lists them first
@@ -83,7 +85,7 @@ func ensureIndex(ctx context.Context, coll *mongo.Collection, wanted ...mongo.In
 // encode returns the document as stored: its own fields plus _keys.
 func (r *mongoRepo[U, T]) encode(doc T) (bson.D, error) {
 	keys := doc.UniqueKeys()
-	if err := checkKeys(keys); err != nil {
+	if err := storage.CheckKeys(keys); err != nil {
 		return nil, err
 	}
 	raw, err := bson.Marshal(doc)
@@ -213,7 +215,7 @@ func (r *mongoRepo[U, T]) Delete(ctx context.Context, id, read int64) error {
 	if err != nil {
 		return err
 	}
-	t := tombstone{Key: r.name + "/" + itoa(id), Collection: r.name, ID: id, Seq: seq}
+	t := tombstone{Key: r.name + "/" + strconv.FormatInt(id, 10), Collection: r.name, ID: id, Seq: seq}
 	if k, ok := any(old).(calendar.Kinded); ok {
 		t.Kind = k.DocKind()
 	}

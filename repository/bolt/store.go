@@ -1,7 +1,14 @@
-package repository
+// Package bolt is the embedded store behind calendar.Store: one bbolt file
+// under the data directory, its uploaded files beside it, and backups of
+// itself while it serves (calendar.Archiver). Documents are BSON with the
+// calendar types' bson tags; IDs are allocated per collection and change
+// sequence numbers store-wide; the unique keys each document declares are
+// enforced. repository/storetest is the contract it passes.
+package bolt
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"os"
@@ -13,18 +20,18 @@ import (
 	bolterrors "go.etcd.io/bbolt/errors"
 
 	"calendar/app/calendar"
+	"calendar/repository/internal/storage"
 )
 
-// Bolt and Mongo implement app's port; Bolt writes backups of itself too.
+// Store implements app's port, and writes backups of itself too.
 var (
-	_ calendar.Store    = (*Bolt)(nil)
-	_ calendar.Store    = (*Mongo)(nil)
-	_ calendar.Archiver = (*Bolt)(nil)
+	_ calendar.Store    = (*Store)(nil)
+	_ calendar.Archiver = (*Store)(nil)
 )
 
-// Bolt is the embedded store: one bbolt file under the data dir. Every write is
+// Store is the embedded store: one bbolt file under the data dir. Every write is
 // one transaction, synced to disk before it returns.
-type Bolt struct {
+type Store struct {
 	db     *bbolt.DB
 	users  *boltRepo[calendar.User, *calendar.User]
 	posts  *boltRepo[calendar.Post, *calendar.Post]
@@ -45,8 +52,8 @@ var (
 	changesBucket = []byte("changes") // seq -> collection, ID, deleted: the change feed
 )
 
-// OpenBolt opens (creating if needed) the store in dir.
-func OpenBolt(dir string) (*Bolt, error) {
+// Open opens (creating if needed) the store in dir.
+func Open(dir string) (*Store, error) {
 	if err := os.MkdirAll(dir, 0o750); err != nil {
 		return nil, err
 	}
@@ -60,12 +67,12 @@ func OpenBolt(dir string) (*Bolt, error) {
 	}
 	db.MaxBatchDelay = time.Millisecond
 	w := &committer{db: db}
-	s := &Bolt{
+	s := &Store{
 		db:     db,
-		users:  newBoltRepo[calendar.User](w, usersCollection),
-		posts:  newBoltRepo[calendar.Post](w, postsCollection),
-		terms:  newBoltRepo[calendar.Term](w, termsCollection),
-		guards: newBoltRepo[calendar.Guard](w, guardsCollection),
+		users:  newBoltRepo[calendar.User](w, storage.UsersCollection),
+		posts:  newBoltRepo[calendar.Post](w, storage.PostsCollection),
+		terms:  newBoltRepo[calendar.Term](w, storage.TermsCollection),
+		guards: newBoltRepo[calendar.Guard](w, storage.GuardsCollection),
 	}
 	err = db.Update(func(tx *bbolt.Tx) error {
 		for _, b := range [][]byte{metaBucket, changesBucket, filesBucket} {
@@ -90,13 +97,13 @@ func OpenBolt(dir string) (*Bolt, error) {
 	return s, nil
 }
 
-func (s *Bolt) Users() calendar.Repo[*calendar.User]   { return s.users }
-func (s *Bolt) Posts() calendar.Repo[*calendar.Post]   { return s.posts }
-func (s *Bolt) Terms() calendar.Repo[*calendar.Term]   { return s.terms }
-func (s *Bolt) Guards() calendar.Repo[*calendar.Guard] { return s.guards }
+func (s *Store) Users() calendar.Repo[*calendar.User]   { return s.users }
+func (s *Store) Posts() calendar.Repo[*calendar.Post]   { return s.posts }
+func (s *Store) Terms() calendar.Repo[*calendar.Term]   { return s.terms }
+func (s *Store) Guards() calendar.Repo[*calendar.Guard] { return s.guards }
 
 // Ping checks that the database file is open and readable.
-func (s *Bolt) Ping(ctx context.Context) error {
+func (s *Store) Ping(ctx context.Context) error {
 	return s.db.View(func(tx *bbolt.Tx) error {
 		if tx.Bucket(metaBucket) == nil {
 			return errors.New("meta bucket missing")
@@ -105,7 +112,7 @@ func (s *Bolt) Ping(ctx context.Context) error {
 	})
 }
 
-func (s *Bolt) Close(ctx context.Context) error {
+func (s *Store) Close(ctx context.Context) error {
 	if s.db.NoSync { // after a bulk load, make it durable before closing
 		if err := s.db.Sync(); err != nil {
 			return err
@@ -117,7 +124,7 @@ func (s *Bolt) Close(ctx context.Context) error {
 // BulkLoad turns syncing on every commit off (on=true) for a bulk import, and
 // back on with one sync of everything written (on=false). Not for serving:
 // while it is on, a crash can lose acknowledged writes.
-func (s *Bolt) BulkLoad(on bool) error {
+func (s *Store) BulkLoad(on bool) error {
 	s.db.NoSync = on
 	if !on {
 		return s.db.Sync()
@@ -126,7 +133,7 @@ func (s *Bolt) BulkLoad(on bool) error {
 }
 
 // Changes reads the change feed from afterSeq on.
-func (s *Bolt) Changes(ctx context.Context, afterSeq int64, limit int) ([]calendar.Change, error) {
+func (s *Store) Changes(ctx context.Context, afterSeq int64, limit int) ([]calendar.Change, error) {
 	var out []calendar.Change
 	err := s.db.View(func(tx *bbolt.Tx) error {
 		c := tx.Bucket(changesBucket).Cursor()
@@ -143,7 +150,7 @@ func (s *Bolt) Changes(ctx context.Context, afterSeq int64, limit int) ([]calend
 }
 
 // LastSeq is the highest sequence number handed out.
-func (s *Bolt) LastSeq(ctx context.Context) (seq int64, err error) {
+func (s *Store) LastSeq(ctx context.Context) (seq int64, err error) {
 	err = s.db.View(func(tx *bbolt.Tx) error {
 		if b := tx.Bucket(metaBucket).Get(seqKey); b != nil {
 			seq = btoi(b)
@@ -192,3 +199,13 @@ func nextSeq(tx *bbolt.Tx) int64 {
 	_ = meta.Put(seqKey, itob(seq)) // cannot fail in a writable tx with a valid key
 	return seq
 }
+
+// itob and btoi are the keys of IDs and sequences: 8 bytes, big-endian, so
+// that byte order is numeric order.
+func itob(id int64) []byte {
+	b := make([]byte, 8)
+	binary.BigEndian.PutUint64(b, uint64(id))
+	return b
+}
+
+func btoi(b []byte) int64 { return int64(binary.BigEndian.Uint64(b)) }

@@ -1,4 +1,11 @@
-package repository
+// Package storetest is the contract of calendar.Store: the executable
+// specification every store passes unchanged (repository/bolt and
+// repository/mongo run it), and a third would have to. It holds what the
+// port promises and the app relies on: IDs per collection never reused, one
+// store-wide change sequence, unique keys (one value or several), lookups,
+// the change feed and its tombstones, compare-and-swap writes (concurrent
+// ones included), guards, uploaded files, and what a reopen keeps.
+package storetest
 
 import (
 	"context"
@@ -12,15 +19,17 @@ import (
 	"calendar/app/calendar"
 )
 
-// storeUnderTest opens a store; reopen closes it and opens the same data again.
-type storeUnderTest struct {
-	open func(t *testing.T) calendar.Store
-	// reopen is nil for backends whose data lives outside the test process.
-	reopen func(t *testing.T, s calendar.Store) calendar.Store
+// Backend is a store under test.
+type Backend struct {
+	// Open opens an empty store of its own, closed when the test ends.
+	Open func(t *testing.T) calendar.Store
+	// Reopen closes s and opens the same data again, as a restart does;
+	// nil leaves out the cases of what a reopen keeps.
+	Reopen func(t *testing.T, s calendar.Store) calendar.Store
 }
 
-// runContract is the storage contract: every backend must pass it unchanged.
-func runContract(t *testing.T, sut storeUnderTest) {
+// Run is the storage contract: every store must pass it unchanged.
+func Run(t *testing.T, sut Backend) {
 	ctx := context.Background()
 	venue := func(slug string) *calendar.Post {
 		return &calendar.Post{Type: calendar.PostTypeVenue, Slug: slug, Status: "publish", Title: "Venue " + slug,
@@ -28,7 +37,7 @@ func runContract(t *testing.T, sut storeUnderTest) {
 	}
 
 	t.Run("IDs are allocated 1, 2, 3 per collection and never reused", func(t *testing.T) {
-		s := sut.open(t)
+		s := sut.Open(t)
 		var third *calendar.Post
 		for want := int64(1); want <= 3; want++ {
 			p := venue(fmt.Sprintf("v%d", want))
@@ -60,7 +69,7 @@ func runContract(t *testing.T, sut storeUnderTest) {
 	})
 
 	t.Run("every write takes a higher change sequence number", func(t *testing.T) {
-		s := sut.open(t)
+		s := sut.Open(t)
 		a, b := venue("a"), venue("b")
 		mustInsert(t, s.Posts(), a)
 		mustInsert(t, s.Posts(), b)
@@ -76,7 +85,7 @@ func runContract(t *testing.T, sut storeUnderTest) {
 	})
 
 	t.Run("unique keys are enforced on insert and update", func(t *testing.T) {
-		s := sut.open(t)
+		s := sut.Open(t)
 		mustInsert(t, s.Posts(), venue("same"))
 		if err := s.Posts().Insert(ctx, venue("same")); !errors.Is(err, calendar.ErrConflict) {
 			t.Fatalf("duplicate slug insert: err = %v, want ErrConflict", err)
@@ -102,7 +111,7 @@ func runContract(t *testing.T, sut storeUnderTest) {
 	})
 
 	t.Run("a key holding several values: each is found, taken and freed", func(t *testing.T) {
-		s := sut.open(t)
+		s := sut.Open(t)
 		withPasswords := func(login string, hashes ...string) *calendar.User {
 			u := &calendar.User{Login: login, Role: calendar.RoleAuthor}
 			for _, h := range hashes {
@@ -151,7 +160,7 @@ func runContract(t *testing.T, sut storeUnderTest) {
 	})
 
 	t.Run("lookups by ID, by unique key and many IDs in requested order", func(t *testing.T) {
-		s := sut.open(t)
+		s := sut.Open(t)
 		var ids []int64
 		for _, slug := range []string{"a", "b", "c", "d"} {
 			p := venue(slug)
@@ -193,7 +202,7 @@ func runContract(t *testing.T, sut storeUnderTest) {
 	})
 
 	t.Run("delete removes the document and frees its keys", func(t *testing.T) {
-		s := sut.open(t)
+		s := sut.Open(t)
 		p := venue("gone")
 		mustInsert(t, s.Posts(), p)
 		if err := s.Posts().Delete(ctx, p.ID, p.Seq); err != nil {
@@ -212,7 +221,7 @@ func runContract(t *testing.T, sut storeUnderTest) {
 	})
 
 	t.Run("the change feed has each live document's last write and a tombstone per delete", func(t *testing.T) {
-		s := sut.open(t)
+		s := sut.Open(t)
 		a, b, c := venue("a"), venue("b"), venue("c")
 		mustInsert(t, s.Posts(), a)
 		mustInsert(t, s.Posts(), b)
@@ -257,7 +266,7 @@ func runContract(t *testing.T, sut storeUnderTest) {
 	})
 
 	t.Run("the creation sequence is kept and tombstones name the kind", func(t *testing.T) {
-		s := sut.open(t)
+		s := sut.Open(t)
 		p := venue("born")
 		mustInsert(t, s.Posts(), p)
 		term := &calendar.Term{Taxonomy: "post_tag", Name: "T", Slug: "t"}
@@ -307,7 +316,7 @@ func runContract(t *testing.T, sut storeUnderTest) {
 	})
 
 	t.Run("an update or a delete writes only over the revision its writer read", func(t *testing.T) {
-		s := sut.open(t)
+		s := sut.Open(t)
 		p := venue("cas")
 		mustInsert(t, s.Posts(), p)
 		first, _ := s.Posts().Get(ctx, p.ID)
@@ -350,7 +359,7 @@ func runContract(t *testing.T, sut storeUnderTest) {
 	})
 
 	t.Run("of concurrent compare-and-swaps from one revision exactly one wins, and retried they lose nothing", func(t *testing.T) {
-		s := sut.open(t)
+		s := sut.Open(t)
 		p := venue("counted")
 		p.Meta = map[string]string{"n": "0"}
 		mustInsert(t, s.Posts(), p)
@@ -420,7 +429,7 @@ func runContract(t *testing.T, sut storeUnderTest) {
 	})
 
 	t.Run("a guard is one per name, found by it, and written by compare-and-swap", func(t *testing.T) {
-		s := sut.open(t)
+		s := sut.Open(t)
 		g := &calendar.Guard{Name: "administrators"}
 		mustInsert(t, s.Guards(), g)
 		if err := s.Guards().Insert(ctx, &calendar.Guard{Name: "administrators"}); !errors.Is(err, calendar.ErrConflict) {
@@ -445,14 +454,14 @@ func runContract(t *testing.T, sut storeUnderTest) {
 		}
 	})
 
-	t.Run("files", func(t *testing.T) { runFilesContract(t, sut) })
+	t.Run("files", func(t *testing.T) { runFiles(t, sut) })
 
-	if sut.reopen != nil {
+	if sut.Reopen != nil {
 		t.Run("data persists across close and reopen", func(t *testing.T) {
-			s := sut.open(t)
+			s := sut.Open(t)
 			p := venue("kept")
 			mustInsert(t, s.Posts(), p)
-			s = sut.reopen(t, s)
+			s = sut.Reopen(t, s)
 			got, err := s.Posts().Get(ctx, p.ID)
 			if err != nil || got.Slug != "kept" || got.Seq != p.Seq {
 				t.Fatalf("after reopen Get = %+v, %v", got, err)
@@ -467,7 +476,7 @@ func runContract(t *testing.T, sut storeUnderTest) {
 
 	{
 		t.Run("50 concurrent creates get 50 distinct IDs", func(t *testing.T) {
-			s := sut.open(t)
+			s := sut.Open(t)
 			var wg sync.WaitGroup
 			ids := make(chan int64, 50)
 			for i := 0; i < 50; i++ {

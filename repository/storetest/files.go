@@ -1,4 +1,4 @@
-package repository
+package storetest
 
 import (
 	"bytes"
@@ -14,18 +14,18 @@ import (
 	"calendar/app/calendar"
 )
 
-// runFilesContract is the contract of Store.Files, part of runContract.
-func runFilesContract(t *testing.T, sut storeUnderTest) {
+// runFiles is the contract of Store.Files, part of Run.
+func runFiles(t *testing.T, sut Backend) {
 	ctx := context.Background()
 
 	t.Run("put then open gives the bytes, size and owner back, from any offset", func(t *testing.T) {
-		files := sut.open(t).Files()
-		data := randomBytes(1000)
+		files := sut.Open(t).Files()
+		data := RandomBytes(1000)
 		start := time.Now().Truncate(time.Millisecond)
 		if err := files.PutFile(ctx, "2026/11/poster.jpg", 7, data); err != nil {
 			t.Fatal(err)
 		}
-		f := mustOpen(t, files, "2026/11/poster.jpg", data)
+		f := MustOpen(t, files, "2026/11/poster.jpg", data)
 		info := f.Info()
 		if info.Name != "2026/11/poster.jpg" || info.Owner != 7 || info.Size != 1000 ||
 			info.Written.Before(start) || info.Written.After(time.Now()) {
@@ -51,28 +51,28 @@ func runFilesContract(t *testing.T, sut storeUnderTest) {
 		if err := files.PutFile(ctx, "2026/11/empty.txt", 7, nil); err != nil {
 			t.Fatal(err)
 		}
-		if f := mustOpen(t, files, "2026/11/empty.txt", nil); f.Info().Size != 0 {
+		if f := MustOpen(t, files, "2026/11/empty.txt", nil); f.Info().Size != 0 {
 			t.Fatalf("empty file Info = %+v", f.Info())
 		}
 	})
 
 	t.Run("a taken name is a conflict and the first file stays", func(t *testing.T) {
-		files := sut.open(t).Files()
-		first := randomBytes(300)
+		files := sut.Open(t).Files()
+		first := RandomBytes(300)
 		if err := files.PutFile(ctx, "2026/11/a.jpg", 1, first); err != nil {
 			t.Fatal(err)
 		}
-		if err := files.PutFile(ctx, "2026/11/a.jpg", 2, randomBytes(400)); !errors.Is(err, calendar.ErrConflict) {
+		if err := files.PutFile(ctx, "2026/11/a.jpg", 2, RandomBytes(400)); !errors.Is(err, calendar.ErrConflict) {
 			t.Fatalf("second put err = %v, want ErrConflict", err)
 		}
-		if f := mustOpen(t, files, "2026/11/a.jpg", first); f.Info().Owner != 1 || f.Info().Size != 300 {
+		if f := MustOpen(t, files, "2026/11/a.jpg", first); f.Info().Owner != 1 || f.Info().Size != 300 {
 			t.Fatalf("after the conflict Info = %+v", f.Info())
 		}
 	})
 
 	{
 		t.Run("of concurrent puts of one name exactly one wins", func(t *testing.T) {
-			files := sut.open(t).Files()
+			files := sut.Open(t).Files()
 			const n = 20
 			errs := make([]error, n)
 			var wg sync.WaitGroup
@@ -96,15 +96,15 @@ func runFilesContract(t *testing.T, sut storeUnderTest) {
 			if winner < 0 {
 				t.Fatal("no put won")
 			}
-			if f := mustOpen(t, files, "2026/11/race.jpg", bytes.Repeat([]byte{byte(winner)}, 1000+winner)); f.Info().Owner != int64(winner+1) {
+			if f := MustOpen(t, files, "2026/11/race.jpg", bytes.Repeat([]byte{byte(winner)}, 1000+winner)); f.Info().Owner != int64(winner+1) {
 				t.Fatalf("winner %d, Info %+v", winner, f.Info())
 			}
 		})
 	}
 
 	t.Run("a deleted file is not found and its name is free", func(t *testing.T) {
-		files := sut.open(t).Files()
-		if err := files.PutFile(ctx, "2026/11/gone.jpg", 1, randomBytes(10)); err != nil {
+		files := sut.Open(t).Files()
+		if err := files.PutFile(ctx, "2026/11/gone.jpg", 1, RandomBytes(10)); err != nil {
 			t.Fatal(err)
 		}
 		for range 2 { // the second time it is missing: not an error
@@ -121,34 +121,34 @@ func runFilesContract(t *testing.T, sut storeUnderTest) {
 		if err := files.DeleteFile(ctx, "never/was.jpg"); err != nil {
 			t.Fatal(err)
 		}
-		again := randomBytes(20)
+		again := RandomBytes(20)
 		if err := files.PutFile(ctx, "2026/11/gone.jpg", 2, again); err != nil {
 			t.Fatal(err)
 		}
-		mustOpen(t, files, "2026/11/gone.jpg", again)
+		MustOpen(t, files, "2026/11/gone.jpg", again)
 	})
 
 	t.Run("ListFiles lists what was written before the instant, in name order", func(t *testing.T) {
-		files := sut.open(t).Files()
+		files := sut.Open(t).Files()
 		early := []calendar.FileInfo{{Name: "2026/10/z.jpg", Owner: 3, Size: 3}, {Name: "2026/11/b-1.jpg", Owner: 2, Size: 2},
 			{Name: "2026/11/b.jpg", Owner: 1, Size: 1}}
 		for _, i := range []int{2, 0, 1} {
-			if err := files.PutFile(ctx, early[i].Name, early[i].Owner, randomBytes(int(early[i].Size))); err != nil {
+			if err := files.PutFile(ctx, early[i].Name, early[i].Owner, RandomBytes(int(early[i].Size))); err != nil {
 				t.Fatal(err)
 			}
 		}
-		time.Sleep(3 * time.Millisecond) // more than Mongo's millisecond, either side
+		time.Sleep(3 * time.Millisecond) // more than MongoDB's millisecond, either side
 		cut := time.Now()
 		time.Sleep(3 * time.Millisecond)
-		if err := files.PutFile(ctx, "2026/09/late.jpg", 4, randomBytes(4)); err != nil {
+		if err := files.PutFile(ctx, "2026/09/late.jpg", 4, RandomBytes(4)); err != nil {
 			t.Fatal(err)
 		}
-		if got := mustList(t, files, cut); fmt.Sprint(names(got)) != fmt.Sprint(names(early)) {
-			t.Fatalf("before the cut: %v, want %v", names(got), names(early))
+		if got := mustList(t, files, cut); fmt.Sprint(Names(got)) != fmt.Sprint(Names(early)) {
+			t.Fatalf("before the cut: %v, want %v", Names(got), Names(early))
 		}
 		all := mustList(t, files, time.Now().Add(time.Second))
-		if want := "[2026/09/late.jpg 2026/10/z.jpg 2026/11/b-1.jpg 2026/11/b.jpg]"; fmt.Sprint(names(all)) != want {
-			t.Fatalf("all: %v, want %s", names(all), want)
+		if want := "[2026/09/late.jpg 2026/10/z.jpg 2026/11/b-1.jpg 2026/11/b.jpg]"; fmt.Sprint(Names(all)) != want {
+			t.Fatalf("all: %v, want %s", Names(all), want)
 		}
 		for _, got := range all {
 			stat, err := files.StatFile(ctx, got.Name)
@@ -157,12 +157,12 @@ func runFilesContract(t *testing.T, sut storeUnderTest) {
 			}
 		}
 		if got := mustList(t, files, cut.Add(-time.Hour)); len(got) != 0 {
-			t.Fatalf("before everything: %v", names(got))
+			t.Fatalf("before everything: %v", Names(got))
 		}
 	})
 
 	t.Run("names that are not clean relative paths are refused", func(t *testing.T) {
-		files := sut.open(t).Files()
+		files := sut.Open(t).Files()
 		for _, name := range []string{"", "/etc/passwd", "../x", "a/../../x", "a/..", "a//b", "a/", "./a", ".tmp/x",
 			".hidden", `a\b`, `..\x`, "a\x00b", "a\nb", "a\x7fb", "a\xffb"} {
 			if err := files.PutFile(ctx, name, 1, []byte("x")); err == nil || errors.Is(err, calendar.ErrConflict) {
@@ -179,17 +179,17 @@ func runFilesContract(t *testing.T, sut storeUnderTest) {
 			}
 		}
 		if got := mustList(t, files, time.Now().Add(time.Hour)); len(got) != 0 {
-			t.Fatalf("refused names listed: %v", names(got))
+			t.Fatalf("refused names listed: %v", Names(got))
 		}
 	})
 
 	t.Run("a 10 MiB file round-trips", func(t *testing.T) {
-		files := sut.open(t).Files()
-		data := randomBytes(10<<20 + 123)
+		files := sut.Open(t).Files()
+		data := RandomBytes(10<<20 + 123)
 		if err := files.PutFile(ctx, "2026/11/big.bin", 9, data); err != nil {
 			t.Fatal(err)
 		}
-		f := mustOpen(t, files, "2026/11/big.bin", data)
+		f := MustOpen(t, files, "2026/11/big.bin", data)
 		if _, err := f.Seek(5<<20+7, io.SeekStart); err != nil {
 			t.Fatal(err)
 		}
@@ -199,24 +199,24 @@ func runFilesContract(t *testing.T, sut storeUnderTest) {
 		}
 	})
 
-	if sut.reopen != nil {
+	if sut.Reopen != nil {
 		t.Run("files persist across close and reopen", func(t *testing.T) {
-			s := sut.open(t)
-			data := randomBytes(5000)
+			s := sut.Open(t)
+			data := RandomBytes(5000)
 			if err := s.Files().PutFile(ctx, "2026/11/kept.jpg", 5, data); err != nil {
 				t.Fatal(err)
 			}
-			s = sut.reopen(t, s)
-			if f := mustOpen(t, s.Files(), "2026/11/kept.jpg", data); f.Info().Owner != 5 {
+			s = sut.Reopen(t, s)
+			if f := MustOpen(t, s.Files(), "2026/11/kept.jpg", data); f.Info().Owner != 5 {
 				t.Fatalf("after reopen Info = %+v", f.Info())
 			}
 		})
 	}
 }
 
-// mustOpen opens name, checks its content and size, and rewinds it; it is
+// MustOpen opens name, checks its content and size, and rewinds it; it is
 // closed when the test ends.
-func mustOpen(t *testing.T, files calendar.Files, name string, want []byte) calendar.StoredFile {
+func MustOpen(t *testing.T, files calendar.Files, name string, want []byte) calendar.StoredFile {
 	t.Helper()
 	f, err := files.OpenFile(context.Background(), name)
 	if err != nil {
@@ -242,7 +242,8 @@ func mustList(t *testing.T, files calendar.Files, before time.Time) []calendar.F
 	return got
 }
 
-func names(infos []calendar.FileInfo) []string {
+// Names are the files' names, in order.
+func Names(infos []calendar.FileInfo) []string {
 	out := make([]string, len(infos))
 	for i, f := range infos {
 		out[i] = f.Name
@@ -254,7 +255,8 @@ func sameInfo(a, b calendar.FileInfo) bool {
 	return a.Name == b.Name && a.Owner == b.Owner && a.Size == b.Size && a.Written.Equal(b.Written)
 }
 
-func randomBytes(n int) []byte {
+// RandomBytes are n bytes of noise, the same for the same n.
+func RandomBytes(n int) []byte {
 	b := make([]byte, n)
 	r := rand.NewChaCha8([32]byte{byte(n), byte(n >> 8), byte(n >> 16)})
 	_, _ = r.Read(b)

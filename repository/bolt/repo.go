@@ -1,4 +1,4 @@
-package repository
+package bolt
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"calendar/app/calendar"
+	"calendar/repository/internal/storage"
 )
 
 // boltRepo keeps one collection in a bucket (8-byte big-endian ID -> BSON
@@ -26,7 +27,7 @@ func newBoltRepo[U any, T interface {
 	*U
 	calendar.Document
 }](w *committer, name string) *boltRepo[U, T] {
-	return &boltRepo[U, T]{db: w.db, w: w, name: []byte(name), keyFields: uniqueFields[U, T]()}
+	return &boltRepo[U, T]{db: w.db, w: w, name: []byte(name), keyFields: storage.UniqueFields[U, T]()}
 }
 
 // committer runs writes: a lone write commits at once; writes that overlap
@@ -98,7 +99,7 @@ func (r *boltRepo[U, T]) Insert(ctx context.Context, doc T) error {
 		return err
 	}
 	keys := doc.UniqueKeys()
-	if err := checkKeys(keys); err != nil {
+	if err := storage.CheckKeys(keys); err != nil {
 		return err
 	}
 	err := r.w.update(func(tx *bbolt.Tx) error {
@@ -127,7 +128,7 @@ func (r *boltRepo[U, T]) Update(ctx context.Context, doc T) error {
 		return err
 	}
 	keys := doc.UniqueKeys()
-	if err := checkKeys(keys); err != nil {
+	if err := storage.CheckKeys(keys); err != nil {
 		return err
 	}
 	// Taken before the transaction: a batch may run it more than once, and

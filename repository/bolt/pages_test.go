@@ -1,4 +1,4 @@
-package repository
+package bolt
 
 import (
 	"context"
@@ -13,7 +13,7 @@ import (
 // read from the mapping as it goes, several times over a large store: what
 // it reads and counts is the same for it.
 func TestAWalkOverAWholeBucketCountsAndScansEveryDocument(t *testing.T) {
-	s, err := OpenBolt(t.TempDir())
+	s, err := Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,11 @@
-package repository
+// Package mongo is the MongoDB store behind calendar.Store, through the
+// official driver (whose package keeps its name here: mongo.Collection is
+// the driver's).
+// Documents are BSON with the calendar types' bson tags; IDs are allocated
+// per collection and change sequence numbers store-wide from counters; the
+// unique keys each document declares are unique indexes. repository/storetest
+// is the contract it passes.
+package mongo
 
 import (
 	"context"
@@ -17,11 +24,15 @@ import (
 	"go.mongodb.org/mongo-driver/v2/x/mongo/driver/topology"
 
 	"calendar/app/calendar"
+	"calendar/repository/internal/storage"
 )
 
-// Mongo is the MongoDB store. IDs and change sequence numbers come from atomic
+// Store implements app's port.
+var _ calendar.Store = (*Store)(nil)
+
+// Store is the MongoDB store. IDs and change sequence numbers come from atomic
 // $inc on a counters collection; every lookup has an index.
-type Mongo struct {
+type Store struct {
 	client     *mongo.Client
 	db         *mongo.Database
 	counters   *mongo.Collection
@@ -33,8 +44,8 @@ type Mongo struct {
 	files      *mongoFiles
 }
 
-// OpenMongo connects to uri, uses database dbName and creates the indexes.
-func OpenMongo(ctx context.Context, uri, dbName string) (*Mongo, error) {
+// Open connects to uri, uses database dbName and creates the indexes.
+func Open(ctx context.Context, uri, dbName string) (*Store, error) {
 	opts, err := clientOptions(uri)
 	if err != nil {
 		return nil, err
@@ -48,15 +59,15 @@ func OpenMongo(ctx context.Context, uri, dbName string) (*Mongo, error) {
 		return nil, fmt.Errorf("cannot reach MongoDB: %w", err)
 	}
 	db := client.Database(dbName)
-	s := &Mongo{client: client, db: db, counters: db.Collection("counters"), tombstones: db.Collection("tombstones")}
+	s := &Store{client: client, db: db, counters: db.Collection("counters"), tombstones: db.Collection("tombstones")}
 	if err := ensureIndex(ctx, s.tombstones, mongo.IndexModel{Keys: bson.D{{Key: "seq", Value: 1}}, Options: options.Index().SetName("seq_1")}); err != nil {
 		_ = client.Disconnect(ctx)
 		return nil, fmt.Errorf("creating indexes: %w", err)
 	}
-	s.users = newMongoRepo[calendar.User](s, usersCollection)
-	s.posts = newMongoRepo[calendar.Post](s, postsCollection)
-	s.terms = newMongoRepo[calendar.Term](s, termsCollection)
-	s.guards = newMongoRepo[calendar.Guard](s, guardsCollection)
+	s.users = newMongoRepo[calendar.User](s, storage.UsersCollection)
+	s.posts = newMongoRepo[calendar.Post](s, storage.PostsCollection)
+	s.terms = newMongoRepo[calendar.Term](s, storage.TermsCollection)
+	s.guards = newMongoRepo[calendar.Guard](s, storage.GuardsCollection)
 	for _, r := range []interface{ ensureIndexes(context.Context) error }{s.users, s.posts, s.terms, s.guards} {
 		if err := r.ensureIndexes(ctx); err != nil {
 			_ = client.Disconnect(ctx)
@@ -91,14 +102,14 @@ func clientOptions(uri string) (*options.ClientOptions, error) {
 	return opts, nil
 }
 
-func (s *Mongo) Users() calendar.Repo[*calendar.User]   { return s.users }
-func (s *Mongo) Posts() calendar.Repo[*calendar.Post]   { return s.posts }
-func (s *Mongo) Terms() calendar.Repo[*calendar.Term]   { return s.terms }
-func (s *Mongo) Guards() calendar.Repo[*calendar.Guard] { return s.guards }
+func (s *Store) Users() calendar.Repo[*calendar.User]   { return s.users }
+func (s *Store) Posts() calendar.Repo[*calendar.Post]   { return s.posts }
+func (s *Store) Terms() calendar.Repo[*calendar.Term]   { return s.terms }
+func (s *Store) Guards() calendar.Repo[*calendar.Guard] { return s.guards }
 
-func (s *Mongo) Ping(ctx context.Context) error { return storeError(s.client.Ping(ctx, nil)) }
+func (s *Store) Ping(ctx context.Context) error { return storeError(s.client.Ping(ctx, nil)) }
 
-func (s *Mongo) Close(ctx context.Context) error { return s.client.Disconnect(ctx) }
+func (s *Store) Close(ctx context.Context) error { return s.client.Disconnect(ctx) }
 
 // tombstone is what a permanent delete leaves in the change feed.
 type tombstone struct {
@@ -111,12 +122,12 @@ type tombstone struct {
 
 // Changes merges the documents and tombstones written after afterSeq, in
 // sequence order; every query uses a seq index.
-func (s *Mongo) Changes(ctx context.Context, afterSeq int64, limit int) ([]calendar.Change, error) {
+func (s *Store) Changes(ctx context.Context, afterSeq int64, limit int) ([]calendar.Change, error) {
 	after := bson.D{{Key: "seq", Value: bson.D{{Key: "$gt", Value: afterSeq}}}}
 	opts := options.Find().SetSort(bson.D{{Key: "seq", Value: 1}}).SetLimit(int64(limit)).
 		SetProjection(bson.D{{Key: "seq", Value: 1}})
 	var out []calendar.Change
-	for _, name := range []string{usersCollection, postsCollection, termsCollection} {
+	for _, name := range []string{storage.UsersCollection, storage.PostsCollection, storage.TermsCollection} {
 		cur, err := s.db.Collection(name).Find(ctx, after, opts)
 		if err != nil {
 			return nil, storeError(err)
@@ -151,7 +162,7 @@ func (s *Mongo) Changes(ctx context.Context, afterSeq int64, limit int) ([]calen
 }
 
 // LastSeq is the counter behind every change.
-func (s *Mongo) LastSeq(ctx context.Context) (int64, error) {
+func (s *Store) LastSeq(ctx context.Context) (int64, error) {
 	var doc struct {
 		N int64 `bson:"n"`
 	}
@@ -163,7 +174,7 @@ func (s *Mongo) LastSeq(ctx context.Context) (int64, error) {
 }
 
 // next atomically increments the named counter and returns its new value.
-func (s *Mongo) next(ctx context.Context, counter string) (int64, error) {
+func (s *Store) next(ctx context.Context, counter string) (int64, error) {
 	opts := options.FindOneAndUpdate().SetUpsert(true).SetReturnDocument(options.After)
 	var doc struct {
 		N int64 `bson:"n"`

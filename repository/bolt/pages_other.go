@@ -1,8 +1,8 @@
 //go:build !linux
 
-package repository
+package bolt
 
 import "go.etcd.io/bbolt"
 
-// forgetPages: only on Linux (bolt_pages_linux.go).
+// forgetPages: only on Linux (pages_linux.go).
 func forgetPages(*bbolt.Tx) {}

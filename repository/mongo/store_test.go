@@ -1,4 +1,4 @@
-package repository
+package mongo
 
 import (
 	"context"
@@ -16,16 +16,17 @@ import (
 
 	"calendar/app/calendar"
 	"calendar/repository/ferretdbtest"
+	"calendar/repository/storetest"
 )
 
 var dbCounter atomic.Int64
 
-// mongoSUT opens a fresh database on the server at uri for each subtest.
-func mongoSUT(uri string) storeUnderTest {
-	return storeUnderTest{
-		open: func(t *testing.T) calendar.Store {
+// backend opens a fresh database on the server at uri for each subtest.
+func backend(uri string) storetest.Backend {
+	return storetest.Backend{
+		Open: func(t *testing.T) calendar.Store {
 			ctx := context.Background()
-			s, err := OpenMongo(ctx, uri, fmt.Sprintf("contract_%d_%d", os.Getpid(), dbCounter.Add(1)))
+			s, err := Open(ctx, uri, fmt.Sprintf("contract_%d_%d", os.Getpid(), dbCounter.Add(1)))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -35,13 +36,13 @@ func mongoSUT(uri string) storeUnderTest {
 			})
 			return s
 		},
-		reopen: func(t *testing.T, s calendar.Store) calendar.Store {
+		Reopen: func(t *testing.T, s calendar.Store) calendar.Store {
 			ctx := context.Background()
-			name := s.(*Mongo).db.Name()
+			name := s.(*Store).db.Name()
 			if err := s.Close(ctx); err != nil {
 				t.Fatal(err)
 			}
-			again, err := OpenMongo(ctx, uri, name)
+			again, err := Open(ctx, uri, name)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -56,13 +57,13 @@ func mongoSUT(uri string) storeUnderTest {
 
 // FerretDB runs behind ferretdbtest's proxy, which makes its writes atomic
 // as MongoDB's are, so it passes the whole contract, concurrency included.
-func TestMongoContractOnFerretDB(t *testing.T) {
-	runContract(t, mongoSUT(ferretdbtest.Start(t)))
+func TestTheStoreContractOnFerretDB(t *testing.T) {
+	storetest.Run(t, backend(ferretdbtest.Start(t)))
 }
 
-// TestMongoContractOnRealMongoDB runs the contract on a real MongoDB: the one
+// TestTheStoreContractOnRealMongoDB runs the contract on a real MongoDB: the one
 // CALENDAR_TEST_MONGODB_URI names, or a container when a Docker engine answers.
-func TestMongoContractOnRealMongoDB(t *testing.T) {
+func TestTheStoreContractOnRealMongoDB(t *testing.T) {
 	uri := os.Getenv("CALENDAR_TEST_MONGODB_URI")
 	if uri == "" {
 		t.Setenv("TESTCONTAINERS_RYUK_DISABLED", "true")
@@ -77,7 +78,7 @@ func TestMongoContractOnRealMongoDB(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	runContract(t, mongoSUT(uri))
+	storetest.Run(t, backend(uri))
 }
 
 // TestMongoDefaultsYieldToTheURI: writes wait for a majority and requests wait
@@ -139,18 +140,18 @@ func (clearedPool) Retryable() bool { return true }
 // lost the name to another is refused by the unique index, and its chunks go.
 func TestMongoFilesUniqueIndexDecides(t *testing.T) {
 	ctx := context.Background()
-	s := mongoSUT(ferretdbtest.Start(t)).open(t).(*Mongo)
-	first := randomBytes(600 << 10) // three chunks
+	s := backend(ferretdbtest.Start(t)).Open(t).(*Store)
+	first := storetest.RandomBytes(600 << 10) // three chunks
 	if err := s.files.PutFile(ctx, "2026/11/a.jpg", 1, first); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.files.upload(ctx, "2026/11/a.jpg", 2, randomBytes(700<<10)); !errors.Is(err, calendar.ErrConflict) {
+	if err := s.files.upload(ctx, "2026/11/a.jpg", 2, storetest.RandomBytes(700<<10)); !errors.Is(err, calendar.ErrConflict) {
 		t.Fatalf("upload of a taken name err = %v, want ErrConflict", err)
 	}
 	if n, err := s.files.chunks.CountDocuments(ctx, bson.D{}); err != nil || n != 3 {
 		t.Fatalf("%d chunks, %v; want the first file's 3", n, err)
 	}
-	if f := mustOpen(t, s.files, "2026/11/a.jpg", first); f.Info().Owner != 1 {
+	if f := storetest.MustOpen(t, s.files, "2026/11/a.jpg", first); f.Info().Owner != 1 {
 		t.Fatalf("Info = %+v", f.Info())
 	}
 }

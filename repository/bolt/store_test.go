@@ -1,4 +1,4 @@
-package repository
+package bolt
 
 import (
 	"context"
@@ -11,12 +11,14 @@ import (
 	"time"
 
 	"calendar/app/calendar"
+	"calendar/repository/storetest"
 )
 
-func TestBoltContract(t *testing.T) {
+// TestTheStoreContract: the embedded store passes the contract of every store.
+func TestTheStoreContract(t *testing.T) {
 	dirs := map[calendar.Store]string{}
 	open := func(t *testing.T, dir string) calendar.Store {
-		s, err := OpenBolt(dir)
+		s, err := Open(dir)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -24,9 +26,9 @@ func TestBoltContract(t *testing.T) {
 		t.Cleanup(func() { s.Close(context.Background()) })
 		return s
 	}
-	runContract(t, storeUnderTest{
-		open: func(t *testing.T) calendar.Store { return open(t, t.TempDir()) },
-		reopen: func(t *testing.T, s calendar.Store) calendar.Store {
+	storetest.Run(t, storetest.Backend{
+		Open: func(t *testing.T) calendar.Store { return open(t, t.TempDir()) },
+		Reopen: func(t *testing.T, s calendar.Store) calendar.Store {
 			if err := s.Close(context.Background()); err != nil {
 				t.Fatal(err)
 			}
@@ -37,20 +39,20 @@ func TestBoltContract(t *testing.T) {
 
 func TestBoltRefusesADataDirInUse(t *testing.T) {
 	dir := t.TempDir()
-	s, err := OpenBolt(dir)
+	s, err := Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close(context.Background())
-	if _, err := OpenBolt(dir); err == nil {
+	if _, err := Open(dir); err == nil {
 		t.Fatal("a second open of the same data dir succeeded")
 	}
 }
 
 // openDir opens the store in dir, closed when the test ends unless closed first.
-func openDir(t *testing.T, dir string) *Bolt {
+func openDir(t *testing.T, dir string) *Store {
 	t.Helper()
-	s, err := OpenBolt(dir)
+	s, err := Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +62,7 @@ func openDir(t *testing.T, dir string) *Bolt {
 
 // reopenDir plays a restart: what a crash left on disk is there when the
 // store opens again.
-func reopenDir(t *testing.T, s *Bolt, dir string) *Bolt {
+func reopenDir(t *testing.T, s *Store, dir string) *Store {
 	t.Helper()
 	if err := s.Close(context.Background()); err != nil {
 		t.Fatal(err)
@@ -78,7 +80,7 @@ func writeFile(t *testing.T, path string, data []byte) {
 	}
 }
 
-func assertGone(t *testing.T, s *Bolt, name string) {
+func assertGone(t *testing.T, s *Store, name string) {
 	t.Helper()
 	ctx := context.Background()
 	if _, err := s.Files().OpenFile(ctx, name); !errors.Is(err, calendar.ErrNotFound) {
@@ -88,8 +90,8 @@ func assertGone(t *testing.T, s *Bolt, name string) {
 		t.Fatalf("StatFile(%q) err = %v, want ErrNotFound", name, err)
 	}
 	listed, err := s.Files().ListFiles(ctx, time.Now().Add(time.Hour))
-	if err != nil || slices.Contains(names(listed), name) {
-		t.Fatalf("ListFiles = %v, %v; want no %s", names(listed), err, name)
+	if err != nil || slices.Contains(storetest.Names(listed), name) {
+		t.Fatalf("ListFiles = %v, %v; want no %s", storetest.Names(listed), err, name)
 	}
 }
 
@@ -111,7 +113,7 @@ func TestBoltFilesRecoverFromACrash(t *testing.T) {
 		dir := t.TempDir()
 		s := openDir(t, dir)
 		for _, name := range []string{"2026/11/lost.jpg", "2026/11/short.jpg", "2026/11/kept.jpg"} {
-			if err := s.Files().PutFile(ctx, name, 1, randomBytes(100)); err != nil {
+			if err := s.Files().PutFile(ctx, name, 1, storetest.RandomBytes(100)); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -130,7 +132,7 @@ func TestBoltFilesRecoverFromACrash(t *testing.T) {
 		if _, err := os.Stat(short); !errors.Is(err, fs.ErrNotExist) {
 			t.Fatalf("the short file is still on disk: %v", err)
 		}
-		mustOpen(t, s.Files(), "2026/11/kept.jpg", randomBytes(100))
+		storetest.MustOpen(t, s.Files(), "2026/11/kept.jpg", storetest.RandomBytes(100))
 		if err := s.Files().PutFile(ctx, "2026/11/lost.jpg", 2, []byte("again")); err != nil {
 			t.Fatalf("the dropped name is not free: %v", err)
 		}
@@ -151,7 +153,7 @@ func TestBoltFilesRecoverFromACrash(t *testing.T) {
 		if _, err := os.Stat(stray); !errors.Is(err, fs.ErrNotExist) {
 			t.Fatalf("stray file after reopen: %v", err)
 		}
-		mustOpen(t, s.Files(), "2026/12/other.jpg", []byte("x"))
+		storetest.MustOpen(t, s.Files(), "2026/12/other.jpg", []byte("x"))
 		if err := s.Files().DeleteFile(ctx, "2026/12/other.jpg"); err != nil {
 			t.Fatal(err)
 		}
@@ -168,8 +170,8 @@ func TestBoltFilesRecoverFromACrash(t *testing.T) {
 		if err := s.Files().PutFile(ctx, "2026/12/name.jpg", 3, []byte("mine")); err != nil {
 			t.Fatal(err)
 		}
-		mustOpen(t, s.Files(), "2026/12/name.jpg", []byte("mine"))
-		mustOpen(t, reopenDir(t, s, dir).Files(), "2026/12/name.jpg", []byte("mine"))
+		storetest.MustOpen(t, s.Files(), "2026/12/name.jpg", []byte("mine"))
+		storetest.MustOpen(t, reopenDir(t, s, dir).Files(), "2026/12/name.jpg", []byte("mine"))
 	})
 }
 

@@ -1,4 +1,4 @@
-package repository
+package bolt
 
 import (
 	"archive/tar"
@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"go.etcd.io/bbolt"
+
+	"calendar/repository/internal/storage"
 )
 
 // A backup of the embedded store is a tar stream, gzipped, of regular files
@@ -23,7 +25,7 @@ import (
 //	uploads/<name>  every file the snapshot's files bucket names, as stored
 //
 // The search index is not in it: a start rebuilds it from the store.
-// RestoreBolt reads it back into an empty data directory.
+// Restore reads it back into an empty data directory.
 const (
 	BackupFormat  = "calendar-backup"
 	BackupVersion = 1
@@ -66,7 +68,7 @@ type BackupCounts struct {
 // The files come from the spool's files bucket. One deleted after the
 // snapshot began is kept aside until the backup ends (boltFiles.hold), so
 // every file the snapshot names is in the archive.
-func (s *Bolt) Backup(ctx context.Context, w io.Writer) error {
+func (s *Store) Backup(ctx context.Context, w io.Writer) error {
 	release := s.files.hold() // before the snapshot begins
 	defer release()
 	spool, created, err := s.snapshot()
@@ -91,7 +93,7 @@ func (s *Bolt) Backup(ctx context.Context, w io.Writer) error {
 
 // snapshot copies the database, as one read transaction sees it, into a
 // spool file, and says when.
-func (s *Bolt) snapshot() (path string, at time.Time, err error) {
+func (s *Store) snapshot() (path string, at time.Time, err error) {
 	f, err := os.CreateTemp(filepath.Join(s.files.root, tmpDir), "backup-")
 	if err != nil {
 		return "", at, err
@@ -115,7 +117,7 @@ func (s *Bolt) snapshot() (path string, at time.Time, err error) {
 func manifestOf(tx *bbolt.Tx) BackupManifest {
 	count := func(bucket string) int64 { return int64(tx.Bucket([]byte(bucket)).Stats().KeyN) }
 	m := BackupManifest{Format: BackupFormat, Version: BackupVersion, Store: storeEmbedded, Bytes: tx.Size(),
-		Counts: BackupCounts{Posts: count(postsCollection), Terms: count(termsCollection), Users: count(usersCollection),
+		Counts: BackupCounts{Posts: count(storage.PostsCollection), Terms: count(storage.TermsCollection), Users: count(storage.UsersCollection),
 			Files: count(string(filesBucket))}}
 	if b := tx.Bucket(metaBucket).Get(seqKey); b != nil {
 		m.Seq = btoi(b)
@@ -129,7 +131,7 @@ func manifestOf(tx *bbolt.Tx) BackupManifest {
 
 // writeArchive writes the manifest, the spool as calendar.db, then each file
 // the snapshot (tx, the spool's) names.
-func (s *Bolt) writeArchive(ctx context.Context, w io.Writer, m BackupManifest, spool string, tx *bbolt.Tx) error {
+func (s *Store) writeArchive(ctx context.Context, w io.Writer, m BackupManifest, spool string, tx *bbolt.Tx) error {
 	gz, _ := gzip.NewWriterLevel(w, gzip.BestSpeed) // the level is valid; uploads are compressed already
 	tw := tar.NewWriter(gz)
 	manifest, err := json.MarshalIndent(m, "", "  ")
