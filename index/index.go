@@ -147,7 +147,7 @@ func (i *Index) AppliedSeq(ctx context.Context) (int64, error) {
 func (i *Index) SetAppliedSeq(ctx context.Context, seq int64) error {
 	b := i.bleve.NewBatch()
 	b.SetInternal(appliedKey, []byte(strconv.FormatInt(seq, 10)))
-	return i.apply(b, false)
+	return i.applyBatch(b, false)
 }
 
 // Generation changes with every write to the index.

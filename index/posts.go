@@ -21,14 +21,14 @@ func (i *Index) PutPosts(ctx context.Context, posts []*calendar.Post) error {
 			return err
 		}
 	}
-	return i.apply(b, true)
+	return i.applyBatch(b, true)
 }
 
 // DeletePost removes a post from the index.
 func (i *Index) DeletePost(ctx context.Context, id int64) error {
 	b := i.bleve.NewBatch()
 	b.Delete(docID(id))
-	return i.apply(b, true)
+	return i.applyBatch(b, true)
 }
 
 // SearchPosts answers a PostQuery: the total, the facets and one page of IDs.

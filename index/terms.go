@@ -22,14 +22,14 @@ func (i *Index) PutTerms(ctx context.Context, terms []*calendar.Term) error {
 			return err
 		}
 	}
-	return i.apply(b, true)
+	return i.applyBatch(b, true)
 }
 
 // DeleteTerm removes a term from the index.
 func (i *Index) DeleteTerm(ctx context.Context, id int64) error {
 	b := i.bleve.NewBatch()
 	b.Delete(termDocID(id))
-	return i.apply(b, true)
+	return i.applyBatch(b, true)
 }
 
 var termSortFields = map[string]string{

@@ -31,8 +31,8 @@ type write struct {
 // writes) already take turns in app.
 const bigBatch = 500
 
-// apply queues b and returns once it is in the index.
-func (i *Index) apply(b *bleve.Batch, changesDocuments bool) error {
+// applyBatch queues b and returns once it is in the index.
+func (i *Index) applyBatch(b *bleve.Batch, changesDocuments bool) error {
 	if b.Size() >= bigBatch {
 		defer i.generation.Add(1)
 		return i.bleve.Batch(b)
