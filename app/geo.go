@@ -13,7 +13,13 @@ import (
 )
 
 // kmPer converts a unit to kilometres.
-var kmPer = map[string]float64{"km": 1, "mi": 1.609344}
+var kmPer = map[string]float64{"mi": 1.609344, "km": 1}
+
+// GeoUnits are the units of a radius and of distances (geoloc_unit);
+// DefaultGeoUnit is the one when none is sent.
+var GeoUnits = []string{"mi", "km"}
+
+const DefaultGeoUnit = "mi"
 
 // nearMe is a checked point and radius, with the unit distances are shown in.
 type nearMe struct {
