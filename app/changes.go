@@ -6,11 +6,6 @@ import (
 	"calendar/app/calendar"
 )
 
-const (
-	defaultChangesPerPage = 100
-	maxChangesPerPage     = 1000
-)
-
 // The actions of the change feed.
 const (
 	ActionCreated = "created"
@@ -49,14 +44,8 @@ type ChangesPage struct {
 //     learns that an item it cannot read changed.
 func (a *App) Changes(ctx context.Context, caller Caller, req ChangesRequest) (*ChangesPage, error) {
 	actor, since := caller.User, req.Since
-	if since < 0 {
-		return nil, calendar.ErrInvalidParam("since", "since must be an integer of 0 or more.")
-	}
-	perPage := int64(defaultChangesPerPage)
+	perPage := int64(calendar.DefaultChangesPerPage) // since and per_page are bounded by the route
 	if req.PerPage != nil {
-		if *req.PerPage < 1 || *req.PerPage > maxChangesPerPage {
-			return nil, calendar.ErrInvalidParam("per_page", "per_page must be between 1 and 1000.")
-		}
 		perPage = *req.PerPage
 	}
 	storeSeq, err := a.store.LastSeq(ctx)

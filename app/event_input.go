@@ -99,13 +99,13 @@ func (s *Events) checkEventInput(ctx context.Context, raw EventInput, existing *
 	if raw.Organizers != nil {
 		organizers := distinctRefs(*raw.Organizers)
 		if len(organizers) > calendar.MaxOrganizers {
-			bad.Add("organizer", fmt.Sprintf("an event has at most %d organizers", calendar.MaxOrganizers), nil)
+			bad.AddTooManyItems("organizer", calendar.MaxOrganizers)
 		}
 		in.organizers = &organizers
 	}
 	for name, list := range map[string]*[]string{"categories": raw.Categories, "tags": raw.Tags} {
 		if list != nil && len(*list) > calendar.MaxEventTerms {
-			bad.Add(name, fmt.Sprintf("an event has at most %d %s.", calendar.MaxEventTerms, name), nil)
+			bad.AddTooManyItems(name, calendar.MaxEventTerms)
 		}
 	}
 	return in, bad.Err()

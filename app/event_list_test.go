@@ -54,7 +54,6 @@ func TestEventListDateSemantics(t *testing.T) {
 	for name, f := range map[string]app.EventFilter{
 		"a start that is no date": {Dates: app.Dates{"start_date": "before my birthday"}},
 		"ends_after foo":          {Dates: app.Dates{"ends_after": "foo"}},
-		"an empty search":         {Search: ptr("")},
 		"include foo":             {Include: ids(-3, 23)},
 		"an unknown venue":        {Venues: ids(99999)},
 		"organizer 0":             {Organizers: ids(0)},

@@ -13,7 +13,13 @@ import (
 )
 
 // kmPer converts a unit to kilometres.
-var kmPer = map[string]float64{"km": 1, "mi": 1.609344}
+var kmPer = map[string]float64{"mi": 1.609344, "km": 1}
+
+// GeoUnits are the units of a radius and of distances (geoloc_unit);
+// DefaultGeoUnit is the one when none is sent.
+var GeoUnits = []string{"mi", "km"}
+
+const DefaultGeoUnit = "mi"
 
 // nearMe is a checked point and radius, with the unit distances are shown in.
 type nearMe struct {
@@ -91,8 +97,6 @@ func findPlace(name string, bad *calendar.InvalidParams) (lat, lng float64, ok b
 	switch {
 	case strings.TrimSpace(name) == "":
 		bad.Add("near", "near must name a place.", nil)
-	case len(name) > calendar.MaxPlaceBytes:
-		bad.Add("near", fmt.Sprintf("near must not be longer than %d bytes.", calendar.MaxPlaceBytes), nil)
 	default:
 		if lat, lng, ok = gazetteer.Find(name); ok {
 			return lat, lng, true
@@ -104,14 +108,15 @@ func findPlace(name string, bad *calendar.InvalidParams) (lat, lng float64, ok b
 }
 
 // readBounds checks geo_bounds, "south,west,north,east" in degrees (a west
-// east of the east crosses the antimeridian); nil when not sent.
+// east of the east crosses the antimeridian); nil when not sent. Its length
+// is the route's to bound (calendar.MaxPlaceBytes).
 func readBounds(raw *string, bad *calendar.InvalidParams) *calendar.GeoBox {
 	if raw == nil {
 		return nil
 	}
 	shape := "geo_bounds must be four numbers: south,west,north,east."
 	parts := strings.SplitN(*raw, ",", 5)
-	if len(*raw) > calendar.MaxPlaceBytes || len(parts) != 4 {
+	if len(parts) != 4 {
 		bad.Add("geo_bounds", shape, nil)
 		return nil
 	}
@@ -126,10 +131,10 @@ func readBounds(raw *string, bad *calendar.InvalidParams) *calendar.GeoBox {
 	}
 	b := calendar.GeoBox{South: v[0], West: v[1], North: v[2], East: v[3]}
 	switch {
-	case math.Abs(b.South) > 90 || math.Abs(b.North) > 90:
-		bad.Add("geo_bounds", "geo_bounds' latitudes (south, north) must be from -90 to 90.", nil)
-	case math.Abs(b.West) > 180 || math.Abs(b.East) > 180:
-		bad.Add("geo_bounds", "geo_bounds' longitudes (west, east) must be from -180 to 180.", nil)
+	case math.Abs(b.South) > calendar.MaxLatitude || math.Abs(b.North) > calendar.MaxLatitude:
+		bad.Add("geo_bounds", fmt.Sprintf("geo_bounds' latitudes (south, north) must be from -%d to %d.", calendar.MaxLatitude, calendar.MaxLatitude), nil)
+	case math.Abs(b.West) > calendar.MaxLongitude || math.Abs(b.East) > calendar.MaxLongitude:
+		bad.Add("geo_bounds", fmt.Sprintf("geo_bounds' longitudes (west, east) must be from -%d to %d.", calendar.MaxLongitude, calendar.MaxLongitude), nil)
 	case b.South > b.North:
 		bad.Add("geo_bounds", "geo_bounds' south must not be north of its north.", nil)
 	default:
@@ -142,14 +147,12 @@ func readBounds(raw *string, bad *calendar.InvalidParams) *calendar.GeoBox {
 // geo_precision is not sent: 5, cells of about 5 by 5 km, a city's districts.
 const DefaultGeoPrecision = 5
 
-// readGrid reads facets=geo_grid and geo_precision (1 to 12).
-func readGrid(f EventFilter, q *calendar.PostQuery, bad *calendar.InvalidParams) {
+// readGrid reads facets=geo_grid and geo_precision (which the route bounds:
+// 1 to calendar.MaxGeoPrecision).
+func readGrid(f EventFilter, q *calendar.PostQuery) {
 	precision := int64(DefaultGeoPrecision)
 	if f.GeoPrecision != nil {
-		if precision = *f.GeoPrecision; precision < 1 || precision > calendar.MaxGeoPrecision {
-			bad.Add("geo_precision", fmt.Sprintf("geo_precision must be from 1 to %d.", calendar.MaxGeoPrecision), nil)
-			return
-		}
+		precision = *f.GeoPrecision
 	}
 	if f.Facets != nil && slices.Contains(*f.Facets, calendar.FacetGeoGrid) {
 		q.GeoGrid = int(precision)

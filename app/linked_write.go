@@ -185,15 +185,7 @@ func (s *LinkedPosts[V]) checkLinkedInput(ctx context.Context, raw LinkedInput) 
 	if e := in.meta["email"]; e != "" && !isEmail(e) {
 		bad.Add("email", "email must be a valid e-mail address.", nil)
 	}
-	lat, lng := raw.GeoLat, raw.GeoLng
-	switch {
-	case (lat == nil) != (lng == nil):
-		bad.Add("geo_lat", "geo_lat and geo_lng go together.", nil)
-	case lat != nil && (*lat < -90 || *lat > 90):
-		bad.Add("geo_lat", "geo_lat must be from -90 to 90.", nil)
-	case lng != nil && (*lng < -180 || *lng > 180):
-		bad.Add("geo_lng", "geo_lng must be from -180 to 180.", nil)
-	case lat != nil:
+	if lat, lng := raw.GeoLat, raw.GeoLng; lat != nil && lng != nil { // their degrees and pair: the routes' (geo_lat, geo_lng)
 		in.geo = &calendar.Geo{Lat: *lat, Lng: *lng, Source: calendar.GeoExact}
 	}
 	return in, bad.Err()

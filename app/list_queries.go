@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -16,7 +15,10 @@ import (
 // the request's filter, checks what needs the domain (a missing or
 // unreadable venue, event or term given as a filter is a 400), and sets the
 // caller's read rule on the query (calendar.ReadRule), so the index answers
-// pages, totals and facets of what the caller may read only.
+// pages, totals and facets of what the caller may read only. The filter's
+// shape is the route's to check, before it comes here: a search's length and
+// emptiness, a point's degrees and its pair, a radius, a unit, a precision,
+// a page (the routes' declared parameters, app/calendar/bounds.go's numbers).
 
 // dateParams are the list's date bounds, the field each compares and how.
 var dateParams = []struct {
@@ -42,9 +44,6 @@ func (s *Events) listQuery(ctx context.Context, caller Caller, f EventFilter) (c
 	q := calendar.PostQuery{Type: calendar.PostTypeEvent, Order: calendar.OrderStart, ListedOnly: true}
 	var bad calendar.InvalidParams
 	if f.Search != nil {
-		if search := *f.Search; strings.TrimSpace(search) == "" || search == "0" || len(search) > calendar.MaxSearchLength {
-			bad.Add("search", "search must be a non-empty string of at most 200 bytes.", nil)
-		}
 		// Accents are folded, as WordPress' database collation does and as
 		// the index folds the words it keeps.
 		q.Words = SearchFragments(foldSearch(*f.Search))
@@ -87,7 +86,7 @@ func (s *Events) listQuery(ctx context.Context, caller Caller, f EventFilter) (c
 	q.Within = readBounds(f.Near.Bounds, &bad)
 	byDistance := readOrder(f.OrderBy, near, &bad)
 	readSearchOrder(f, &q, &bad)
-	readGrid(f, &q, &bad)
+	readGrid(f, &q)
 	if q.Relevance != "" {
 		q.Language = s.searchLanguage(caller.Language)
 	}
@@ -275,37 +274,22 @@ func readSearchOrder(f EventFilter, q *calendar.PostQuery, bad *calendar.Invalid
 	}
 }
 
-// readNear checks a "near me" point (geoloc_lat and geoloc_lng, or near: a
+// readNear reads a "near me" point (geoloc_lat and geoloc_lng, or near: a
 // place the gazetteer finds; geoloc_radius, geoloc_unit); nil when no point is
-// given.
+// given. The route has checked the point's degrees, that its two halves come
+// together and without near, the radius and the unit.
 func readNear(in NearInput, bad *calendar.InvalidParams) *nearMe {
 	if in.Place != nil {
-		if in.Lat != nil || in.Lng != nil {
-			bad.Add("near", "near and geoloc_lat/geoloc_lng both give the point: send one of them.", nil)
-		} else if lat, lng, ok := findPlace(*in.Place, bad); ok {
+		if lat, lng, ok := findPlace(*in.Place, bad); ok {
 			in.Lat, in.Lng = &lat, &lng
 		}
 	}
-	unit, radius := in.Unit, 25.0
+	unit, radius := in.Unit, float64(calendar.DefaultGeoRadius)
 	if unit == "" {
-		unit = "mi"
+		unit = DefaultGeoUnit
 	}
 	if in.Radius != nil {
 		radius = *in.Radius
-	}
-	switch {
-	case (in.Lat == nil) != (in.Lng == nil):
-		bad.Add("geoloc_lat", "geoloc_lat and geoloc_lng go together.", nil)
-	case in.Lat != nil && (*in.Lat < -90 || *in.Lat > 90):
-		bad.Add("geoloc_lat", "geoloc_lat must be from -90 to 90.", nil)
-	case in.Lng != nil && (*in.Lng < -180 || *in.Lng > 180):
-		bad.Add("geoloc_lng", "geoloc_lng must be from -180 to 180.", nil)
-	}
-	if radius <= 0 || radius > 20000 {
-		bad.Add("geoloc_radius", "geoloc_radius must be more than 0 and at most 20000.", nil)
-	}
-	if _, known := kmPer[unit]; !known {
-		bad.Add("geoloc_unit", "geoloc_unit is not one of mi, km.", nil)
 	}
 	if in.Lat == nil || in.Lng == nil {
 		return nil
@@ -392,12 +376,6 @@ func (s *LinkedPosts[V]) eventFilters(ctx context.Context, actor *calendar.User,
 func (s *LinkedPosts[V]) listQuery(ctx context.Context, actor *calendar.User, f LinkedFilter, page, perPage int) (calendar.PostQuery, *nearMe, error) {
 	q := calendar.PostQuery{Type: s.kind.postType, Offset: (page - 1) * perPage, Limit: perPage}
 	if f.Search != nil {
-		if strings.TrimSpace(*f.Search) == "" {
-			return q, nil, calendar.ErrInvalidParam("search", "search must not be empty.")
-		}
-		if len(*f.Search) > calendar.MaxSearchLength {
-			return q, nil, calendar.ErrInvalidParam("search", fmt.Sprintf("search must not be longer than %d bytes.", calendar.MaxSearchLength))
-		}
 		q.Fragments = SearchFragments(*f.Search)
 	}
 	var err error
@@ -436,9 +414,6 @@ func (m *Media) listQuery(caller Caller, f MediaFilter, page, perPage int) (cale
 	q := calendar.PostQuery{Type: calendar.PostTypeAttachment, Statuses: []string{calendar.StatusInherit}, Reader: calendar.ReadRuleOf(caller.User),
 		Authors: f.Authors, Offset: (page - 1) * perPage, Limit: perPage}
 	if f.Search != nil && strings.TrimSpace(*f.Search) != "" {
-		if len(*f.Search) > calendar.MaxSearchLength {
-			return q, calendar.ErrInvalidParam("search", "search must not be longer than "+itoa(calendar.MaxSearchLength)+" bytes.")
-		}
 		q.Fragments = SearchFragments(*f.Search)
 	}
 	return q, nil
@@ -458,10 +433,10 @@ func (s *Terms) listQuery(ctx context.Context, caller Caller, f TermFilter) (cal
 		}
 		return *v
 	}
-	q.Search, q.Slug = nonEmpty("search", f.Search), nonEmpty("slug", f.Slug)
-	if len(q.Search) > calendar.MaxSearchLength {
-		bad.Add("search", "search is too long.", nil)
+	if f.Search != nil {
+		q.Search = *f.Search
 	}
+	q.Slug = nonEmpty("slug", f.Slug)
 	order, orderBy := strings.ToLower(nonEmpty("order", f.Order)), nonEmpty("orderby", f.OrderBy)
 	if order != "" && order != "asc" && order != "desc" {
 		bad.Add("order", "order must be asc or desc.", nil)

@@ -128,15 +128,12 @@ func (s *postService) insertAs(ctx context.Context, p *calendar.Post) error {
 		func() error { return s.sync.putPosts(ctx, s.index, []*calendar.Post{p}) })
 }
 
-// MaxPerPage caps every list.
-const MaxPerPage = 50
-
 // paging is the page asked for, and its size: the site's default when not
-// given, at most MaxPerPage.
+// given (the route clamps a larger one to calendar.MaxPerPage).
 func (s *postService) paging(p PageRequest) (page, perPage int) {
 	page, perPage = max(p.Page, 1), s.settings.PerPage
 	if p.PerPage > 0 {
-		perPage = min(p.PerPage, MaxPerPage)
+		perPage = p.PerPage
 	}
 	return page, perPage
 }

@@ -13,9 +13,6 @@ import (
 // Writing a category or a tag: create and update, and the checks of what a
 // write sends (names and slugs free in the taxonomy, a parent in it).
 
-// termTextLimits: names and slugs have WordPress' bound.
-var termTextLimits = map[string]int{"name": calendar.MaxShortBytes, "slug": calendar.MaxShortBytes, "description": calendar.MaxExcerptBytes}
-
 // checkTermInput checks a term write (self is the term updated, 0 on create)
 // and returns it trimmed.
 func (s *Terms) checkTermInput(ctx context.Context, raw TermInput, self int64) (TermInput, error) {
@@ -34,7 +31,7 @@ func (s *Terms) checkTermInput(ctx context.Context, raw TermInput, self int64) (
 			bad.Add(f.name, f.name+" must not be empty.", nil)
 		}
 		if limit := termTextLimits[f.name]; len(x) > limit {
-			bad.Add(f.name, fmt.Sprintf("%s must not be longer than %d bytes.", f.name, limit), nil)
+			bad.AddTooLong(f.name, limit)
 		}
 		*f.dst = &x
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/go-fuego/fuego"
 
 	"calendar/app"
+	"calendar/app/calendar"
 )
 
 // ChangeList documents the change feed's wrapper.
@@ -55,8 +56,8 @@ func changesURL(base string, since int64, perPage int) string {
 
 // changesArgs are the parameters of GET /changes.
 var changesArgs = []Arg{
-	{Name: "since", Type: TypeInteger, Default: 0, Description: "The last_seq of the previous page; 0 to start from the beginning."},
-	{Name: "per_page", Type: TypeInteger, Default: 100, Description: "Changes per page, 1 to 1000."},
+	{Name: "since", Type: TypeInteger, Default: 0, Min: bound(0), Description: "The last_seq of the previous page; 0 to start from the beginning."},
+	{Name: "per_page", Type: TypeInteger, Default: calendar.DefaultChangesPerPage, Min: bound(1), Max: bound(calendar.MaxChangesPerPage), Description: "Changes per page."},
 }
 
 // readChanges reads the parameters of the change feed.

@@ -247,7 +247,7 @@ func isUnnamedRawBody(r *http.Request) bool {
 // a[k][j]=v are nested objects, a repeated plain key keeps its last value;
 // but a plain key that lists names is read as a[]: a=1&a=2 is the list
 // [1, 2] (a single a=1,2 stays a string, which the array reader splits).
-// The lists are bounded where they are checked (MaxListLength).
+// The lists are bounded where they are checked (calendar.MaxListItems).
 func phpForm(form map[string][]string, lists map[string]bool) map[string]any {
 	out := map[string]any{}
 	for key, vals := range form {

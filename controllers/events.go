@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"net/http"
 	"slices"
 	"strings"
@@ -106,10 +105,10 @@ var dateDescriptions = map[string]string{
 // page), in the order the plugin's links write them.
 var eventListArgs = func() []Arg {
 	date := func(name string) Arg {
-		return Arg{Name: name, Type: TypeString, Description: dateDescriptions[name] + " A date PHP's strtotime accepts, or a Unix timestamp."}
+		return Arg{Name: name, Type: TypeString, MaxBytes: calendar.MaxDateBytes, Description: dateDescriptions[name] + " A date PHP's strtotime accepts, or a Unix timestamp."}
 	}
 	args := append(append([]Arg{}, pageArgs...), date("start_date"), date("end_date"),
-		Arg{Name: "search", Type: TypeString, Example: "jazz festival",
+		Arg{Name: "search", Type: TypeString, Example: "jazz festival", NotEmpty: true, MaxBytes: calendar.MaxSearchLength,
 			Description: "Words that must all occur in the title, description or excerpt (at most 9 are looked for); in Chinese, Japanese, Korean, Thai and other scripts written without spaces, any part of a run of characters."},
 		Arg{Name: "categories", Type: TypeArray, Items: TypeString, Example: []any{"jazz", "rock"}, Description: "Event category IDs or slugs (any of them)."},
 		Arg{Name: "tags", Type: TypeArray, Items: TypeString, Description: "Tag IDs or slugs (any of them)."},
@@ -120,9 +119,9 @@ var eventListArgs = func() []Arg {
 		Arg{Name: "post_parent", Type: TypeInteger, Description: "Only the children of this event."},
 		Arg{Name: "include", Type: TypeArray, Items: TypeInteger, Description: "Only these events; date filters are ignored."},
 		date("starts_before"), date("starts_after"), date("ends_before"), date("ends_after"),
-		Arg{Name: "strict_dates", Type: TypeString, Default: "false", Description: "true: compare the dates as sent; otherwise whole days."},
+		Arg{Name: "strict_dates", Type: TypeString, Default: "false", NotEmpty: true, Description: "true: compare the dates as sent; otherwise whole days."},
 		Arg{Name: "ticketed", Type: TypeBoolean, Description: "Ticketing is not enabled: true is a 400, false no filter."},
-		Arg{Name: "password", Type: TypeString, Description: "Shows the details of events protected by this password."},
+		Arg{Name: "password", Type: TypeString, NotEmpty: true, Description: "Shows the details of events protected by this password."},
 		Arg{Name: "geoloc", Type: TypeBoolean, Description: "true: only events whose venue has coordinates; false: only the others."})
 	args = append(args, nearArgs...)
 	return append(args,
@@ -132,8 +131,8 @@ var eventListArgs = func() []Arg {
 			Description: "With search: each event gets highlight {title, description}: its title and about 160 characters of its description's text from around the first match, matched words in <mark>...</mark>, everything else HTML-escaped."},
 		Arg{Name: "facets", Type: TypeArray, Items: TypeString, Enum: append(slices.Clone(calendar.FacetNames), calendar.FacetGeoGrid), Example: []any{"categories", "venue"},
 			Description: "Count the events per value of these fields, under facets, as a multi-select sidebar shows them: each value with every filter of the list but its own field's (with categories=jazz, the count beside Rock is that of categories=rock with the other filters). Categories, tags, venues and organizers come with their id, slug and name, featured with its value; only what the caller may read; at most 1,000 values a field. geo_grid: the map's clusters, under geo_grid (the matching events that have a position per geohash cell of geo_precision characters, with their count, mean position and the cell's bounds; at most 1,000 cells, the most populous)."},
-		Arg{Name: "geo_precision", Type: TypeInteger, Default: app.DefaultGeoPrecision, Example: 4,
-			Description: "The length of geo_grid's geohash cells, 1 to 12: 1 is about 5,000 km wide, 3 about 156 km, 5 about 5 km, 7 about 150 m."},
+		Arg{Name: "geo_precision", Type: TypeInteger, Default: app.DefaultGeoPrecision, Example: 4, Min: bound(1), Max: bound(calendar.MaxGeoPrecision),
+			Description: "The length of geo_grid's geohash cells: 1 is about 5,000 km wide, 3 about 156 km, 5 about 5 km, 7 about 150 m."},
 		modifiedAfterArg)
 }()
 
@@ -142,32 +141,32 @@ var eventListArgs = func() []Arg {
 func eventWriteArgs(create bool) []Arg {
 	return []Arg{
 		{Name: "author", Type: TypeInteger, Description: "ID of the author; only editors may name someone else."},
-		{Name: "date", Type: TypeString, Description: "Publication date, in the event's zone."},
-		{Name: "date_utc", Type: TypeString, Description: "Publication date in UTC."},
-		{Name: "title", Type: TypeString, Required: create, Description: "The title, as plain text."},
-		{Name: "description", Type: TypeString, Description: "The description, HTML."},
-		{Name: "slug", Type: TypeString, Description: "The slug; made unique."},
-		{Name: "excerpt", Type: TypeString, Description: "A short description, HTML."},
+		{Name: "date", Type: TypeString, MaxBytes: calendar.MaxDateBytes, Description: "Publication date, in the event's zone."},
+		{Name: "date_utc", Type: TypeString, MaxBytes: calendar.MaxDateBytes, Description: "Publication date in UTC."},
+		{Name: "title", Type: TypeString, Required: create, MaxBytes: calendar.MaxTitleBytes, Description: "The title, as plain text."},
+		{Name: "description", Type: TypeString, MaxBytes: calendar.MaxDescriptionBytes, Description: "The description, HTML."},
+		{Name: "slug", Type: TypeString, MaxBytes: calendar.MaxShortBytes, Description: "The slug; made unique."},
+		{Name: "excerpt", Type: TypeString, MaxBytes: calendar.MaxExcerptBytes, Description: "A short description, HTML."},
 		{Name: "status", Type: TypeString, Enum: calendar.PostStatuses, Description: "publish by default for those who may publish; contributors' posts wait as pending (or draft)."},
-		{Name: "password", Type: TypeString, Description: "Protects the event's details; empty to remove."},
-		{Name: "timezone", Type: TypeString, Description: "IANA zone name, UTC, or UTC+N / UTC-N; the site's zone by default."},
+		{Name: "password", Type: TypeString, MaxBytes: calendar.MaxPasswordBytes, Description: "Protects the event's details; empty to remove."},
+		{Name: "timezone", Type: TypeString, MaxBytes: calendar.MaxShortBytes, Description: "IANA zone name, UTC, or UTC+N / UTC-N; the site's zone by default."},
 		{Name: "all_day", Type: TypeBoolean, Description: "All day: from 00:00:00 on the start's day to 23:59:59 on the end's."},
-		{Name: "start_date", Type: TypeString, Required: create, Description: "A date PHP's strtotime accepts (2018-01-01 16:00, tomorrow 9am, next wednesday 4pm, +1 week), or a Unix timestamp."},
-		{Name: "end_date", Type: TypeString, Required: create, Description: "As start_date; not before it."},
-		{Name: "image", Type: TypeMixed, Description: "The featured image: the ID of an image of the media library (POST {api}/media), or an absolute http(s) URL (one of the library's files is that image; another is kept as given, or fetched into the library when the service sideloads); empty to remove."},
-		{Name: "cost", Type: TypeMixed, Description: "A cost, a number, or a list of them (20$, [\"0$\", \"30$\"])."},
+		{Name: "start_date", Type: TypeString, Required: create, MaxBytes: calendar.MaxDateBytes, Description: "A date PHP's strtotime accepts (2018-01-01 16:00, tomorrow 9am, next wednesday 4pm, +1 week), or a Unix timestamp."},
+		{Name: "end_date", Type: TypeString, Required: create, MaxBytes: calendar.MaxDateBytes, Description: "As start_date; not before it."},
+		{Name: "image", Type: TypeMixed, MaxBytes: calendar.MaxURLBytes, Description: "The featured image: the ID of an image of the media library (POST {api}/media), or an absolute http(s) URL (one of the library's files is that image; another is kept as given, or fetched into the library when the service sideloads); empty to remove."},
+		{Name: "cost", Type: TypeMixed, Description: "A cost, a number, or a list of them (20$, [\"0$\", \"30$\"]); all of them together at most " + calendar.Thousands(calendar.MaxCostBytes) + " bytes."},
 		{Name: "recurrence", Type: TypeMixed, Description: "Makes the event a series: a list of RFC 5545 content lines (or one string of them, a line each) (RRULE:FREQ=WEEKLY;BYDAY=TU;COUNT=10, RDATE..., EXDATE...), local times in the event's timezone, start_date as DTSTART. Every further occurrence becomes an event of its own (post_parent: this one) up to two years ahead; an empty list ends the series."},
 		{Name: "post_parent", Type: TypeInteger, Description: "The series (an event with recurrence) this event is an occurrence of, edited on its own; 0 takes it out of its series."},
-		{Name: "website", Type: TypeString, Description: "URL with a scheme; the event's own page when absent."},
+		{Name: "website", Type: TypeString, MaxBytes: calendar.MaxURLBytes, Description: "URL with a scheme; the event's own page when absent."},
 		{Name: "show_map", Type: TypeBoolean, Description: "Show the venue's map."},
 		{Name: "show_map_link", Type: TypeBoolean, Description: "Show a link to the venue's map."},
 		{Name: "hide_from_listings", Type: TypeBoolean, Description: "Leave the event out of every list (it stays readable by ID)."},
 		{Name: "sticky", Type: TypeBoolean, Description: "Sticky; for those who may publish or edit others' events."},
 		{Name: "featured", Type: TypeBoolean, Description: "Featured."},
-		{Name: "categories", Type: TypeArray, Items: TypeString, Description: "IDs, slugs or names; unknown names are created for those who may manage categories."},
-		{Name: "tags", Type: TypeArray, Items: TypeString, Description: "IDs, slugs or names, as categories."},
+		{Name: "categories", Type: TypeArray, Items: TypeString, MaxItems: calendar.MaxEventTerms, Description: "IDs, slugs or names; unknown names are created for those who may manage categories."},
+		{Name: "tags", Type: TypeArray, Items: TypeString, MaxItems: calendar.MaxEventTerms, Description: "IDs, slugs or names, as categories."},
 		{Name: "venue", Type: TypeMixed, Description: "A venue ID, an object of venue fields (or {id}), or a list of one of them; empty to unlink."},
-		{Name: "organizer", Type: TypeMixed, Description: "Organizer IDs or objects of organizer fields (or {id}), in order."},
+		{Name: "organizer", Type: TypeMixed, MaxItems: calendar.MaxOrganizers, Description: "Organizer IDs or objects of organizer fields (or {id}), in order."},
 	}
 }
 
@@ -175,7 +174,7 @@ func eventWriteArgs(create bool) []Arg {
 func readEventFilter(v Values) (app.EventFilter, error) {
 	var bad calendar.InvalidParams
 	f := app.EventFilter{
-		Page: readPage(v, &bad), Search: stringParam(v, "search"), Categories: stringsParam(v, "categories"),
+		Page: readPage(v), Search: stringParam(v, "search"), Categories: stringsParam(v, "categories"),
 		Tags: stringsParam(v, "tags"), Venues: intsParam(v, "venue"), Organizers: intsParam(v, "organizer"),
 		Featured: boolParam(v, "featured"), HasGeo: boolParam(v, "geoloc"), Statuses: stringsParam(v, "status"),
 		Parent: intParam(v, "post_parent"), Include: intsParam(v, "include"), Near: readNear(v), GeoPrecision: intParam(v, "geo_precision"),
@@ -196,8 +195,6 @@ func readEventFilter(v Values) (app.EventFilter, error) {
 	if ticketed, _ := v.Bool("ticketed"); ticketed {
 		bad.Add("ticketed", "ticketing is not enabled", nil)
 	}
-	nonEmpty(v, "strict_dates", &bad)
-	nonEmpty(v, "password", &bad)
 	strict, _ := v.String("strict_dates")
 	f.StrictDates, _ = filterBool.read(strict)
 	return f, bad.Err()
@@ -291,7 +288,7 @@ func costValues(raw any) ([]string, bool) {
 		out := []string{}
 		for _, item := range x {
 			one, ok := costValues(item)
-			if !ok || len(x) > MaxListLength {
+			if !ok || len(x) > calendar.MaxListItems {
 				return nil, false
 			}
 			out = append(out, one...)
@@ -348,8 +345,10 @@ func readOrganizerRefs(raw any, meta []string) ([]app.LinkRef, error) {
 		}
 		items = list
 	}
-	if len(items) > calendar.MaxOrganizers {
-		return nil, fmt.Errorf("an event has at most %d organizers", calendar.MaxOrganizers)
+	if len(items) > calendar.MaxOrganizers { // sent as "5,6,..." or a form's organizer[0]...: CheckArgs counted a JSON list
+		var bad calendar.InvalidParams
+		bad.AddTooManyItems("organizer", calendar.MaxOrganizers)
+		return nil, bad.Err()
 	}
 	refs := []app.LinkRef{}
 	for _, item := range items {

@@ -48,11 +48,7 @@ func mountLinked[V any](api *API, plural string, svc linkedService[V], listDoc a
 	postType, meta := svc.PostType(), svc.MetaFields()
 	listArgs := linkedListArgs(postType)
 	handle(api, EventsNamespace, []string{http.MethodGet}, base, listArgs, func(r *Request) (object, error) {
-		f, err := readLinkedFilter(r.Values)
-		if err != nil {
-			return nil, err
-		}
-		page, err := svc.List(r.Context(), r.Caller, f)
+		page, err := svc.List(r.Context(), r.Caller, readLinkedFilter(r.Values))
 		if err != nil {
 			return nil, err
 		}
@@ -110,7 +106,7 @@ func removalAnswer[V any](r app.Removal[V], err error) (any, error) {
 // also take the "near me" ones.
 func linkedListArgs(postType string) []Arg {
 	args := append(append([]Arg{}, pageArgs...),
-		Arg{Name: "search", Type: TypeString, Description: "Words that must all occur in the name, description, excerpt or one of the text fields, in any order."},
+		Arg{Name: "search", Type: TypeString, NotEmpty: true, MaxBytes: calendar.MaxSearchLength, Description: "Words that must all occur in the name, description, excerpt or one of the text fields, in any order."},
 		Arg{Name: "status", Type: TypeArray, Items: TypeString, Description: "Statuses to list; only publish for visitors who may not edit. Only the posts the caller may read are listed."},
 		Arg{Name: "event", Type: TypeInteger, Description: "Only those this event links to."},
 		Arg{Name: "has_events", Type: TypeMixed, Description: "true: only those events link to (drafts and pending events aside); false: only the others."},
@@ -136,25 +132,27 @@ var metaDescriptions = map[string]string{
 // name required) or update.
 func linkedWriteArgs(postType string, meta []string, create bool) []Arg {
 	args := []Arg{
-		{Name: postType, Type: TypeString, Required: create, Description: "The name, as plain text."},
+		{Name: postType, Type: TypeString, Required: create, MaxBytes: calendar.MaxTitleBytes, Description: "The name, as plain text."},
 		{Name: "author", Type: TypeInteger, Description: "ID of the author; only editors may name someone else."},
-		{Name: "date", Type: TypeString, Description: "Publication date in the site's zone, or a Unix timestamp."},
-		{Name: "date_utc", Type: TypeString, Description: "Publication date in UTC."},
-		{Name: "description", Type: TypeString, Description: "The description, HTML."},
-		{Name: "excerpt", Type: TypeString, Description: "A short description, HTML."},
+		{Name: "date", Type: TypeString, MaxBytes: calendar.MaxDateBytes, Description: "Publication date in the site's zone, or a Unix timestamp."},
+		{Name: "date_utc", Type: TypeString, MaxBytes: calendar.MaxDateBytes, Description: "Publication date in UTC."},
+		{Name: "description", Type: TypeString, MaxBytes: calendar.MaxDescriptionBytes, Description: "The description, HTML."},
+		{Name: "excerpt", Type: TypeString, MaxBytes: calendar.MaxExcerptBytes, Description: "A short description, HTML."},
 		{Name: "status", Type: TypeString, Enum: calendar.PostStatuses, Description: "publish by default for those who may publish; contributors' posts wait as pending (or draft)."},
-		{Name: "password", Type: TypeString, Description: "Protects the fields other than the name; empty to remove."},
-		{Name: "image", Type: TypeMixed, Description: "The featured image: the ID of an image of the media library (POST {api}/media), or an absolute http(s) URL (one of the library's files is that image; another is kept as given, or fetched into the library when the service sideloads); empty to remove."},
+		{Name: "password", Type: TypeString, MaxBytes: calendar.MaxPasswordBytes, Description: "Protects the fields other than the name; empty to remove."},
+		{Name: "image", Type: TypeMixed, MaxBytes: calendar.MaxURLBytes, Description: "The featured image: the ID of an image of the media library (POST {api}/media), or an absolute http(s) URL (one of the library's files is that image; another is kept as given, or fetched into the library when the service sideloads); empty to remove."},
 	}
 	for _, m := range meta {
-		args = append(args, Arg{Name: m, Type: TypeString, Description: metaDescriptions[m]})
+		args = append(args, Arg{Name: m, Type: TypeString, MaxBytes: app.TextBound(m), Description: metaDescriptions[m]})
 	}
 	if postType == calendar.PostTypeVenue {
 		args = append(args,
 			Arg{Name: "show_map", Type: TypeBoolean, Description: "Show the venue's map."},
 			Arg{Name: "show_map_link", Type: TypeBoolean, Description: "Show a link to the venue's map."},
-			Arg{Name: "geo_lat", Type: TypeNumber, Description: "Latitude, -90 to 90; with geo_lng."},
-			Arg{Name: "geo_lng", Type: TypeNumber, Description: "Longitude, -180 to 180; with geo_lat."})
+			Arg{Name: "geo_lat", Type: TypeNumber, Min: bound(-calendar.MaxLatitude), Max: bound(calendar.MaxLatitude), Needs: "geo_lng",
+				Description: "Latitude, in degrees; with geo_lng."},
+			Arg{Name: "geo_lng", Type: TypeNumber, Min: bound(-calendar.MaxLongitude), Max: bound(calendar.MaxLongitude), Needs: "geo_lat",
+				Description: "Longitude, in degrees; with geo_lat."})
 	}
 	return args
 }
@@ -173,9 +171,8 @@ func readLinkedInput(v Values, postType string, meta []string) app.LinkedInput {
 }
 
 // readLinkedFilter reads the parameters of a venue or organizer list.
-func readLinkedFilter(v Values) (app.LinkedFilter, error) {
-	var bad calendar.InvalidParams
-	f := app.LinkedFilter{Page: readPage(v, &bad), Search: stringParam(v, "search"), Statuses: stringsParam(v, "status"),
+func readLinkedFilter(v Values) app.LinkedFilter {
+	f := app.LinkedFilter{Page: readPage(v), Search: stringParam(v, "search"), Statuses: stringsParam(v, "status"),
 		Event: intParam(v, "event"), Near: readNear(v), ModifiedAfter: stringParam(v, "modified_after")}
 	if v.Has("has_events") {
 		has, _ := truthyBool.read(v["has_events"])
@@ -184,5 +181,5 @@ func readLinkedFilter(v Values) (app.LinkedFilter, error) {
 	f.OnlyWithUpcoming, _ = truthyBool.read(v["only_with_upcoming"])
 	orderBy, _ := v.String("orderby")
 	f.ByDistance = orderBy == "distance"
-	return f, bad.Err()
+	return f
 }

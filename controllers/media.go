@@ -18,10 +18,10 @@ import (
 type MediaList []app.AttachmentView
 
 var mediaTextArgs = []Arg{
-	{Name: "title", Type: TypeString, Description: "The title; the file's name by default."},
-	{Name: "alt_text", Type: TypeString, Description: "Alternative text for screen readers."},
-	{Name: "caption", Type: TypeString, Description: "The caption, HTML."},
-	{Name: "description", Type: TypeString, Description: "The description, HTML."},
+	{Name: "title", Type: TypeString, MaxBytes: calendar.MaxTitleBytes, Description: "The title; the file's name by default."},
+	{Name: "alt_text", Type: TypeString, MaxBytes: calendar.MaxExcerptBytes, Description: "Alternative text for screen readers."},
+	{Name: "caption", Type: TypeString, MaxBytes: calendar.MaxExcerptBytes, Description: "The caption, HTML."},
+	{Name: "description", Type: TypeString, MaxBytes: calendar.MaxDescriptionBytes, Description: "The description, HTML."},
 }
 
 // uploadedFiles serves the library's files under the uploads prefix (app.Media).
@@ -43,15 +43,11 @@ type mediaService interface {
 func mountMedia(api *API, media mediaService) {
 	api.files = media
 	listArgs := append(append([]Arg{}, pageArgs...),
-		Arg{Name: "search", Type: TypeString, Description: "Only images whose title, caption or description contains it."},
+		Arg{Name: "search", Type: TypeString, MaxBytes: calendar.MaxSearchLength, Description: "Only images whose title, caption or description contains it."},
 		Arg{Name: "author", Type: TypeArray, Items: TypeInteger, Description: "Only images uploaded by these users."})
 	handle(api, EventsNamespace, []string{http.MethodGet}, "/media", listArgs, func(r *Request) (MediaList, error) {
-		var bad calendar.InvalidParams
-		f := app.MediaFilter{Page: readPage(r.Values, &bad), Search: stringParam(r.Values, "search")}
+		f := app.MediaFilter{Page: readPage(r.Values), Search: stringParam(r.Values, "search")}
 		f.Authors, _ = r.Values.Ints("author")
-		if err := bad.Err(); err != nil {
-			return nil, err
-		}
 		page, err := media.List(r.Context(), r.Caller, f)
 		if err != nil {
 			return nil, err

@@ -4,15 +4,14 @@ import (
 	"fmt"
 
 	"calendar/app"
-	"calendar/app/calendar"
 )
 
 // The readers that several resources share, turning a request's checked
 // parameters (CheckArgs has run with the route's declarations) into the app's
 // typed requests; each resource's own readers are beside its routes. What the
-// plugin's validators check of a parameter's shape is checked there; what
-// needs the domain (dates, existing terms and posts, permissions) the app
-// checks.
+// plugin's validators check of a parameter's shape is declared on its Arg
+// and checked by CheckArgs; what needs the domain (dates, existing terms and
+// posts, permissions) the app checks.
 
 func stringParam(v Values, name string) *string {
 	if s, ok := v.String(name); ok {
@@ -56,23 +55,11 @@ func intsParam(v Values, name string) *[]int64 {
 	return nil
 }
 
-// readPage reads page and per_page: positive integers (per_page is capped by
-// the app at 50).
-func readPage(v Values, bad *calendar.InvalidParams) app.PageRequest {
-	var p app.PageRequest
-	if page, ok := v.Int("page"); ok {
-		if page < 1 || page > 1<<30 {
-			bad.Add("page", "page must be a positive integer.", nil)
-		}
-		p.Page = int(page)
-	}
-	if perPage, ok := v.Int("per_page"); ok {
-		if perPage < 1 {
-			bad.Add("per_page", "per_page must be a positive integer.", nil)
-		}
-		p.PerPage = int(min(perPage, app.MaxPerPage))
-	}
-	return p
+// readPage reads page and per_page, which CheckArgs has bounded (pageArgs).
+func readPage(v Values) app.PageRequest {
+	page, _ := v.Int("page")
+	perPage, _ := v.Int("per_page")
+	return app.PageRequest{Page: int(page), PerPage: int(perPage)}
 }
 
 func readNear(v Values) app.NearInput {
@@ -80,14 +67,6 @@ func readNear(v Values) app.NearInput {
 	n.Unit, _ = v.String("geoloc_unit")
 	n.Place, n.Bounds = stringParam(v, "near"), stringParam(v, "geo_bounds")
 	return n
-}
-
-// nonEmpty: the plugin's "non-empty string" validator (PHP's empty(): "" and
-// "0" are empty).
-func nonEmpty(v Values, name string, bad *calendar.InvalidParams) {
-	if s, ok := v.String(name); ok && (s == "" || s == "0") {
-		bad.Add(name, name+" must be a non-empty string.", nil)
-	}
 }
 
 // imageParam reads an image sent as an attachment ID (a number or digits) or

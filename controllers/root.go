@@ -152,7 +152,35 @@ func describeArg(a Arg) object {
 		}
 		o = append(o, member{"items", map[string]string{"type": items}})
 	}
-	return append(o, member{"required", a.Required})
+	return append(append(o, boundKeywords(a)...), member{"required", a.Required})
+}
+
+// boundKeywords are an Arg's bounds as WordPress' schema keywords, which its
+// index shows as registered (draft 4: exclusiveMinimum a flag on minimum).
+func boundKeywords(a Arg) object {
+	var o object
+	if a.Min != nil {
+		o = append(o, member{"minimum", *a.Min})
+		if a.ExclusiveMin {
+			o = append(o, member{"exclusiveMinimum", true})
+		}
+	}
+	switch {
+	case a.Max != nil:
+		o = append(o, member{"maximum", *a.Max})
+	case a.Clamp > 0:
+		o = append(o, member{"maximum", a.Clamp})
+	}
+	if a.NotEmpty {
+		o = append(o, member{"minLength", 1})
+	}
+	if a.MaxBytes > 0 {
+		o = append(o, member{"maxLength", a.MaxBytes})
+	}
+	if max := a.maxItems(); max > 0 {
+		o = append(o, member{"maxItems", max})
+	}
+	return o
 }
 
 // serveOptions answers OPTIONS with the route's description, or [] for an

@@ -256,6 +256,16 @@ func describe(a Arg) string {
 	if a.Description == "" {
 		return "No description provided"
 	}
+	return documentedDescription(a)
+}
+
+// documentedDescription is what the document says of a parameter: its
+// description, and that its maxLength counts bytes (the service bounds the
+// bytes it stores and reads), which JSON Schema counts in characters.
+func documentedDescription(a Arg) string {
+	if a.MaxBytes > 0 && a.Description != "" {
+		return a.Description + " maxLength counts bytes of UTF-8, not characters."
+	}
 	return a.Description
 }
 
@@ -281,7 +291,7 @@ func paramSchema(a Arg) *openapi3.Schema {
 	default:
 		s = openapi3.NewStringSchema()
 	}
-	s.Description = a.Description
+	s.Description = documentedDescription(a)
 	if a.Default != nil {
 		s.Default = a.Default
 	}
@@ -294,5 +304,34 @@ func paramSchema(a Arg) *openapi3.Schema {
 	for _, e := range a.Enum {
 		constrained.Enum = append(constrained.Enum, e)
 	}
+	documentBounds(s, a)
 	return s
+}
+
+// documentBounds writes an Arg's bounds as the document's keywords (OpenAPI
+// 3.1: JSON Schema 2020-12, where exclusiveMinimum is the bound itself). A
+// length in bytes is maxLength, which counts characters: the same for
+// ASCII, a bound a client may meet with fewer characters of other scripts.
+func documentBounds(s *openapi3.Schema, a Arg) {
+	if a.MaxBytes > 0 {
+		s.MaxLength = openapi3.Uint64Ptr(uint64(a.MaxBytes))
+	}
+	if a.NotEmpty {
+		s.MinLength = 1
+	}
+	switch {
+	case a.Min != nil && a.ExclusiveMin:
+		s.ExclusiveMin = openapi3.ExclusiveBound{Value: a.Min}
+	case a.Min != nil:
+		s.Min = a.Min
+	}
+	if a.Max != nil {
+		s.Max = a.Max
+	}
+	if a.Clamp > 0 {
+		s.Max = bound(a.Clamp)
+	}
+	if max := a.maxItems(); max > 0 {
+		s.MaxItems = openapi3.Uint64Ptr(uint64(max))
+	}
 }

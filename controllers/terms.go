@@ -38,11 +38,7 @@ func mountTerms(api *API, plural string, svc termService, listDoc any) {
 	base := "/" + plural
 	listArgs := termListArgs(svc.Hierarchical())
 	handle(api, EventsNamespace, []string{http.MethodGet}, base, listArgs, func(r *Request) (object, error) {
-		f, err := readTermFilter(r.Values)
-		if err != nil {
-			return nil, err
-		}
-		page, err := svc.List(r.Context(), r.Caller, f)
+		page, err := svc.List(r.Context(), r.Caller, readTermFilter(r.Values))
 		if err != nil {
 			return nil, err
 		}
@@ -143,7 +139,7 @@ var termEmbedFields = fieldTree{"id": nil, "name": nil, "slug": nil, "taxonomy":
 // termListArgs are the parameters of GET /categories and /tags.
 func termListArgs(hierarchical bool) []Arg {
 	args := append(append([]Arg{}, pageArgs...),
-		Arg{Name: "search", Type: TypeString, Description: "Part of the name or slug, any case."},
+		Arg{Name: "search", Type: TypeString, NotEmpty: true, MaxBytes: calendar.MaxSearchLength, Description: "Part of the name or slug, any case."},
 		Arg{Name: "exclude", Type: TypeArray, Items: TypeString, Description: "Terms to leave out, by ID or slug."},
 		Arg{Name: "include", Type: TypeArray, Items: TypeString, Description: "Only these terms, by ID or slug."},
 		Arg{Name: "order", Type: TypeString, Description: "asc or desc, any case."},
@@ -162,9 +158,9 @@ func termListArgs(hierarchical bool) []Arg {
 // termWriteArgs are the parameters of a term create (name required) or update.
 func termWriteArgs(hierarchical, create bool) []Arg {
 	args := []Arg{
-		{Name: "name", Type: TypeString, Required: create, Description: "The name."},
-		{Name: "description", Type: TypeString, Description: "The description."},
-		{Name: "slug", Type: TypeString, Description: "The slug; from the name when absent."},
+		{Name: "name", Type: TypeString, Required: create, MaxBytes: calendar.MaxShortBytes, Description: "The name."},
+		{Name: "description", Type: TypeString, MaxBytes: calendar.MaxExcerptBytes, Description: "The description."},
+		{Name: "slug", Type: TypeString, MaxBytes: calendar.MaxShortBytes, Description: "The slug; from the name when absent."},
 	}
 	if hierarchical {
 		args = append(args, Arg{Name: "parent", Type: TypeInteger, Description: "ID of the parent category, 0 for none."})
@@ -186,9 +182,8 @@ func readTermInput(v Values) app.TermInput {
 }
 
 // readTermFilter reads the parameters of a term list; event wins over post.
-func readTermFilter(v Values) (app.TermFilter, error) {
-	var bad calendar.InvalidParams
-	f := app.TermFilter{Page: readPage(v, &bad), Search: stringParam(v, "search"), Slug: stringParam(v, "slug"),
+func readTermFilter(v Values) app.TermFilter {
+	f := app.TermFilter{Page: readPage(v), Search: stringParam(v, "search"), Slug: stringParam(v, "slug"),
 		Include: stringsParam(v, "include"), Exclude: stringsParam(v, "exclude"), HideEmpty: boolParam(v, "hide_empty"),
 		Parent: intParam(v, "parent")}
 	f.Order, f.OrderBy = stringParam(v, "order"), stringParam(v, "orderby")
@@ -197,5 +192,5 @@ func readTermFilter(v Values) (app.TermFilter, error) {
 			f.Event, f.EventParam = id, name
 		}
 	}
-	return f, bad.Err()
+	return f
 }

@@ -64,10 +64,6 @@ const (
 	TypeMixed = "mixed"
 )
 
-// MaxListLength bounds every list parameter, so no request can make the service
-// allocate or query without limit.
-const MaxListLength = 1000
-
 // A boolReader reads a boolean the way one of WordPress' readers does: the
 // words it takes for true and for false, in any case. A reader with no words
 // for false reads everything else as false, never as an error.
@@ -184,8 +180,11 @@ func ToList(raw any) ([]any, bool) {
 	return nil, false
 }
 
-// Arg declares one parameter of a route: what the namespace index and the OpenAPI
-// document show, and what CheckArgs enforces before any permission check.
+// Arg declares one parameter of a route, its whole contract: what the
+// namespace index and the OpenAPI document show (both derive from these
+// fields), and what CheckArgs enforces before any permission check or use
+// case. Its bounds name the numbers of the vocabulary's table
+// (app/calendar/bounds.go), never literals.
 type Arg struct {
 	Name        string
 	Type        string
@@ -195,11 +194,51 @@ type Arg struct {
 	Default     any
 	Enum        []string
 	Example     any // what the OpenAPI document shows a client may send
+
+	// MaxBytes bounds a string's length in bytes (a mixed parameter's, when
+	// it is sent as a string); maxLength in the index and the document.
+	MaxBytes int
+	// NotEmpty refuses "" and "0": the plugin's non-empty string validator
+	// (PHP's empty()); minLength 1.
+	NotEmpty bool
+	// Min and Max bound a number or an integer (nil: no bound on that side);
+	// ExclusiveMin refuses Min itself. minimum, maximum, exclusiveMinimum.
+	Min, Max     *float64
+	ExclusiveMin bool
+	// Clamp reads a larger integer as Clamp instead of refusing it (per_page,
+	// as the plugin's sanitiser does); maximum.
+	Clamp int
+	// MaxItems bounds a list's items (a mixed parameter's, when it is sent as
+	// a list); 0 is calendar.MaxListItems for an array. maxItems.
+	MaxItems int
+	// Needs names a parameter that must come with this one (geoloc_lat needs
+	// geoloc_lng); Excludes, those that may not (near excludes geoloc_lat and
+	// geoloc_lng).
+	Needs    string
+	Excludes []string
+}
+
+// bound is a number of the vocabulary's table as Min or Max.
+func bound[N int | int64 | float64](n N) *float64 {
+	f := float64(n)
+	return &f
+}
+
+// maxItems is the bound on a list's items: its own, or every list's.
+func (a Arg) maxItems() int {
+	if a.MaxItems == 0 && a.Type == TypeArray {
+		return calendar.MaxListItems
+	}
+	return a.MaxItems
 }
 
 // CheckArgs enforces the declared parameters in WordPress order: missing required
-// ones first (rest_missing_callback_param), then types and enums
-// (rest_invalid_param). It replaces each present value by its canonical Go type.
+// ones first (rest_missing_callback_param), then, each parameter in its turn,
+// its type and enum (rest_invalid_param, details rest_invalid_type), its
+// bounds (details rest_too_long, rest_out_of_bounds, rest_too_many_items, as
+// WordPress' schema words them), its emptiness and its pairs; one failure per
+// parameter, the first. It replaces each present value by its canonical Go
+// type, a clamped integer by its clamp.
 func CheckArgs(v Values, args []Arg) error {
 	var missing []string
 	for _, a := range args {
@@ -222,9 +261,102 @@ func CheckArgs(v Values, args []Arg) error {
 			})
 			continue
 		}
-		v[a.Name] = value
+		if value, ok := checkBounds(a, value, &bad); ok && checkPresence(a, value, v, &bad) {
+			v[a.Name] = value
+		}
 	}
 	return bad.Err()
+}
+
+// checkBounds enforces a coerced value's bounds; it returns the value as the
+// route reads it (clamped), and false when a bound refuses it.
+func checkBounds(a Arg, value any, bad *calendar.InvalidParams) (any, bool) {
+	switch x := value.(type) {
+	case string:
+		if a.MaxBytes > 0 && len(x) > a.MaxBytes {
+			bad.AddTooLong(a.Name, a.MaxBytes)
+			return nil, false
+		}
+	case int64:
+		if reason := outOfRange(a, float64(x)); reason != "" {
+			bad.AddSchemaFailure(a.Name, "rest_out_of_bounds", reason)
+			return nil, false
+		}
+		if a.Clamp > 0 && x > int64(a.Clamp) {
+			return int64(a.Clamp), true
+		}
+	case float64:
+		if reason := outOfRange(a, x); reason != "" {
+			bad.AddSchemaFailure(a.Name, "rest_out_of_bounds", reason)
+			return nil, false
+		}
+	}
+	if max := a.maxItems(); max > 0 && listLength(value) > max {
+		bad.AddTooManyItems(a.Name, max)
+		return nil, false
+	}
+	return value, true
+}
+
+// listLength is how many items a checked value holds as a list (a mixed
+// parameter's raw list too); -1 when it is no list.
+func listLength(value any) int {
+	switch x := value.(type) {
+	case []string:
+		return len(x)
+	case []int64:
+		return len(x)
+	case []any:
+		return len(x)
+	}
+	return -1
+}
+
+// outOfRange is WordPress' reason for a number beyond Min or Max, "" when it
+// is within them.
+func outOfRange(a Arg, x float64) string {
+	low := a.Min != nil && (x < *a.Min || a.ExclusiveMin && x == *a.Min)
+	high := a.Max != nil && x > *a.Max
+	if !low && !high {
+		return ""
+	}
+	switch {
+	case a.Min != nil && a.Max != nil:
+		side := "inclusive"
+		if a.ExclusiveMin {
+			side = "exclusive"
+		}
+		return fmt.Sprintf("%s must be between %s (%s) and %s (inclusive)", a.Name, whole(*a.Min), side, whole(*a.Max))
+	case a.Min != nil && a.ExclusiveMin:
+		return fmt.Sprintf("%s must be greater than %s", a.Name, whole(*a.Min))
+	case a.Min != nil:
+		return fmt.Sprintf("%s must be greater than or equal to %s", a.Name, whole(*a.Min))
+	}
+	return fmt.Sprintf("%s must be less than or equal to %s", a.Name, whole(*a.Max))
+}
+
+// whole writes a bound as WordPress' %d does.
+func whole(f float64) string { return strconv.FormatInt(int64(f), 10) }
+
+// checkPresence enforces what a parameter's being sent asks of the request:
+// a value that says something (NotEmpty), the parameter it needs, none of
+// those it excludes. It reports whether the value passed.
+func checkPresence(a Arg, value any, v Values, bad *calendar.InvalidParams) bool {
+	if s, ok := value.(string); ok && a.NotEmpty && (s == "" || s == "0") {
+		bad.Add(a.Name, a.Name+" must be a non-empty string.", nil)
+		return false
+	}
+	if a.Needs != "" && !v.Has(a.Needs) {
+		bad.Add(a.Name, fmt.Sprintf("%s and %s go together.", a.Name, a.Needs), nil)
+		return false
+	}
+	for _, other := range a.Excludes {
+		if v.Has(other) {
+			bad.Add(a.Name, fmt.Sprintf("%s and %s exclude each other: send one of them.", a.Name, strings.Join(a.Excludes, "/")), nil)
+			return false
+		}
+	}
+	return true
 }
 
 func coerce(a Arg, raw any) (any, string) {
@@ -270,8 +402,8 @@ func coerceList(a Arg, raw any) (any, string) {
 	if !ok {
 		return nil, fmt.Sprintf("%s is not of type array.", a.Name)
 	}
-	if len(items) > MaxListLength {
-		return nil, fmt.Sprintf("%s has more than %d items.", a.Name, MaxListLength)
+	if len(items) > a.maxItems() { // unread: checkBounds refuses it by its count alone
+		return items, ""
 	}
 	itemType := a.Items
 	if itemType == "" {

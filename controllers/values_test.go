@@ -105,7 +105,7 @@ func TestCheckArgs(t *testing.T) {
 		}
 	})
 	t.Run("lists are bounded", func(t *testing.T) {
-		long := make([]any, MaxListLength+1)
+		long := make([]any, calendar.MaxListItems+1)
 		for i := range long {
 			long[i] = "1"
 		}

@@ -1,13 +1,20 @@
 package calendar
 
 import (
+	"fmt"
 	"sort"
 	"unicode/utf8"
 )
 
 // The bounds on what one request may hold or ask for, so that no account can
-// make the service store, index, search or answer without limit. The README
-// states each of them; a value beyond one is a 400 naming the parameter.
+// make the service store, index, search or answer without limit: the one
+// table of their numbers. A route's parameters name them in their
+// declarations (controllers' Arg: the checker that enforces them before any
+// use case runs, the namespace index and the OpenAPI document that show
+// them); the README's Limits table states them, checked against those
+// declarations by a test; a write's fields are bounded by them in app too
+// (app/limits.go), whatever the entry point. A value beyond one is a 400
+// naming the parameter.
 const (
 	// MaxTitleBytes bounds an event's title and a venue's or an organizer's name.
 	MaxTitleBytes = 1000
@@ -24,8 +31,11 @@ const (
 	MaxPasswordBytes = 255
 	// MaxEmailBytes is the longest address RFC 5321 lets through.
 	MaxEmailBytes = 254
-	// MaxShortBytes bounds slugs as sent, zone names and dates.
+	// MaxShortBytes bounds slugs as sent, term names and zone names.
 	MaxShortBytes = 200
+	// MaxDateBytes bounds a date as sent: the longest input the strtotime
+	// reader takes (app/strtotime's maxInputBytes).
+	MaxDateBytes = 100
 	// MaxCostBytes bounds an event's cost, all its values together.
 	MaxCostBytes = 1000
 
@@ -36,6 +46,30 @@ const (
 	// MaxCreatedPerWrite bounds the venues, organizers and terms one event
 	// write creates from fields or names.
 	MaxCreatedPerWrite = 25
+
+	// MaxListItems bounds every list parameter (however it is sent: a
+	// repeated key counts each time), so no request can make the service
+	// allocate or query without limit; a parameter may declare fewer.
+	MaxListItems = 1000
+	// MaxPage bounds a list's page number, so that its offset stays a
+	// number the index counts in.
+	MaxPage = 1 << 30
+	// MaxPerPage is the largest page of a list: a larger per_page is read
+	// as it (the plugin's sanitiser clamps it), not refused.
+	MaxPerPage = 50
+	// MaxChangesPerPage bounds a page of the change feed (beyond: 400);
+	// DefaultChangesPerPage is its size when per_page is not sent.
+	MaxChangesPerPage     = 1000
+	DefaultChangesPerPage = 100
+
+	// MaxLatitude and MaxLongitude bound a point's degrees, north and south,
+	// east and west.
+	MaxLatitude  = 90
+	MaxLongitude = 180
+	// MaxGeoRadius bounds the radius of "near me" (in its unit, more than
+	// 0); DefaultGeoRadius is the radius when none is sent.
+	MaxGeoRadius     = 20000
+	DefaultGeoRadius = 25
 
 	// MaxSearchLength bounds a search text.
 	MaxSearchLength = 200
@@ -60,6 +94,45 @@ const (
 	// content's.
 	MaxSearchTerms = 10000
 )
+
+// AddTooLong records that a text is longer than its bound, wherever that
+// bound is checked (the routes' checker, a write's fields in app): WordPress'
+// maxLength failure (rest_too_long), counted in bytes.
+func (p *InvalidParams) AddTooLong(name string, maxBytes int) {
+	p.AddSchemaFailure(name, "rest_too_long", fmt.Sprintf("%s must be at most %s bytes long.", name, Thousands(int64(maxBytes))))
+}
+
+// AddTooManyItems records that a list has more items than its bound,
+// wherever that bound is checked: WordPress' maxItems failure
+// (rest_too_many_items).
+func (p *InvalidParams) AddTooManyItems(name string, max int) {
+	unit := "items"
+	if max == 1 {
+		unit = "item"
+	}
+	p.AddSchemaFailure(name, "rest_too_many_items", fmt.Sprintf("%s must contain at most %s %s.", name, Thousands(int64(max)), unit))
+}
+
+// AddSchemaFailure records a failure of one of WordPress' schema keywords
+// (code: rest_out_of_bounds, rest_too_long...): the reason under params, and
+// under details the nested error WordPress writes for it, whose data is null.
+func (p *InvalidParams) AddSchemaFailure(name, code, reason string) {
+	p.Add(name, reason, map[string]any{"code": code, "message": reason, "data": nil})
+}
+
+// Thousands writes n with a comma every three digits, as WordPress'
+// number_format_i18n does in English (65,535).
+func Thousands(n int64) string {
+	digits := fmt.Sprint(n)
+	sign := ""
+	if n < 0 {
+		sign, digits = "-", digits[1:]
+	}
+	for i := len(digits) - 3; i > 0; i -= 3 {
+		digits = digits[:i] + "," + digits[i:]
+	}
+	return sign + digits
+}
 
 // CapWord cuts a word to MaxWordBytes, on a character boundary: what the index
 // keeps of a word, and so what a search looks for.
