@@ -62,7 +62,7 @@ func TestListsAreAnsweredFromTheCacheUntilTheIndexChanges(t *testing.T) {
 		}
 		return page.Total
 	}
-	if list() != 0 || list() != 0 || counting.searches != 1 {
+	if first, second := list(), list(); first != 0 || second != 0 || counting.searches != 1 {
 		t.Fatalf("two identical lists reached the index %d times, want 1", counting.searches)
 	}
 	if _, err := a.Venues.Create(ctx, admin, app.LinkedInput{PostFields: app.PostFields{Title: ptr("New")}}); err != nil {

@@ -210,7 +210,7 @@ func documentArgs(method string, pathParams []string, args []Arg) fuego.RouteOpt
 				p := openapi3.NewQueryParameter(a.Name).WithDescription(describe(a)).WithSchema(paramSchema(a))
 				p.Required, p.Example = a.Required, a.Example
 				if a.Type == TypeArray {
-					p.Style, p.Explode = openapi3.SerializationForm, openapi3.BoolPtr(true)
+					p.Style, p.Explode = openapi3.SerializationForm, openapi3.Ptr(true)
 				}
 				r.Operation.AddParameter(p)
 			}
@@ -227,7 +227,7 @@ func documentArgs(method string, pathParams []string, args []Arg) fuego.RouteOpt
 				body.Required = append(body.Required, a.Name)
 			}
 			if a.Type == TypeArray {
-				encoding[a.Name] = &openapi3.Encoding{Style: openapi3.SerializationForm, Explode: openapi3.BoolPtr(true)}
+				encoding[a.Name] = &openapi3.Encoding{Style: openapi3.SerializationForm, Explode: openapi3.Ptr(true)}
 			}
 		}
 		if len(body.Properties) == 0 {
@@ -314,7 +314,7 @@ func paramSchema(a Arg) *openapi3.Schema {
 // ASCII, a bound a client may meet with fewer characters of other scripts.
 func documentBounds(s *openapi3.Schema, a Arg) {
 	if a.MaxBytes > 0 {
-		s.MaxLength = openapi3.Uint64Ptr(uint64(a.MaxBytes))
+		s.MaxLength = openapi3.Ptr(uint64(a.MaxBytes))
 	}
 	if a.NotEmpty {
 		s.MinLength = 1
@@ -332,6 +332,6 @@ func documentBounds(s *openapi3.Schema, a Arg) {
 		s.Max = bound(a.Clamp)
 	}
 	if max := a.maxItems(); max > 0 {
-		s.MaxItems = openapi3.Uint64Ptr(uint64(max))
+		s.MaxItems = openapi3.Ptr(uint64(max))
 	}
 }

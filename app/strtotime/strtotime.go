@@ -79,9 +79,7 @@ func parseDate(s string, now time.Time, loc *time.Location) (time.Time, error) {
 }
 
 func digitsOnly(s string) bool {
-	if strings.HasPrefix(s, "-") {
-		s = s[1:]
-	}
+	s = strings.TrimPrefix(s, "-")
 	if s == "" {
 		return false
 	}
