@@ -1,10 +1,8 @@
 package controllers_test
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
-	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -345,29 +343,6 @@ func TestConcurrentCreatesOfOneTitleAllSucceed(t *testing.T) {
 				seen[slugs[i]] = true
 			}
 		})
-	}
-}
-
-// A body shorter than its Content-Length, sent over a connection that the
-// client then half-closes.
-func TestATruncatedBodyIsA400(t *testing.T) {
-	t.Parallel()
-	s := startService(t)
-	conn, err := net.Dial("tcp", strings.TrimPrefix(s.URL, "http://"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	body := `{"title": "cut`
-	fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer %s\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n%s",
-		eventsPath, adminPassword, body)
-	conn.(*net.TCPConn).CloseWrite()
-	res, err := http.ReadResponse(bufio.NewReader(conn), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.StatusCode != http.StatusBadRequest {
-		t.Fatalf("status %d", res.StatusCode)
 	}
 }
 
