@@ -1,18 +1,6 @@
 package controllers
 
-import (
-	"net/http"
-	"net/netip"
-	"time"
-
-	"calendar/app"
-)
-
-// NewSideloaderAllowing is the sideloader with another address rule, so tests
-// can fetch from servers on the loopback interface.
-func NewSideloaderAllowing(timeout time.Duration, allow func(netip.AddrPort) bool) app.Fetcher {
-	return newSideloader(timeout, allow)
-}
+import "net/http"
 
 // The narrow interfaces each resource's routes use, and the credentials',
 // for tests that mount one resource's routes on a service of their own.

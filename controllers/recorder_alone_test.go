@@ -1,6 +1,7 @@
 package controllers_test
 
 import (
+	"encoding/json"
 	"io"
 	"log/slog"
 	"net/http"
@@ -102,4 +103,21 @@ func expectEachKind(t *testing.T, rec *recorder, s *service, requests ...request
 			}
 		}
 	}
+}
+
+// rawAt is the JSON value at a path of keys in raw.
+func rawAt(t *testing.T, raw []byte, path ...string) json.RawMessage {
+	t.Helper()
+	for _, key := range path {
+		var object map[string]json.RawMessage
+		if err := json.Unmarshal(raw, &object); err != nil {
+			t.Fatalf("no object for %q in %s: %v", key, raw, err)
+		}
+		value, ok := object[key]
+		if !ok {
+			t.Fatalf("no %q in %s", key, raw)
+		}
+		raw = value
+	}
+	return raw
 }
