@@ -356,6 +356,7 @@ func TestABadEventRequestIsRefusedBeforeTheServiceIsAsked(t *testing.T) {
 		{"GET", "/events?facets=price", "", 400, "rest_invalid_param"},
 		{"GET", "/events?geoloc_lat=north", "", 400, "rest_invalid_param"},
 		{"GET", "/events?geoloc_unit=ft", "", 400, "rest_invalid_param"},
+		{"GET", "/events?facets=geo_grid&geo_precision=fine", "", 400, "rest_invalid_param"},
 		{"GET", "/events?post_parent=foo-bar", "", 400, "rest_invalid_param"},
 		{"GET", "/events.ics?per_page=0", "", 400, "rest_invalid_param"},
 		{"GET", "/events/x1", "", 404, "rest_no_route"},
@@ -517,5 +518,21 @@ func TestAnEventsAnswersCarryWhatTheClientNeedsNext(t *testing.T) {
 		if got := svc.asked().Expect; !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("%s: %s: the write expects %+v, want %+v", tc.header, tc.value, got, tc.want)
 		}
+	}
+}
+
+// A parameter the service refuses is named in the answer, as the plugin's
+// validators name theirs.
+func TestAParameterTheServiceRefusesIsNamedInTheAnswer(t *testing.T) {
+	t.Parallel()
+	var bad calendar.InvalidParams
+	bad.Add("post_parent", "post_parent must name a series.", nil)
+	svc := &recordedEvents{}
+	svc.failWith(bad.Err())
+	s := eventsAlone(t, svc)
+	res := s.do("POST", aloneAPI+"/events/12", bearer("editor-token"), jsonBody(map[string]any{"post_parent": 12}))
+	data := res.expectError(t, http.StatusBadRequest, "rest_invalid_param")["data"].(map[string]any)
+	if params, _ := data["params"].(map[string]any); params["post_parent"] != "post_parent must name a series." || data["details"] == nil {
+		t.Fatalf("the refusal's data: %v", data)
 	}
 }
