@@ -60,7 +60,10 @@ func (r *recordedLinked[V]) Delete(_ context.Context, caller app.Caller, ref app
 
 func venuesAlone(t *testing.T, svc *recordedLinked[app.VenueView]) *service {
 	t.Helper()
-	svc.postType, svc.meta, svc.item = calendar.PostTypeVenue, aloneVenueMeta, app.VenueView{ID: 5, Venue: "recorded"}
+	svc.postType, svc.meta = calendar.PostTypeVenue, aloneVenueMeta
+	if svc.item.ID == 0 {
+		svc.item = app.VenueView{ID: 5, Venue: "recorded"}
+	}
 	return serveAlone(t, func(cfg controllers.Config) http.Handler {
 		return controllers.NewLinkedAlone(cfg, oneEditor{}, "venues", svc)
 	})
@@ -90,6 +93,8 @@ func TestTheVenueAndOrganizerListsReadTheirParametersIntoTheFilter(t *testing.T)
 			app.LinkedFilter{Page: app.PageRequest{Page: 2, PerPage: 5}, Search: ptr("hall"), Statuses: &[]string{"draft", "publish"},
 				Event: ptr(int64(9)), HasEvents: ptr(true), OnlyWithUpcoming: true, ModifiedAfter: ptr("2030-01-01")}},
 		{"has_events=false keeps the others", "venues", "has_events=false", app.LinkedFilter{HasEvents: ptr(false)}},
+		{"a list with spaces", "venues", "status=publish,%20draft", app.LinkedFilter{Statuses: &[]string{"publish", "draft"}}},
+		{"a list as PHP sends it", "venues", "status[]=publish&status[]=draft", app.LinkedFilter{Statuses: &[]string{"publish", "draft"}}},
 		{"has_events=0 keeps the others", "organizers", "has_events=0", app.LinkedFilter{HasEvents: ptr(false)}},
 		{"venues near a point, nearest first", "venues", "geoloc_lat=45.76&geoloc_lng=4.8357&geoloc_radius=10&geoloc_unit=km&orderby=distance",
 			app.LinkedFilter{ByDistance: true, Near: app.NearInput{Lat: ptr(45.76), Lng: ptr(4.8357), Radius: ptr(10.0), Unit: "km"}}},
@@ -199,6 +204,10 @@ func TestABadVenueOrOrganizerRequestIsRefusedBeforeTheServiceIsAsked(t *testing.
 		{"venues", "GET", "/venues?geoloc_lat=north", "", 400, "rest_invalid_param"},
 		{"venues", "GET", "/venues?geoloc_unit=ft", "", 400, "rest_invalid_param"},
 		{"venues", "POST", "/venues", `{"city":"Lyon"}`, 400, "rest_missing_callback_param"},
+		{"venues", "POST", "/venues", `{"venue":5}`, 400, "rest_invalid_param"}, // a number is not a string
+		{"venues", "POST", "/venues", `{"venue":"Hall","author":"foo"}`, 400, "rest_invalid_param"},
+		{"venues", "GET", "/venues?per_page=foo%20bar", "", 400, "rest_invalid_param"},
+		{"venues", "GET", "/venues?page=-1", "", 400, "rest_invalid_param"},
 		{"venues", "POST", "/venues", `{"venue":"Hall","geo_lat":"north"}`, 400, "rest_invalid_param"},
 		{"venues", "POST", "/venues", `{"venue":"Hall","status":"kinda"}`, 400, "rest_invalid_param"},
 		{"venues", "PATCH", "/venues/12", `{"show_map":"maybe"}`, 400, "rest_invalid_param"},
@@ -247,5 +256,19 @@ func TestAVenueListPageSaysItsTotalsAndItsNeighbours(t *testing.T) {
 	if m := res.object(t); !strings.HasPrefix(m["previous_rest_url"].(string), s.URL+aloneAPI+"/venues/?") ||
 		!strings.Contains(m["previous_rest_url"].(string), "search=a") || len(m["venues"].([]any)) != 1 {
 		t.Errorf("the wrapper %v", m)
+	}
+}
+
+// Answers are UTF-8 as they are: neither non-ASCII letters nor slashes are
+// escaped.
+func TestAVenueIsAnsweredInUTF8WithoutEscapes(t *testing.T) {
+	t.Parallel()
+	svc := &recordedLinked[app.VenueView]{item: app.VenueView{ID: 5, Venue: "Salle Rhône <1>", Website: "https://hall.example/a&b"}}
+	s := venuesAlone(t, svc)
+	res := s.do("GET", aloneAPI+"/venues/5")
+	res.expectStatus(t, http.StatusOK)
+	if body := string(res.Body); strings.Contains(body, `\u`) || strings.Contains(body, `\/`) || !strings.Contains(body, "Salle Rhône <1>") ||
+		!strings.Contains(body, "https://hall.example/a&b") {
+		t.Fatalf("the answer escapes: %s", body)
 	}
 }
