@@ -131,6 +131,7 @@ func TestTheEventListReadsItsParametersIntoTheFilter(t *testing.T) {
 		{"an order of WordPress' the plugin ignores", "orderby=title", app.EventFilter{}},
 		{"per_page capped", "per_page=500", app.EventFilter{Page: app.PageRequest{PerPage: app.MaxPerPage}}},
 		{"ticketed=false is no filter", "ticketed=false", app.EventFilter{}},
+		{"empty texts and lists, for the service to refuse", "search=&tags=", app.EventFilter{Search: ptr(""), Tags: &[]string{}}},
 	} {
 		s.do("GET", aloneAPI+"/events?"+tc.query).expectStatus(t, http.StatusOK)
 		if got := svc.got()[0].(app.EventFilter); !reflect.DeepEqual(got, noDates(tc.want)) {
@@ -347,6 +348,8 @@ func TestABadEventRequestIsRefusedBeforeTheServiceIsAsked(t *testing.T) {
 	}{
 		{"GET", "/events?per_page=0", "", 400, "rest_invalid_param"},
 		{"GET", "/events?page=0", "", 400, "rest_invalid_param"},
+		{"GET", "/events?per_page=-1", "", 400, "rest_invalid_param"},
+		{"GET", "/events?include=foo-bar,23", "", 400, "rest_invalid_param"},
 		{"GET", "/events?venue=foo", "", 400, "rest_invalid_param"},
 		{"GET", "/events?featured=maybe", "", 400, "rest_invalid_param"},
 		{"GET", "/events?ticketed=true", "", 400, "rest_invalid_param"},
