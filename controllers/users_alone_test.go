@@ -2,6 +2,7 @@ package controllers_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"reflect"
 	"testing"
@@ -115,6 +116,7 @@ func TestABadUserRequestIsRefusedBeforeTheServiceIsAsked(t *testing.T) {
 	}{
 		{"POST", "/users", `{"login":"ann","role":"author"}`, true, 401, "rest_not_logged_in"}, // a body sent anonymously, unread
 		{"POST", "/users", `{"role":"author"}`, false, 400, "rest_missing_callback_param"},
+		{"POST", "/users", `{"login":5,"role":"editor"}`, false, 400, "rest_invalid_param"},
 		{"POST", "/users", `{"login":"ann","role":"king"}`, false, 400, "rest_invalid_param"},
 		{"POST", "/users", `{"login":`, false, 400, "rest_invalid_json"},
 		{"PUT", "/users/11", `{}`, false, 400, "rest_missing_callback_param"},
@@ -142,4 +144,15 @@ func TestEachErrorOfTheUserServiceLeavesWithItsStatusInThePluginsShape(t *testin
 	s := usersAlone(t, svc)
 	expectEachKind(t, &svc.recorder, s, request{"GET", aloneAdmin + "/users"}, request{"GET", aloneAdmin + "/users/me"},
 		request{"DELETE", aloneAdmin + "/users/3"}, request{"GET", aloneAdmin + "/users/me/application-passwords"})
+}
+
+// An anonymous creation without a body is checked as any: its parameters,
+// missing, are listed.
+func TestTheParametersMissingFromAUserCreationAreListed(t *testing.T) {
+	t.Parallel()
+	svc := &recordedUsers{}
+	m := usersAlone(t, svc).do("POST", aloneAdmin+"/users").expectError(t, http.StatusBadRequest, "rest_missing_callback_param")
+	if got := fmt.Sprint(m["data"].(map[string]any)["params"]); got != "[login role]" {
+		t.Fatalf("data.params = %v, want [login role]", got)
+	}
 }
