@@ -3,6 +3,7 @@ package controllers_test
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"fmt"
 	"net"
 	"net/http"
@@ -154,6 +155,9 @@ func TestTheFeedReadsTheListsParametersWithoutAPage(t *testing.T) {
 		{"JSON ranked above iCalendar", "/events?search=jazz&per_page=5&page=3", "text/calendar;q=0.5, application/json", "List"},
 		{"JSON named as well as iCalendar", "/events?search=jazz&per_page=5&page=3", "application/json, text/calendar", "List"},
 		{"no iCalendar at all", "/events?search=jazz&per_page=5&page=3", "text/calendar;q=0", "List"},
+		{"a browser's", "/events?search=jazz&per_page=5&page=3", "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8", "List"},
+		{"iCalendar in capitals, with a charset", "/events?search=jazz&per_page=5&page=3", "TEXT/CALENDAR; charset=utf-8", "Feed"},
+		{"iCalendar before anything", "/events?search=jazz&per_page=5&page=3", "text/calendar, */*", "Feed"},
 	} {
 		svc := &recordedEvents{feed: &app.Feed{Body: []byte("BEGIN:VCALENDAR\r\nX-RECORDED:1\r\nEND:VCALENDAR\r\n"), Total: 12, TotalPages: 3}}
 		s := eventsAlone(t, svc)
@@ -163,6 +167,9 @@ func TestTheFeedReadsTheListsParametersWithoutAPage(t *testing.T) {
 		}
 		res := s.do("GET", aloneAPI+tc.path, opts...)
 		res.expectStatus(t, http.StatusOK)
+		if vary := strings.Join(res.Header.Values("Vary"), ","); !strings.Contains(vary, "Accept") {
+			t.Errorf("%s: Vary %q, want Accept among them", tc.name, vary)
+		}
 		if svc.called() != tc.call {
 			t.Errorf("%s: the service was asked %q, want %q", tc.name, svc.called(), tc.call)
 			continue
@@ -364,6 +371,7 @@ func TestABadEventRequestIsRefusedBeforeTheServiceIsAsked(t *testing.T) {
 		{"GET", "/events.ics?per_page=0", "", 400, "rest_invalid_param"},
 		{"GET", "/events/x1", "", 404, "rest_no_route"},
 		{"GET", "/events", "", 401, "incorrect_password"}, // with a wrong credential
+		{"GET", "/events.ics", "", 401, "incorrect_password"},
 		{"POST", "/events", `{"title":"Gala"}`, 400, "rest_missing_callback_param"},
 		{"POST", "/events", `{"start_date":"2030-05-01","end_date":"2030-05-02"}`, 400, "rest_missing_callback_param"},
 		{"POST", "/events", `{"title":`, 400, "rest_invalid_json"},
@@ -537,5 +545,28 @@ func TestAParameterTheServiceRefusesIsNamedInTheAnswer(t *testing.T) {
 	data := res.expectError(t, http.StatusBadRequest, "rest_invalid_param")["data"].(map[string]any)
 	if params, _ := data["params"].(map[string]any); params["post_parent"] != "post_parent must name a series." || data["details"] == nil {
 		t.Fatalf("the refusal's data: %v", data)
+	}
+}
+
+// A calendar client polling an unchanged feed is answered 304; enveloped,
+// the feed is a JSON string.
+func TestAFeedIsCachedByItsBytesAndEnvelopedAsText(t *testing.T) {
+	t.Parallel()
+	svc := &recordedEvents{}
+	s := eventsAlone(t, svc)
+	feed := s.do("GET", aloneAPI+"/events.ics")
+	etag := feed.Header.Get("ETag")
+	if etag == "" {
+		t.Fatal("no ETag on the feed")
+	}
+	s.do("GET", aloneAPI+"/events.ics", header("If-None-Match", etag)).expectStatus(t, http.StatusNotModified)
+	var enveloped struct {
+		Body   string
+		Status int
+	}
+	res := s.do("GET", aloneAPI+"/events.ics?_envelope")
+	if err := json.Unmarshal(res.Body, &enveloped); err != nil || enveloped.Status != http.StatusOK ||
+		enveloped.Body != string(feed.Body) || !strings.HasPrefix(res.Header.Get("Content-Type"), "application/json") {
+		t.Fatalf("the enveloped feed: %v %+v %s", err, enveloped, res.Header.Get("Content-Type"))
 	}
 }
