@@ -245,7 +245,7 @@ func TestAVenueListPageSaysItsTotalsAndItsNeighbours(t *testing.T) {
 	svc := &recordedLinked[app.VenueView]{page: &app.Page[app.VenueView]{Items: []app.VenueView{{ID: 1, Venue: "a"}},
 		Page: 3, PerPage: 1, Total: 3, TotalPages: 3}}
 	s := venuesAlone(t, svc)
-	res := s.do("GET", aloneAPI+"/venues?page=3&per_page=1&search=a")
+	res := s.do("GET", aloneAPI+"/venues?page=3&per_page=1&search=a&modified_after=2000-01-01+00:00:00")
 	res.expectStatus(t, http.StatusOK)
 	if res.Header.Get("X-WP-Total") != "3" || res.Header.Get("X-TEC-TotalPages") != "3" || !strings.Contains(res.Header.Get("Link"), `rel="prev"`) {
 		t.Errorf("headers %v", res.Header)
@@ -254,7 +254,8 @@ func TestAVenueListPageSaysItsTotalsAndItsNeighbours(t *testing.T) {
 		t.Fatalf("the wrapper's keys: %s", got)
 	}
 	if m := res.object(t); !strings.HasPrefix(m["previous_rest_url"].(string), s.URL+aloneAPI+"/venues/?") ||
-		!strings.Contains(m["previous_rest_url"].(string), "search=a") || len(m["venues"].([]any)) != 1 {
+		!strings.Contains(m["previous_rest_url"].(string), "search=a") || !strings.Contains(m["previous_rest_url"].(string), "modified_after=2000-01-01+00%3A00%3A00") ||
+		len(m["venues"].([]any)) != 1 {
 		t.Errorf("the wrapper %v", m)
 	}
 }

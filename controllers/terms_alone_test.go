@@ -264,3 +264,20 @@ func show(v any) string {
 
 // ptr is a pointer to a copy of v, for the optional fields of typed requests.
 func ptr[T any](v T) *T { return &v }
+
+// A term list's wrapper keys are in WordPress' order; past the last page
+// it links back and not on.
+func TestATermListPastItsLastPageLinksBack(t *testing.T) {
+	t.Parallel()
+	svc := &recordedTerms{page: &app.Page[app.TermView]{Items: []app.TermView{}, Page: 4, PerPage: 3, Total: 9, TotalPages: 3}}
+	s := termsAlone(t, "tags", svc)
+	res := s.do("GET", "/vendor/events/v1/tags?hide_empty=0&per_page=3&page=4")
+	res.expectStatus(t, http.StatusOK)
+	if got := strings.Join(keyOrder(t, res.Body), " "); got != "rest_url total total_pages tags previous_rest_url" {
+		t.Fatalf("the wrapper's keys: %s", got)
+	}
+	prev, err := neturl.Parse(res.object(t)["previous_rest_url"].(string))
+	if err != nil || prev.Query().Get("page") != "3" || prev.Query().Get("per_page") != "3" || prev.Query().Get("hide_empty") != "false" {
+		t.Fatalf("the previous page's link %v, want page 3 with the filters", prev)
+	}
+}
