@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
+	"sort"
 	"strings"
 	"testing"
 
@@ -83,4 +84,16 @@ func keyOrder(t *testing.T, raw []byte) []string {
 		}
 	}
 	return keys
+}
+
+// listNames returns the sorted names under key in a list answer.
+func listNames(t *testing.T, res *response, key, field string) string {
+	t.Helper()
+	res.expectStatus(t, http.StatusOK)
+	var out []string
+	for _, item := range res.object(t)[key].([]any) {
+		out = append(out, item.(map[string]any)[field].(string))
+	}
+	sort.Strings(out)
+	return strings.Join(out, ",")
 }
