@@ -94,3 +94,14 @@ func TestATermListPastItsLastPageIsEmpty(t *testing.T) {
 		}
 	}
 }
+
+// A tag takes no parent, whatever was sent as one (the HTTP layer keeps a
+// parent of any shape for this refusal).
+func TestATagRefusesAnyParent(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	for _, parent := range []int64{0, 7} {
+		_, err := w.app.Tags.Create(w.ctx, w.admin(), app.TermInput{Name: ptr(fmt.Sprint("A", parent)), Parent: &parent})
+		invalid(t, err, "rest_taxonomy_not_hierarchical")
+	}
+}

@@ -570,3 +570,22 @@ func TestAFeedIsCachedByItsBytesAndEnvelopedAsText(t *testing.T) {
 		t.Fatalf("the enveloped feed: %v %+v %s", err, enveloped, res.Header.Get("Content-Type"))
 	}
 }
+
+// What the HTTP layer refuses of a write is named as the service's
+// refusals are: more organizers than an event has, a cost of no shape.
+func TestAWriteRefusedBeforeTheServiceNamesTheParameter(t *testing.T) {
+	t.Parallel()
+	svc := &recordedEvents{}
+	s := eventsAlone(t, svc)
+	organizers := make([]any, calendar.MaxOrganizers+1)
+	for param, value := range map[string]any{"organizer": organizers, "cost": map[string]any{"a": map[string]any{}}} {
+		fields := map[string]any{"title": "t", "start_date": "a", "end_date": "b", param: value}
+		m := s.do("POST", aloneAPI+"/events", bearer("editor-token"), jsonBody(fields)).expectError(t, http.StatusBadRequest, "rest_invalid_param")
+		if params, _ := m["data"].(map[string]any)["params"].(map[string]any); params[param] == nil {
+			t.Errorf("the refusal of %s does not name it: %v", param, m)
+		}
+	}
+	if svc.called() != "" {
+		t.Errorf("the service was asked %s", svc.called())
+	}
+}

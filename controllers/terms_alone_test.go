@@ -153,6 +153,8 @@ func TestTheTermWritesHandTheServiceWhatWasSentByWhom(t *testing.T) {
 			app.TermInput{Name: ptr("Jazz"), Description: ptr("<b>live</b>"), Slug: ptr("jz")}},
 		{"a tag's parent kept for the service to refuse", "tags", "PATCH", "/tags/5", `{"parent":2}`, http.StatusOK, "Update",
 			app.TermInput{Parent: ptr(int64(2))}},
+		{"a tag's parent of any shape kept too", "tags", "POST", "/tags", `{"name":"A","parent":"foo"}`, http.StatusCreated, "Create",
+			app.TermInput{Name: ptr("A"), Parent: ptr(int64(0))}},
 	} {
 		svc := &recordedTerms{hierarchical: tc.plural == "categories"}
 		s := termsAlone(t, tc.plural, svc)
@@ -184,6 +186,12 @@ func TestABadTermRequestIsRefusedBeforeTheServiceIsAsked(t *testing.T) {
 		{"GET", "/categories?per_page=0", "", http.StatusBadRequest, "rest_invalid_param"},
 		{"GET", "/categories?parent=first", "", http.StatusBadRequest, "rest_invalid_param"},
 		{"GET", "/categories?orderby=popularity", "", http.StatusBadRequest, "rest_invalid_param"},
+		{"GET", "/categories?event=foo", "", http.StatusBadRequest, "rest_invalid_param"},
+		{"GET", "/categories?hide_empty=maybe", "", http.StatusBadRequest, "rest_invalid_param"},
+		{"GET", "/categories?per_page=x", "", http.StatusBadRequest, "rest_invalid_param"},
+		{"GET", "/categories?page=0", "", http.StatusBadRequest, "rest_invalid_param"},
+		{"POST", "/categories", `{"name":"A","parent":""}`, http.StatusBadRequest, "rest_invalid_param"},
+		{"POST", "/categories", `{"name":"A","parent":"foo"}`, http.StatusBadRequest, "rest_invalid_param"},
 		{"POST", "/categories", `{"description":"no name"}`, http.StatusBadRequest, "rest_missing_callback_param"},
 		{"POST", "/categories", `{"name":`, http.StatusBadRequest, "rest_invalid_json"},
 		{"GET", "/categories/x1", "", http.StatusNotFound, "rest_no_route"},
