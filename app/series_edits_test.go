@@ -10,9 +10,9 @@ import (
 )
 
 // Edits of a series and of its occurrences (app/series_edits.go), and who
-// reads and edits them, tested in the domain. controllers/series_test.go
-// keeps what is HTTP: the answer to an occurrence's edit, a refusal's shape,
-// and a series edit on MongoDB.
+// reads and edits them, tested in the domain. controllers/events_alone_test.go
+// tests what is HTTP (how recurrence and post_parent are read, a refusal's
+// shape), controllers/series_test.go a series edit on MongoDB.
 
 // recurring creates a series as the administrator, in UTC, from start for
 // length, by the rules.

@@ -10,8 +10,9 @@ import (
 )
 
 // The rules of a series, tested in the domain: what occurrences a rule
-// makes, at which local and UTC times. controllers/series_test.go keeps what
-// is HTTP (how recurrence is sent and shown, the statuses of bad rules).
+// makes, at which local and UTC times; the lines kept and refused:
+// series_lines_test.go. How recurrence is sent over HTTP is
+// controllers/events_alone_test.go's.
 
 // seriesStarts creates a series as the administrator, in zone, from start for an
 // hour, and lists the starts of it and its occurrences, local and UTC.

@@ -153,6 +153,8 @@ func TestTheTermWritesHandTheServiceWhatWasSentByWhom(t *testing.T) {
 			app.TermInput{Name: ptr("Jazz"), Description: ptr("<b>live</b>"), Slug: ptr("jz")}},
 		{"a tag's parent kept for the service to refuse", "tags", "PATCH", "/tags/5", `{"parent":2}`, http.StatusOK, "Update",
 			app.TermInput{Parent: ptr(int64(2))}},
+		{"a tag's parent of any shape kept too", "tags", "POST", "/tags", `{"name":"A","parent":"foo"}`, http.StatusCreated, "Create",
+			app.TermInput{Name: ptr("A"), Parent: ptr(int64(0))}},
 	} {
 		svc := &recordedTerms{hierarchical: tc.plural == "categories"}
 		s := termsAlone(t, tc.plural, svc)
@@ -184,6 +186,12 @@ func TestABadTermRequestIsRefusedBeforeTheServiceIsAsked(t *testing.T) {
 		{"GET", "/categories?per_page=0", "", http.StatusBadRequest, "rest_invalid_param"},
 		{"GET", "/categories?parent=first", "", http.StatusBadRequest, "rest_invalid_param"},
 		{"GET", "/categories?orderby=popularity", "", http.StatusBadRequest, "rest_invalid_param"},
+		{"GET", "/categories?event=foo", "", http.StatusBadRequest, "rest_invalid_param"},
+		{"GET", "/categories?hide_empty=maybe", "", http.StatusBadRequest, "rest_invalid_param"},
+		{"GET", "/categories?per_page=x", "", http.StatusBadRequest, "rest_invalid_param"},
+		{"GET", "/categories?page=0", "", http.StatusBadRequest, "rest_invalid_param"},
+		{"POST", "/categories", `{"name":"A","parent":""}`, http.StatusBadRequest, "rest_invalid_param"},
+		{"POST", "/categories", `{"name":"A","parent":"foo"}`, http.StatusBadRequest, "rest_invalid_param"},
 		{"POST", "/categories", `{"description":"no name"}`, http.StatusBadRequest, "rest_missing_callback_param"},
 		{"POST", "/categories", `{"name":`, http.StatusBadRequest, "rest_invalid_json"},
 		{"GET", "/categories/x1", "", http.StatusNotFound, "rest_no_route"},
@@ -264,3 +272,20 @@ func show(v any) string {
 
 // ptr is a pointer to a copy of v, for the optional fields of typed requests.
 func ptr[T any](v T) *T { return &v }
+
+// A term list's wrapper keys are in WordPress' order; past the last page
+// it links back and not on.
+func TestATermListPastItsLastPageLinksBack(t *testing.T) {
+	t.Parallel()
+	svc := &recordedTerms{page: &app.Page[app.TermView]{Items: []app.TermView{}, Page: 4, PerPage: 3, Total: 9, TotalPages: 3}}
+	s := termsAlone(t, "tags", svc)
+	res := s.do("GET", "/vendor/events/v1/tags?hide_empty=0&per_page=3&page=4")
+	res.expectStatus(t, http.StatusOK)
+	if got := strings.Join(keyOrder(t, res.Body), " "); got != "rest_url total total_pages tags previous_rest_url" {
+		t.Fatalf("the wrapper's keys: %s", got)
+	}
+	prev, err := neturl.Parse(res.object(t)["previous_rest_url"].(string))
+	if err != nil || prev.Query().Get("page") != "3" || prev.Query().Get("per_page") != "3" || prev.Query().Get("hide_empty") != "false" {
+		t.Fatalf("the previous page's link %v, want page 3 with the filters", prev)
+	}
+}

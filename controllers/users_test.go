@@ -6,9 +6,11 @@ import (
 	"strings"
 	"sync"
 	"testing"
-
-	"calendar/app/calendar"
 )
+
+// Who manages users and passwords is app's (app/users_rules_test.go); the
+// routes' HTTP, users_alone_test.go. Here, credentials as clients send them,
+// through the real accounts, and administrators racing each other.
 
 func TestBootstrapAdminSignsInWithBasicAndBearer(t *testing.T) {
 	t.Parallel()
@@ -43,116 +45,6 @@ func TestAWrongCredentialIs401EvenOnAPublicRoute(t *testing.T) {
 	}
 	t.Run("probes skip authentication", func(t *testing.T) {
 		s.do("GET", "/healthz", basic("admin", "x")).expectStatus(t, http.StatusOK)
-	})
-}
-
-func TestUsersOfEveryRoleAreCreatedListedAndDeletedByTheAdminOnly(t *testing.T) {
-	t.Parallel()
-	s := startService(t)
-	passwords := map[calendar.Role]string{}
-	ids := map[calendar.Role]float64{}
-	for _, role := range calendar.Roles {
-		ids[role], passwords[role] = s.createUser("user-"+string(role), role)
-	}
-
-	t.Run("each new user signs in with the password shown once", func(t *testing.T) {
-		for role, pw := range passwords {
-			s.do("GET", "/vendor/events/v1", basic("user-"+string(role), pw)).expectStatus(t, http.StatusOK)
-			s.do("GET", "/vendor/events/v1", bearer(pw)).expectStatus(t, http.StatusOK)
-		}
-	})
-
-	t.Run("the listing has every user and no password", func(t *testing.T) {
-		res := s.do("GET", "/vendor/admin/v1/users", asAdmin())
-		res.expectStatus(t, http.StatusOK)
-		if strings.Contains(strings.ToLower(string(res.Body)), "password") {
-			t.Fatalf("listing mentions a password: %s", res.Body)
-		}
-		users := res.list(t)
-		if len(users) != 1+len(calendar.Roles) {
-			t.Fatalf("%d users listed, want %d", len(users), 1+len(calendar.Roles))
-		}
-		for i, u := range users {
-			if len(u) != 3 || u["id"] != float64(i+1) || u["login"] == nil || u["role"] == nil {
-				t.Fatalf("user %d = %v, want exactly id (in order), login, role", i, u)
-			}
-		}
-	})
-
-	// A body sent anonymously to the admin namespace is refused unread,
-	// before its route's own check.
-	denied := []struct {
-		name         string
-		cred         option
-		status       int
-		codeWithBody string
-	}{
-		{"anonymous", nil, http.StatusUnauthorized, "rest_not_logged_in"},
-		{"editor", basic("user-editor", passwords[calendar.RoleEditor]), http.StatusForbidden, "rest_forbidden"},
-		{"subscriber", bearer(passwords[calendar.RoleSubscriber]), http.StatusForbidden, "rest_forbidden"},
-	}
-	for _, d := range denied {
-		t.Run(d.name+" may not manage users", func(t *testing.T) {
-			opts := func(more ...option) []option {
-				if d.cred != nil {
-					more = append(more, d.cred)
-				}
-				return more
-			}
-			s.do("GET", "/vendor/admin/v1/users", opts()...).expectError(t, d.status, "rest_forbidden")
-			s.do("POST", "/vendor/admin/v1/users", opts(jsonBody(map[string]string{"login": "x", "role": "editor"}))...).
-				expectError(t, d.status, d.codeWithBody)
-			s.do("DELETE", "/vendor/admin/v1/users/2", opts()...).expectError(t, d.status, "rest_forbidden")
-		})
-	}
-
-	t.Run("the admin deletes a user, whose password then stops working", func(t *testing.T) {
-		res := s.do("DELETE", "/vendor/admin/v1/users/"+itoa(ids[calendar.RoleAuthor]), asAdmin())
-		res.expectStatus(t, http.StatusOK)
-		m := res.object(t)
-		prev, _ := m["previous"].(map[string]any)
-		if m["deleted"] != true || prev["login"] != "user-author" {
-			t.Fatalf("delete answer = %s", res.Body)
-		}
-		s.do("GET", "/vendor/events/v1", bearer(passwords[calendar.RoleAuthor])).expectError(t, http.StatusUnauthorized, "incorrect_password")
-		s.do("DELETE", "/vendor/admin/v1/users/"+itoa(ids[calendar.RoleAuthor]), asAdmin()).expectError(t, http.StatusNotFound, "rest_user_invalid_id")
-	})
-
-	t.Run("the admin cannot delete itself", func(t *testing.T) {
-		s.do("DELETE", "/vendor/admin/v1/users/1", asAdmin()).expectError(t, http.StatusBadRequest, "rest_user_cannot_delete_self")
-	})
-}
-
-func TestUserCreationChecksParametersBeforePermission(t *testing.T) {
-	t.Parallel()
-	s := startService(t)
-	_, takenPassword := s.createUser("taken", calendar.RoleEditor)
-	cases := []struct {
-		name   string
-		opts   []option
-		status int
-		code   string
-	}{
-		{"anonymous without parameters gets 400 first", nil, 400, "rest_missing_callback_param"},
-		{"missing role", []option{asAdmin(), jsonBody(map[string]string{"login": "x"})}, 400, "rest_missing_callback_param"},
-		{"unknown role", []option{asAdmin(), jsonBody(map[string]string{"login": "x", "role": "king"})}, 400, "rest_invalid_param"},
-		{"login not a string", []option{asAdmin(), jsonBody(map[string]any{"login": 5, "role": "editor"})}, 400, "rest_invalid_param"},
-		{"login with a slash", []option{asAdmin(), jsonBody(map[string]string{"login": "a/b", "role": "editor"})}, 400, "rest_invalid_param"},
-		{"login taken, any case", []option{asAdmin(), jsonBody(map[string]string{"login": "TAKEN", "role": "author"})}, 400, "existing_user_login"},
-		{"anonymous with a body gets 401, its body unread", []option{jsonBody(map[string]string{"login": "x", "role": "king"})}, 401, "rest_not_logged_in"},
-		{"an editor with an unknown role gets 400 first", []option{basic("taken", takenPassword), jsonBody(map[string]string{"login": "x", "role": "king"})}, 400, "rest_invalid_param"},
-		{"an editor with valid parameters gets 403", []option{basic("taken", takenPassword), jsonBody(map[string]string{"login": "x", "role": "editor"})}, 403, "rest_forbidden"},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			s.do("POST", "/vendor/admin/v1/users", c.opts...).expectError(t, c.status, c.code)
-		})
-	}
-	t.Run("missing parameters are listed", func(t *testing.T) {
-		m := s.do("POST", "/vendor/admin/v1/users").expectError(t, 400, "rest_missing_callback_param")
-		if got := m["data"].(map[string]any)["params"]; len(got.([]any)) != 2 {
-			t.Fatalf("data.params = %v, want [login role]", got)
-		}
 	})
 }
 
