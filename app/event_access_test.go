@@ -138,13 +138,13 @@ func TestAnEventIsTrashedThenDeletedForGood(t *testing.T) {
 	}
 	trashed, err := w.app.Events.Delete(w.ctx, w.admin(), ref, false)
 	w.must(err)
-	if trashed.(*app.EventView).Status != calendar.StatusTrash || w.titles(visitor, app.EventFilter{Dates: month("2030-06")}) != "" {
+	if trashed.Trashed == nil || trashed.Trashed.Status != calendar.StatusTrash || w.titles(visitor, app.EventFilter{Dates: month("2030-06")}) != "" {
 		t.Fatalf("after a delete: %+v", trashed)
 	}
 	kindAndCode(t, "trashing it again", get(w.app.Events.Delete(w.ctx, w.admin(), ref, false)), calendar.KindGone, "event-is-in-trash")
 	gone, err := w.app.Events.Delete(w.ctx, w.admin(), ref, true)
 	w.must(err)
-	if d := gone.(app.Deleted[*app.EventView]); !d.Deleted || d.Previous.Title != "Doomed" {
+	if d := gone.ForGood; d == nil || !d.Deleted || d.Previous.Title != "Doomed" {
 		t.Fatalf("deleted for good: %+v", gone)
 	}
 	kindAndCode(t, "reading it", get(w.app.Events.Get(w.ctx, w.admin(), ref, "")), calendar.KindNotFound, "rest-event-not-found")

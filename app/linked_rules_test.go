@@ -342,7 +342,7 @@ func TestAVenueIsTrashedThenDeletedForGood(t *testing.T) {
 	ref := app.PostRef{ID: v.ID}
 	trashed, err := w.app.Venues.Delete(w.ctx, w.admin(), ref, false)
 	w.must(err)
-	if trashed.(app.VenueView).Status != calendar.StatusTrash {
+	if trashed.Trashed.Status != calendar.StatusTrash {
 		t.Fatalf("after a delete: %+v", trashed)
 	}
 	if e := calendar.AsError(get(w.app.Venues.Delete(w.ctx, w.admin(), ref, false))); e == nil || e.Kind != calendar.KindGone || e.Code != "venue-is-in-trash" {
@@ -359,7 +359,7 @@ func TestAVenueIsTrashedThenDeletedForGood(t *testing.T) {
 	}
 	gone, err := w.app.Venues.Delete(w.ctx, w.admin(), ref, true)
 	w.must(err)
-	if d := gone.(app.Deleted[app.VenueView]); !d.Deleted || d.Previous.Venue != "Doomed" {
+	if d := gone.ForGood; d == nil || !d.Deleted || d.Previous.Venue != "Doomed" {
 		t.Fatalf("deleted for good: %+v", gone)
 	}
 	invalid(t, get(w.app.Venues.Get(w.ctx, w.admin(), ref, "")))

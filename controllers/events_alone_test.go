@@ -62,11 +62,11 @@ func (r *recordedEvents) Update(_ context.Context, caller app.Caller, ref app.Po
 	return &app.EventView{ID: ref.ID, Title: "recorded"}, nil
 }
 
-func (r *recordedEvents) Delete(_ context.Context, caller app.Caller, ref app.PostRef, force bool) (any, error) {
+func (r *recordedEvents) Delete(_ context.Context, caller app.Caller, ref app.PostRef, force bool) (app.Removal[*app.EventView], error) {
 	if err := r.record("Delete", caller, ref, force); err != nil {
-		return nil, err
+		return app.Removal[*app.EventView]{}, err
 	}
-	return app.Deleted[app.EventView]{Deleted: true, Previous: app.EventView{ID: ref.ID}}, nil
+	return app.Removal[*app.EventView]{ForGood: &app.Deleted[*app.EventView]{Deleted: true, Previous: &app.EventView{ID: ref.ID}}}, nil
 }
 
 func (r *recordedEvents) Feed(_ context.Context, caller app.Caller, f app.EventFilter) (*app.Feed, error) {
@@ -130,7 +130,7 @@ func TestTheEventListReadsItsParametersIntoTheFilter(t *testing.T) {
 			app.EventFilter{Near: app.NearInput{Place: ptr("Köln"), Bounds: ptr("50.8,6.8,51.0,7.1")}}},
 		{"relevance", "orderby=relevance&search=jazz", app.EventFilter{OrderBy: "relevance", Search: ptr("jazz")}},
 		{"an order of WordPress' the plugin ignores", "orderby=title", app.EventFilter{}},
-		{"per_page capped", "per_page=500", app.EventFilter{Page: app.PageRequest{PerPage: app.MaxPerPage}}},
+		{"per_page capped", "per_page=500", app.EventFilter{Page: app.PageRequest{PerPage: calendar.MaxPerPage}}},
 		{"ticketed=false is no filter", "ticketed=false", app.EventFilter{}},
 		{"empty texts and lists, for the service to refuse", "search=&tags=", app.EventFilter{Search: ptr(""), Tags: &[]string{}}},
 	} {

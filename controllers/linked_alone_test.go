@@ -51,11 +51,11 @@ func (r *recordedLinked[V]) Update(_ context.Context, caller app.Caller, ref app
 	return r.item, r.record("Update", caller, ref, in)
 }
 
-func (r *recordedLinked[V]) Delete(_ context.Context, caller app.Caller, ref app.PostRef, force bool) (any, error) {
+func (r *recordedLinked[V]) Delete(_ context.Context, caller app.Caller, ref app.PostRef, force bool) (app.Removal[V], error) {
 	if err := r.record("Delete", caller, ref, force); err != nil {
-		return nil, err
+		return app.Removal[V]{}, err
 	}
-	return app.Deleted[V]{Deleted: true, Previous: r.item}, nil
+	return app.Removal[V]{ForGood: &app.Deleted[V]{Deleted: true, Previous: r.item}}, nil
 }
 
 func venuesAlone(t *testing.T, svc *recordedLinked[app.VenueView]) *service {

@@ -109,7 +109,7 @@ func TestTheMediaListReadsItsParametersAndAnswersABareArrayWithItsTotals(t *test
 		"":                                    {},
 		"page=2&per_page=1&search=jazz":       {Page: app.PageRequest{Page: 2, PerPage: 1}, Search: ptr("jazz")},
 		"author=3&author=4":                   {Authors: []int64{3, 4}},
-		"author[]=3&per_page=500":             {Page: app.PageRequest{PerPage: app.MaxPerPage}, Authors: []int64{3}},
+		"author[]=3&per_page=500":             {Page: app.PageRequest{PerPage: calendar.MaxPerPage}, Authors: []int64{3}},
 		"author=3,4&search=night&unknown=yes": {Search: ptr("night"), Authors: []int64{3, 4}},
 	} {
 		res := s.do("GET", aloneAPI+"/media?"+query)
