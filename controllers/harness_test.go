@@ -322,12 +322,6 @@ func onBothStores(t *testing.T, settings func(*app.Settings), test func(t *testi
 	}
 }
 
-// onTheEmbeddedStore runs a test of what the service does over HTTP on the
-// embedded store alone.
-func onTheEmbeddedStore(t *testing.T, settings func(*app.Settings), test func(t *testing.T, s *service)) {
-	t.Run(embedded.name, func(t *testing.T) { test(t, startServiceOn(t, embedded, settings, noConfig)) })
-}
-
 // waitUntil polls cond until it holds. It waits as long as the test binary
 // allows (go test's -timeout), never a fixed number of seconds: a busy
 // machine makes a test slower, not red; a condition that never comes still

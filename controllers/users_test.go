@@ -48,8 +48,6 @@ func TestAWrongCredentialIs401EvenOnAPublicRoute(t *testing.T) {
 	})
 }
 
-func itoa(f float64) string { return formatFloat(f) }
-
 // Two administrators, the only two who can sign in, delete each other at
 // the same instant, round after round: one is answered 200, the other is
 // refused (403, or 401 when its own account went first), and the one left
