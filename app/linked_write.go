@@ -185,7 +185,19 @@ func (s *LinkedPosts[V]) checkLinkedInput(ctx context.Context, raw LinkedInput) 
 	if e := in.meta["email"]; e != "" && !isEmail(e) {
 		bad.Add("email", "email must be a valid e-mail address.", nil)
 	}
-	if lat, lng := raw.GeoLat, raw.GeoLng; lat != nil && lng != nil { // their degrees and pair: the routes' (geo_lat, geo_lng)
+	// A stored position is a true one whatever the entry point (the routes
+	// refuse the same with the same failures, before the permission).
+	lat, lng := raw.GeoLat, raw.GeoLng
+	switch {
+	case lat != nil && lng == nil:
+		bad.AddUnpaired("geo_lat", "geo_lng")
+	case lng != nil && lat == nil:
+		bad.AddUnpaired("geo_lng", "geo_lat")
+	case lat != nil && (*lat < -calendar.MaxLatitude || *lat > calendar.MaxLatitude):
+		bad.AddOutOfRange("geo_lat", -calendar.MaxLatitude, calendar.MaxLatitude, false)
+	case lng != nil && (*lng < -calendar.MaxLongitude || *lng > calendar.MaxLongitude):
+		bad.AddOutOfRange("geo_lng", -calendar.MaxLongitude, calendar.MaxLongitude, false)
+	case lat != nil:
 		in.geo = &calendar.Geo{Lat: *lat, Lng: *lng, Source: calendar.GeoExact}
 	}
 	return in, bad.Err()

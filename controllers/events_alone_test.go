@@ -132,7 +132,8 @@ func TestTheEventListReadsItsParametersIntoTheFilter(t *testing.T) {
 		{"an order of WordPress' the plugin ignores", "orderby=title", app.EventFilter{}},
 		{"per_page capped", "per_page=500", app.EventFilter{Page: app.PageRequest{PerPage: calendar.MaxPerPage}}},
 		{"ticketed=false is no filter", "ticketed=false", app.EventFilter{}},
-		{"empty texts and lists, for the service to refuse", "search=&tags=", app.EventFilter{Search: ptr(""), Tags: &[]string{}}},
+		{"an empty list, for the service to refuse", "tags=", app.EventFilter{Tags: &[]string{}}},
+		{"a search of spaces, no search (the plugin's search drops blank words)", "search=+", app.EventFilter{Search: ptr(" ")}},
 	} {
 		s.do("GET", aloneAPI+"/events?"+tc.query).expectStatus(t, http.StatusOK)
 		if got := svc.got()[0].(app.EventFilter); !reflect.DeepEqual(got, noDates(tc.want)) {

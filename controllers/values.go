@@ -322,11 +322,7 @@ func outOfRange(a Arg, x float64) string {
 	}
 	switch {
 	case a.Min != nil && a.Max != nil:
-		side := "inclusive"
-		if a.ExclusiveMin {
-			side = "exclusive"
-		}
-		return fmt.Sprintf("%s must be between %s (%s) and %s (inclusive)", a.Name, whole(*a.Min), side, whole(*a.Max))
+		return calendar.BetweenReason(a.Name, *a.Min, *a.Max, a.ExclusiveMin)
 	case a.Min != nil && a.ExclusiveMin:
 		return fmt.Sprintf("%s must be greater than %s", a.Name, whole(*a.Min))
 	case a.Min != nil:
@@ -347,7 +343,7 @@ func checkPresence(a Arg, value any, v Values, bad *calendar.InvalidParams) bool
 		return false
 	}
 	if a.Needs != "" && !v.Has(a.Needs) {
-		bad.Add(a.Name, fmt.Sprintf("%s and %s go together.", a.Name, a.Needs), nil)
+		bad.AddUnpaired(a.Name, a.Needs)
 		return false
 	}
 	for _, other := range a.Excludes {

@@ -113,6 +113,27 @@ func (p *InvalidParams) AddTooManyItems(name string, max int) {
 	p.AddSchemaFailure(name, "rest_too_many_items", fmt.Sprintf("%s must contain at most %s %s.", name, Thousands(int64(max)), unit))
 }
 
+// AddOutOfRange records a number beyond [min, max], wherever that range is
+// checked: WordPress' minimum/maximum failure (rest_out_of_bounds).
+func (p *InvalidParams) AddOutOfRange(name string, min, max float64, exclusiveMin bool) {
+	p.AddSchemaFailure(name, "rest_out_of_bounds", BetweenReason(name, min, max, exclusiveMin))
+}
+
+// BetweenReason is WordPress' reason for a number beyond a range bounded on
+// both sides.
+func BetweenReason(name string, min, max float64, exclusiveMin bool) string {
+	side := "inclusive"
+	if exclusiveMin {
+		side = "exclusive"
+	}
+	return fmt.Sprintf("%s must be between %d (%s) and %d (inclusive)", name, int64(min), side, int64(max))
+}
+
+// AddUnpaired records a parameter sent without the one it goes with.
+func (p *InvalidParams) AddUnpaired(name, needs string) {
+	p.Add(name, fmt.Sprintf("%s and %s go together.", name, needs), nil)
+}
+
 // AddSchemaFailure records a failure of one of WordPress' schema keywords
 // (code: rest_out_of_bounds, rest_too_long...): the reason under params, and
 // under details the nested error WordPress writes for it, whose data is null.
