@@ -6,11 +6,8 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"net"
 	"net/http"
-	"net/netip"
 	"net/url"
-	"syscall"
 	"time"
 
 	"calendar/app"
@@ -21,42 +18,15 @@ const (
 	sideloadMaxRedirects = 5
 )
 
-// NewSideloader returns the app.Fetcher the service uses when sideloading is on.
-func NewSideloader(timeout time.Duration) app.Fetcher {
-	return newSideloader(timeout, func(ap netip.AddrPort) bool { return publicAddr(ap.Addr()) })
+// NewSideloader returns the app.Fetcher the service uses when sideloading
+// is on: the egress policy's, following a few redirects (each one's
+// connection checked by the policy again).
+func NewSideloader(timeout time.Duration, egress *Egress) app.Fetcher {
+	return &sideloader{client: egress.client(timeout, sideloadMaxRedirects)}
 }
 
-// sideloader fetches over a client whose every connection, redirects'
-// included, is checked by allow on the IP and port actually dialled, after
-// DNS resolution, so that neither a name nor a redirect can lead elsewhere.
+// sideloader fetches over a client of the egress policy.
 type sideloader struct{ client *http.Client }
-
-func newSideloader(timeout time.Duration, allow func(netip.AddrPort) bool) *sideloader {
-	dialer := &net.Dialer{Control: func(network, address string, _ syscall.RawConn) error {
-		ap, err := netip.ParseAddrPort(address)
-		if err != nil || !allow(ap) {
-			return fmt.Errorf("%w: %s", app.ErrFetchRefused, address)
-		}
-		return nil
-	}}
-	return &sideloader{client: &http.Client{
-		Timeout: timeout,
-		Transport: &http.Transport{
-			Proxy:               nil, // never the environment's: the guard must see the real peer
-			DialContext:         dialer.DialContext,
-			ForceAttemptHTTP2:   true,
-			TLSHandshakeTimeout: timeout,
-			MaxIdleConns:        4,
-			IdleConnTimeout:     30 * time.Second,
-		},
-		CheckRedirect: func(req *http.Request, via []*http.Request) error {
-			if len(via) > sideloadMaxRedirects {
-				return fmt.Errorf("%w: more than %d redirects", app.ErrFetchFailed, sideloadMaxRedirects)
-			}
-			return checkScheme(req.URL)
-		},
-	}}
-}
 
 func (s *sideloader) Fetch(ctx context.Context, rawURL string, maxBytes int64) ([]byte, error) {
 	u, err := url.Parse(rawURL)
@@ -111,45 +81,4 @@ func fetchError(err error) error {
 		return fmt.Errorf("sideload: %w", err)
 	}
 	return fmt.Errorf("%w: %w", app.ErrFetchFailed, err)
-}
-
-// Ranges that are not globally reachable unicast and that the netip.Addr
-// methods in publicAddr let through.
-var nonPublicPrefixes = []netip.Prefix{
-	netip.MustParsePrefix("0.0.0.0/8"),       // "this network"
-	netip.MustParsePrefix("100.64.0.0/10"),   // CGNAT shared space
-	netip.MustParsePrefix("192.0.0.0/24"),    // IETF protocol assignments
-	netip.MustParsePrefix("192.0.2.0/24"),    // TEST-NET-1
-	netip.MustParsePrefix("198.18.0.0/15"),   // benchmarking
-	netip.MustParsePrefix("198.51.100.0/24"), // TEST-NET-2
-	netip.MustParsePrefix("203.0.113.0/24"),  // TEST-NET-3
-	netip.MustParsePrefix("240.0.0.0/4"),     // reserved, broadcast included
-	netip.MustParsePrefix("2001::/23"),       // IETF assignments, Teredo (embeds IPv4)
-	netip.MustParsePrefix("2001:db8::/32"),   // documentation
-	netip.MustParsePrefix("2002::/16"),       // 6to4 (embeds IPv4)
-	netip.MustParsePrefix("3fff::/20"),       // documentation
-}
-
-// ipv6Global is the only IPv6 space allocated for global unicast; outside it
-// lie ::/96 (IPv4-compatible), 64:ff9b::/96 (NAT64), fc00::/7, fe80::/10,
-// fec0::/10, ff00::/8...
-var ipv6Global = netip.MustParsePrefix("2000::/3")
-
-// publicAddr is the sideloading rule: only globally reachable unicast
-// addresses, IPv4-mapped IPv6 judged as the IPv4 they map.
-func publicAddr(a netip.Addr) bool {
-	a = a.Unmap().WithZone("")
-	if !a.IsValid() || !a.IsGlobalUnicast() || a.IsLoopback() || a.IsPrivate() ||
-		a.IsLinkLocalUnicast() || a.IsMulticast() || a.IsUnspecified() {
-		return false
-	}
-	if a.Is6() && !ipv6Global.Contains(a) {
-		return false
-	}
-	for _, p := range nonPublicPrefixes {
-		if p.Contains(a) {
-			return false
-		}
-	}
-	return true
 }

@@ -50,7 +50,7 @@ func TestSideloadPublicAddrAllowsOnlyGlobalUnicast(t *testing.T) {
 
 func TestSideloadIgnoresTheEnvironmentProxy(t *testing.T) {
 	t.Parallel()
-	if tr := NewSideloader(time.Second).(*sideloader).client.Transport.(*http.Transport); tr.Proxy != nil {
+	if tr := NewSideloader(time.Second, NewEgress(nil)).(*sideloader).client.Transport.(*http.Transport); tr.Proxy != nil {
 		t.Fatal("the transport takes a proxy, which the dial guard would see instead of the peer")
 	}
 }
@@ -69,7 +69,7 @@ func TestSideloadRefusesALoopbackPeerAtDial(t *testing.T) {
 		{"a name resolving to loopback", "http://localhost:" + port + "/"},
 		{"an IPv4-mapped IPv6 literal", "http://[::ffff:127.0.0.1]:" + port + "/"},
 	}
-	f := NewSideloader(2 * time.Second)
+	f := NewSideloader(2*time.Second, NewEgress(nil))
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			if _, err := f.Fetch(context.Background(), c.url, 1<<20); !errors.Is(err, app.ErrFetchRefused) {
@@ -147,7 +147,7 @@ func TestSideloadFetchOutcomes(t *testing.T) {
 		{"a URL without a host is refused", "http:///a.png", "", app.ErrFetchRefused},
 		{"a relative URL is refused", "/a.png", "", app.ErrFetchRefused},
 	}
-	f := newSideloader(300*time.Millisecond, allowAll)
+	f := NewSideloader(300*time.Millisecond, &Egress{allow: allowAll})
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			got, err := f.Fetch(context.Background(), c.url, limit)
@@ -177,7 +177,7 @@ func TestSideloadRechecksEveryRedirectAtDial(t *testing.T) {
 		http.Redirect(w, r, refused.URL+"/", http.StatusFound)
 	}))
 	defer allowed.Close()
-	f := newSideloader(2*time.Second, func(ap netip.AddrPort) bool { return int(ap.Port()) == portOf(allowed) })
+	f := NewSideloader(2*time.Second, &Egress{allow: func(ap netip.AddrPort) bool { return int(ap.Port()) == portOf(allowed) }})
 	cases := []struct {
 		name, url, want string
 		err             error

@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/netip"
 	"net/url"
 	"slices"
 	"strconv"
@@ -47,6 +48,9 @@ type Config struct {
 	// TrustedProxies are the reverse proxies whose forwarding headers name
 	// the client (controllers/client.go); the per-address bound spares them.
 	TrustedProxies controllers.TrustedProxies
+	// OutboundAllowed are the networks besides public addresses that the
+	// service's own requests may reach (sideloading, webhooks).
+	OutboundAllowed []netip.Prefix
 	// flagged are the settings given as flags, by environment name: an
 	// error names what the operator typed.
 	flagged map[string]string
@@ -99,6 +103,8 @@ var settings = []setting{
 		"most connections held at once from one client address (past it one of its own is closed to make room, or else the new one); a proxy in -trusted-proxies is not held to it"},
 	{"CALENDAR_MAX_CONNS_PER_NETWORK", "max-conns-per-network", "1024",
 		"most connections held at once from one network, an IPv6 /64 (an IPv4 address is a network of its own), as -max-conns-per-addr"},
+	{"CALENDAR_OUTBOUND_ALLOWED_NETWORKS", "outbound-allowed-networks", "",
+		"comma-separated addresses or CIDR networks (127.0.0.0/8, 10.0.0.0/8) that the service's own requests (sideloaded images, webhook deliveries) may reach besides public addresses; empty: public addresses only"},
 	{"CALENDAR_TRUSTED_PROXIES", "trusted-proxies", "",
 		"comma-separated addresses or CIDR networks (10.0.0.1, 10.0.0.0/8, fd00::/8) of reverse proxies: from them the client is the address X-Forwarded-For (or Forwarded) names, and -max-conns-per-addr does not bound them; empty: those headers are ignored"},
 }
@@ -220,6 +226,9 @@ func (c *Config) check(get func(env string) string) error {
 	}
 	if c.TrustedProxies, err = controllers.ParseTrustedProxies(get("CALENDAR_TRUSTED_PROXIES")); err != nil {
 		return fail("CALENDAR_TRUSTED_PROXIES", "%v", err)
+	}
+	if c.OutboundAllowed, err = controllers.ParseNetworks(get("CALENDAR_OUTBOUND_ALLOWED_NETWORKS")); err != nil {
+		return fail("CALENDAR_OUTBOUND_ALLOWED_NETWORKS", "%v", err)
 	}
 	for _, origin := range strings.Split(get("CALENDAR_CORS_ORIGINS"), ",") {
 		if origin = strings.TrimSpace(origin); origin == "" {

@@ -103,10 +103,11 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 		}
 	}()
 
+	egress := controllers.NewEgress(cfg.OutboundAllowed) // every request the service makes
 	settings := app.Settings{SiteURL: cfg.SiteURL, SiteName: cfg.SiteName, TimeZone: cfg.TimeZone, PerPage: cfg.PerPage, MaxUpload: cfg.MaxUpload, UploadMemory: cfg.UploadMemory,
 		SeriesQuota: seriesQuota(cfg.SeriesQuota), OnReindex: logReindex(logger, idx.ServingVersion, versionsOf(cfg).Mapping), Languages: cfg.Languages}
 	if cfg.Sideload {
-		settings.Sideload = controllers.NewSideloader(sideloadTimeout)
+		settings.Sideload = controllers.NewSideloader(sideloadTimeout, egress)
 	}
 	if cfg.appSettings != nil {
 		cfg.appSettings(&settings)

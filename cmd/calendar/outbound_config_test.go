@@ -1,0 +1,24 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+)
+
+func TestOutboundAllowedNetworksAreAListAndABadOneStopsStartUp(t *testing.T) {
+	t.Parallel()
+	c, err := loadConfig(nil, env(nil), io.Discard)
+	if err != nil || len(c.OutboundAllowed) != 0 {
+		t.Fatalf("by default %v, %v: public addresses only", c.OutboundAllowed, err)
+	}
+	c, err = loadConfig(nil, env(map[string]string{"CALENDAR_OUTBOUND_ALLOWED_NETWORKS": "127.0.0.0/8, 10.1.2.3"}), io.Discard)
+	if err != nil || fmt.Sprint(c.OutboundAllowed) != "[127.0.0.0/8 10.1.2.3/32]" {
+		t.Fatalf("networks %v, %v", c.OutboundAllowed, err)
+	}
+	_, err = loadConfig([]string{"-outbound-allowed-networks", "intranet"}, env(nil), io.Discard)
+	if want := "-outbound-allowed-networks (CALENDAR_OUTBOUND_ALLOWED_NETWORKS): "; err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Fatalf("err %v, want it to start with %s", err, want)
+	}
+}
