@@ -57,6 +57,8 @@ type Settings struct {
 	Languages []string
 	// Sideload, when set, fetches foreign image URLs into the media library.
 	Sideload Fetcher
+	// Webhooks configures subscriptions to the change feed and their delivery.
+	Webhooks WebhookSettings
 	// Now is the clock (time.Now when nil): tests move it to see series
 	// extended as time passes.
 	Now func() time.Time
@@ -84,6 +86,7 @@ type App struct {
 	Tags       *Terms
 	Events     *Events
 	Media      *Media
+	Webhooks   *Webhooks
 	sync       *indexSync
 	reindex    *reindexer
 }
@@ -147,6 +150,7 @@ func New(store calendar.Store, index calendar.Index, settings Settings) *App {
 	a.Tags = &Terms{store: store, index: searched, posts: posts, kind: tagKind, editEvent: editEvent}
 	*a.Events = Events{postService: posts, images: a.Media, venues: a.Venues, organizers: a.Organizers, categories: a.Categories, tags: a.Tags,
 		quota: newSeriesQuota(settings.SeriesQuota, time.Now, a.Users)}
+	a.Webhooks = newWebhooks(store, index, a, settings.Webhooks, settings.Now)
 	return a
 }
 

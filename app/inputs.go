@@ -130,6 +130,9 @@ type EventFilter struct {
 	GeoPrecision *int64
 	// Highlight asks for each event's highlight of the search's words.
 	Highlight bool
+	// AllDates leaves out the list's default window (yesterday to two
+	// years ahead): a subscription's filter bounds only the dates it names.
+	AllDates bool
 }
 
 // LinkedFilter is a venue or organizer list.

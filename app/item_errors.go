@@ -22,6 +22,7 @@ import (
 //	media           404 rest_post_invalid_id            404 rest_post_invalid_id       (attachments are public; an
 //	                                                                                   unfinished upload is missing)
 //	user            404 rest_user_invalid_id
+//	webhook         404 rest_webhook_invalid_id             (another's, for all but administrators: 404 too)
 //
 // A slug that names a post the caller may not read is answered as one that
 // names nothing, so a guessed title is not confirmed; its author still finds
@@ -47,6 +48,7 @@ var itemErrors = struct {
 	termZero         func() *calendar.Error
 	attachmentAbsent func() *calendar.Error
 	userMissing      func() *calendar.Error
+	webhookMissing   func() *calendar.Error
 }{
 	eventMissing: func(id int64) *calendar.Error {
 		return calendar.NewError(calendar.KindNotFound, "rest-event-not-found", fmt.Sprintf("Event with ID %d does not exist.", id))
@@ -72,5 +74,8 @@ var itemErrors = struct {
 	},
 	userMissing: func() *calendar.Error {
 		return calendar.NewError(calendar.KindNotFound, "rest_user_invalid_id", "Invalid user ID.")
+	},
+	webhookMissing: func() *calendar.Error {
+		return calendar.NewError(calendar.KindNotFound, "rest_webhook_invalid_id", "Invalid webhook ID.")
 	},
 }

@@ -169,8 +169,8 @@ func (s *Events) dateBounds(f EventFilter, q *calendar.PostQuery, bad *calendar.
 		}
 	}
 	// The default window fills what start_date and end_date leave open; a
-	// sync (modified_after) wants past events too.
-	if !relative && f.ModifiedAfter == nil {
+	// sync (modified_after) and a subscription's filter want past events too.
+	if !relative && f.ModifiedAfter == nil && !f.AllDates {
 		if _, ok := values["start_date"]; !ok {
 			values["start_date"] = now.UTC().AddDate(0, 0, -1).Format("2006-01-02") + " 23:59:00"
 		}

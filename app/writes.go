@@ -362,3 +362,67 @@ func editGuard(ctx context.Context, guards calendar.Repo[*calendar.Guard], g *ca
 	}
 	return err
 }
+
+// editWebhook applies change to a subscription as stored (a compare-and-swap,
+// again on a newer state after a lost race: its owner's edit and the
+// dispatcher's progress both go through here, each changing only its own
+// fields); w is left as last read or written.
+func (s *Webhooks) editWebhook(ctx context.Context, w *calendar.Webhook, expect Precondition, change func(*calendar.Webhook) error) error {
+	repo := s.store.Webhooks()
+	out, err := casLoop(ctx, w, func() (*calendar.Webhook, error) { return repo.Get(ctx, w.ID) }, func(cur *calendar.Webhook) error {
+		if err := expect.holds(cur.Seq, time.Time{}); err != nil {
+			return err
+		}
+		next := cloneWebhook(cur)
+		switch err := change(next); {
+		case errors.Is(err, errUnchanged):
+			return nil
+		case err != nil:
+			return err
+		}
+		if err := repo.Update(ctx, next); err != nil {
+			return err
+		}
+		*cur = *next
+		return nil
+	})
+	if out != w {
+		*w = *out
+	}
+	return webhookGone(err)
+}
+
+// discardWebhook deletes a subscription for good (a compare-and-swap, again
+// on a newer state after a lost race) and answers it as last stored.
+func (s *Webhooks) discardWebhook(ctx context.Context, w *calendar.Webhook, expect Precondition) (*calendar.Webhook, error) {
+	repo := s.store.Webhooks()
+	out, err := casLoop(ctx, w, func() (*calendar.Webhook, error) { return repo.Get(ctx, w.ID) }, func(cur *calendar.Webhook) error {
+		if err := expect.holds(cur.Seq, time.Time{}); err != nil {
+			return err
+		}
+		return repo.Delete(ctx, cur.ID, cur.Seq)
+	})
+	return out, webhookGone(err)
+}
+
+// webhookGone is the answer for a subscription deleted during a write.
+func webhookGone(err error) error {
+	if errors.Is(err, calendar.ErrNotFound) {
+		return itemErrors.webhookMissing()
+	}
+	return err
+}
+
+func cloneWebhook(w *calendar.Webhook) *calendar.Webhook {
+	c := *w
+	c.Types, c.Secrets, c.Attempts = slices.Clone(w.Types), slices.Clone(w.Secrets), slices.Clone(w.Attempts)
+	if w.Failing != nil {
+		f := *w.Failing
+		c.Failing = &f
+	}
+	if w.Lease != nil {
+		l := *w.Lease
+		c.Lease = &l
+	}
+	return &c
+}

@@ -115,6 +115,7 @@ func New(cfg Config, a *app.App) *API {
 	mountUsers(api, a.Users)
 	mountBackup(api, a)
 	mountReindex(api, a)
+	mountWebhooks(api, a.Webhooks)
 	api.documented()
 	return api
 }

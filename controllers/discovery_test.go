@@ -46,6 +46,9 @@ func TestTheNamespaceRootListsEveryRouteWithMethodsAndArgs(t *testing.T) {
 		"/vendor/admin/v1/users/me/application-passwords/(?P<uuid>[^/]+)": {"DELETE"},
 		"/vendor/admin/v1/backup":                                         {"GET"},
 		"/vendor/admin/v1/reindex":                                        {"GET", "POST"},
+		"/vendor/admin/v1/webhooks":                                       {"GET", "POST"},
+		`/vendor/admin/v1/webhooks/(?P<id>\d+)`:                           {"GET", "POST", "PUT", "PATCH", "DELETE"},
+		`/vendor/admin/v1/webhooks/(?P<id>\d+)/rotate-secret`:             {"POST"},
 	}
 	for _, kind := range []string{"venues", "organizers"} {
 		base := "/vendor/events/v1/" + kind

@@ -1,6 +1,7 @@
 package controllers
 
 import (
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -80,6 +81,16 @@ func (e *Egress) client(timeout time.Duration, redirects int) *http.Client {
 			return checkScheme(req.URL)
 		},
 	}
+}
+
+// outboundError keeps a refusal, from the dial guard or a redirect's
+// scheme, found anywhere in the url.Error / net.OpError chain, and makes
+// anything else a failure.
+func outboundError(err error) error {
+	if errors.Is(err, app.ErrFetchRefused) || errors.Is(err, app.ErrFetchFailed) {
+		return err
+	}
+	return fmt.Errorf("%w: %w", app.ErrFetchFailed, err)
 }
 
 // Ranges that are not globally reachable unicast and that the netip.Addr

@@ -22,6 +22,8 @@ type roles struct {
 	*service
 	creds map[calendar.Role]option
 	ids   map[calendar.Role]float64
+	// webhooks are a subscription of each role's that the matrix shares.
+	webhooks map[calendar.Role]string
 }
 
 func startWithRoles(t *testing.T) *roles {
@@ -31,7 +33,7 @@ func startWithRoles(t *testing.T) *roles {
 // startWithRolesSettings is startWithRoles with changed app settings.
 func startWithRolesSettings(t *testing.T, settings func(*app.Settings)) *roles {
 	s := startServiceSettings(t, settings, func(*controllers.Config) {})
-	r := &roles{service: s, creds: map[calendar.Role]option{}, ids: map[calendar.Role]float64{}}
+	r := &roles{service: s, creds: map[calendar.Role]option{}, ids: map[calendar.Role]float64{}, webhooks: map[calendar.Role]string{}}
 	for _, role := range calendar.Roles {
 		if role == calendar.RoleAdministrator {
 			r.creds[role], r.ids[role] = asAdmin(), 1

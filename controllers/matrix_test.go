@@ -289,6 +289,8 @@ func TestThePermissionMatrix(t *testing.T) {
 					check(t, method, path, append(opts, form("name", fmt.Sprintf("made %d", n), "description", "d")), want)
 				case kind == "media":
 					r.checkMedia(t, check, method, rest, role, name, &n)
+				case kind == "webhooks":
+					r.checkWebhooks(t, check, method, rest, role, name, &n)
 				case rest == "": // a post collection: list, or create
 					want := http.StatusOK
 					switch {

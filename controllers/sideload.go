@@ -2,7 +2,6 @@ package controllers
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -43,7 +42,7 @@ func (s *sideloader) Fetch(ctx context.Context, rawURL string, maxBytes int64) (
 	req.Header.Set("User-Agent", sideloadAgent)
 	res, err := s.client.Do(req)
 	if err != nil {
-		return nil, fetchError(err)
+		return nil, outboundError(err)
 	}
 	defer res.Body.Close()
 	if res.StatusCode < 200 || res.StatusCode > 299 {
@@ -58,7 +57,7 @@ func (s *sideloader) Fetch(ctx context.Context, rawURL string, maxBytes int64) (
 	}
 	body, err := io.ReadAll(io.LimitReader(res.Body, limit))
 	if err != nil {
-		return nil, fetchError(err)
+		return nil, outboundError(err)
 	}
 	if int64(len(body)) > maxBytes {
 		return nil, fmt.Errorf("%w: more than %d bytes", app.ErrFetchTooLarge, maxBytes)
@@ -71,14 +70,4 @@ func checkScheme(u *url.URL) error {
 		return fmt.Errorf("%w: %q is not an http or https URL", app.ErrFetchRefused, u.Redacted())
 	}
 	return nil
-}
-
-// fetchError keeps a refusal, from the dial guard or a redirect's scheme,
-// found anywhere in the url.Error / net.OpError chain, and makes anything
-// else a failure.
-func fetchError(err error) error {
-	if errors.Is(err, app.ErrFetchRefused) || errors.Is(err, app.ErrFetchFailed) {
-		return fmt.Errorf("sideload: %w", err)
-	}
-	return fmt.Errorf("%w: %w", app.ErrFetchFailed, err)
 }

@@ -95,6 +95,29 @@ const (
 	MaxSearchTerms = 10000
 )
 
+// Webhooks (app/webhooks.go): what a subscription may hold, how many
+// there may be, and what one delivery carries and reads.
+const (
+	// MaxWebhookFilterBytes bounds a subscription's filter (a query
+	// string of the events list), MaxWebhookDescriptionBytes its
+	// description; its URL is bounded by MaxURLBytes.
+	MaxWebhookFilterBytes      = 2048
+	MaxWebhookDescriptionBytes = 1000
+	// DefaultWebhooksPerUser and DefaultWebhooksTotal bound the
+	// subscriptions of one user and of the site.
+	DefaultWebhooksPerUser = 20
+	DefaultWebhooksTotal   = 1000
+	// MaxWebhookPayloadBytes bounds a delivery's body: an object that
+	// would make it larger is left out (the receiver reads it from its route).
+	MaxWebhookPayloadBytes = 256 << 10
+	// MaxWebhookResponseBytes is how much of a receiver's answer is read
+	// (kept in the deliveries log: its first 200 bytes).
+	MaxWebhookResponseBytes = 4 << 10
+	// MaxWebhookAttemptsKept is how many of its latest attempts a
+	// subscription keeps for its deliveries log.
+	MaxWebhookAttemptsKept = 50
+)
+
 // AddTooLong records that a text is longer than its bound, wherever that
 // bound is checked (the routes' checker, a write's fields in app): WordPress'
 // maxLength failure (rest_too_long), counted in bytes.

@@ -59,6 +59,9 @@ type Store interface {
 	// per name. Their writes take sequence numbers as any write does; the
 	// readers of the change feed skip them, as they skip users.
 	Guards() Repo[*Guard]
+	// Webhooks are the subscriptions to the change feed (webhook.go); the
+	// readers of the feed skip their writes too.
+	Webhooks() Repo[*Webhook]
 	// Files keeps the files of uploaded media.
 	Files() Files
 	// Changes returns up to limit changes with a sequence above afterSeq, in

@@ -34,17 +34,18 @@ const (
 	CapUploadFiles           Capability = "upload_files"            // the media library
 	CapExport                Capability = "export"                  // /vendor/admin/v1/backup: the whole store, password hashes included
 	CapManageOptions         Capability = "manage_options"          // the site's own running: /vendor/admin/v1/reindex
+	CapSubscribeWebhooks     Capability = "subscribe_webhooks"      // /vendor/admin/v1/webhooks: one's own subscriptions (an administrator's: everyone's)
 )
 
 var roleCapabilities = map[Role][]Capability{
 	RoleAdministrator: {CapRead, CapEditPosts, CapEditPublishedPosts, CapEditOthersPosts, CapPublishPosts,
 		CapDeletePosts, CapDeletePublishedPosts, CapDeleteOthersPosts, CapReadPrivatePosts,
-		CapManageEventCategories, CapManageTags, CapManageUsers, CapUploadFiles, CapExport, CapManageOptions},
+		CapManageEventCategories, CapManageTags, CapManageUsers, CapUploadFiles, CapExport, CapManageOptions, CapSubscribeWebhooks},
 	RoleEditor: {CapRead, CapEditPosts, CapEditPublishedPosts, CapEditOthersPosts, CapPublishPosts,
 		CapDeletePosts, CapDeletePublishedPosts, CapDeleteOthersPosts, CapReadPrivatePosts,
-		CapManageEventCategories, CapManageTags, CapUploadFiles},
+		CapManageEventCategories, CapManageTags, CapUploadFiles, CapSubscribeWebhooks},
 	RoleAuthor: {CapRead, CapEditPosts, CapEditPublishedPosts, CapPublishPosts,
-		CapDeletePosts, CapDeletePublishedPosts, CapManageEventCategories, CapUploadFiles},
+		CapDeletePosts, CapDeletePublishedPosts, CapManageEventCategories, CapUploadFiles, CapSubscribeWebhooks},
 	RoleContributor: {CapRead, CapEditPosts, CapDeletePosts},
 	RoleSubscriber:  {CapRead},
 }

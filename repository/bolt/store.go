@@ -37,6 +37,7 @@ type Store struct {
 	posts  *boltRepo[calendar.Post, *calendar.Post]
 	terms  *boltRepo[calendar.Term, *calendar.Term]
 	guards *boltRepo[calendar.Guard, *calendar.Guard]
+	hooks  *boltRepo[calendar.Webhook, *calendar.Webhook]
 	files  *boltFiles
 	// snapshotted, when a test sets it, runs once a backup's snapshot is
 	// taken, before the archive is written.
@@ -73,6 +74,7 @@ func Open(dir string) (*Store, error) {
 		posts:  newBoltRepo[calendar.Post](w, storage.PostsCollection),
 		terms:  newBoltRepo[calendar.Term](w, storage.TermsCollection),
 		guards: newBoltRepo[calendar.Guard](w, storage.GuardsCollection),
+		hooks:  newBoltRepo[calendar.Webhook](w, storage.WebhooksCollection),
 	}
 	err = db.Update(func(tx *bbolt.Tx) error {
 		for _, b := range [][]byte{metaBucket, changesBucket, filesBucket} {
@@ -80,7 +82,7 @@ func Open(dir string) (*Store, error) {
 				return err
 			}
 		}
-		for _, r := range []interface{ createBuckets(*bbolt.Tx) error }{s.users, s.posts, s.terms, s.guards} {
+		for _, r := range []interface{ createBuckets(*bbolt.Tx) error }{s.users, s.posts, s.terms, s.guards, s.hooks} {
 			if err := r.createBuckets(tx); err != nil {
 				return err
 			}
@@ -97,10 +99,11 @@ func Open(dir string) (*Store, error) {
 	return s, nil
 }
 
-func (s *Store) Users() calendar.Repo[*calendar.User]   { return s.users }
-func (s *Store) Posts() calendar.Repo[*calendar.Post]   { return s.posts }
-func (s *Store) Terms() calendar.Repo[*calendar.Term]   { return s.terms }
-func (s *Store) Guards() calendar.Repo[*calendar.Guard] { return s.guards }
+func (s *Store) Users() calendar.Repo[*calendar.User]       { return s.users }
+func (s *Store) Posts() calendar.Repo[*calendar.Post]       { return s.posts }
+func (s *Store) Terms() calendar.Repo[*calendar.Term]       { return s.terms }
+func (s *Store) Guards() calendar.Repo[*calendar.Guard]     { return s.guards }
+func (s *Store) Webhooks() calendar.Repo[*calendar.Webhook] { return s.hooks }
 
 // Ping checks that the database file is open and readable.
 func (s *Store) Ping(ctx context.Context) error {

@@ -454,6 +454,46 @@ func Run(t *testing.T, sut Backend) {
 		}
 	})
 
+	t.Run("a webhook keeps what it was given, its delivery state is written by compare-and-swap, and the feed skips it", func(t *testing.T) {
+		s := sut.Open(t)
+		at := time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)
+		w := &calendar.Webhook{Owner: 7, URL: "https://hooks.example/in", Types: []string{"event.created", "*"}, Filter: "categories=jazz",
+			Active: true, Secrets: []calendar.WebhookSecret{{Key: "whsec_a"}, {Key: "whsec_b", Until: at}}, Created: at, Modified: at}
+		mustInsert(t, s.Webhooks(), w)
+		twin := &calendar.Webhook{Owner: 7, URL: w.URL, Types: []string{"*"}, Active: true}
+		mustInsert(t, s.Webhooks(), twin) // no unique key: one URL may be subscribed twice
+		read, err := s.Webhooks().Get(ctx, w.ID)
+		if err != nil || read.URL != w.URL || read.Filter != w.Filter || len(read.Types) != 2 || !read.Secrets[1].Until.Equal(at) {
+			t.Fatalf("read %+v, %v", read, err)
+		}
+		stale := *read
+		read.Cursor = 42
+		read.Attempts = []calendar.WebhookAttempt{{MessageID: "msg_1_42", Seq: 42, Type: "event.created", At: at, Outcome: "delivered", Code: 204, Duration: time.Millisecond}}
+		read.Lease = &calendar.Lease{Holder: "replica", Until: at}
+		if err := s.Webhooks().Update(ctx, read); err != nil {
+			t.Fatal(err)
+		}
+		stale.Active = false
+		if err := s.Webhooks().Update(ctx, &stale); !errors.Is(err, calendar.ErrStale) {
+			t.Fatalf("an edit of an older revision: err = %v, want ErrStale", err)
+		}
+		if got, _ := s.Webhooks().Get(ctx, w.ID); got.Cursor != 42 || got.Attempts[0].Duration != time.Millisecond || got.Lease.Holder != "replica" || !got.Active {
+			t.Fatalf("stored %+v", got)
+		}
+		if all, err := s.Webhooks().Scan(ctx, 0, 10); err != nil || len(all) != 2 {
+			t.Fatalf("scanned %d, %v", len(all), err)
+		}
+		changes, err := s.Changes(ctx, 0, 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range changes {
+			if c.Collection == calendar.CollectionPosts || c.Collection == calendar.CollectionTerms {
+				t.Fatalf("a webhook's write is in the feed as %+v", c)
+			}
+		}
+	})
+
 	t.Run("files", func(t *testing.T) { runFiles(t, sut) })
 
 	if sut.Reopen != nil {

@@ -19,6 +19,8 @@ const (
 	PostsCollection  = "posts"
 	TermsCollection  = "terms"
 	GuardsCollection = "guards"
+	// WebhooksCollection holds the subscriptions to the change feed.
+	WebhooksCollection = "webhooks"
 )
 
 // UniqueFields returns the names of the unique keys documents of type T declare.
