@@ -83,8 +83,11 @@ func TestAWebhookIsItsOwnersAndEveryOneIsAnAdministrators(t *testing.T) {
 	}
 	paused := false
 	for name, try := range map[string]func() error{
-		"read":   func() error { _, err := w.app.Webhooks.Get(w.ctx, editor, mine.ID); return err },
-		"change": func() error { _, err := w.app.Webhooks.Update(w.ctx, editor, mine.ID, app.WebhookInput{Active: &paused}); return err },
+		"read": func() error { _, err := w.app.Webhooks.Get(w.ctx, editor, mine.ID); return err },
+		"change": func() error {
+			_, err := w.app.Webhooks.Update(w.ctx, editor, mine.ID, app.WebhookInput{Active: &paused})
+			return err
+		},
 		"rotate": func() error { _, err := w.app.Webhooks.RotateSecret(w.ctx, editor, mine.ID); return err },
 		"delete": func() error { _, err := w.app.Webhooks.Delete(w.ctx, editor, mine.ID); return err },
 	} {
