@@ -151,6 +151,7 @@ func New(store calendar.Store, index calendar.Index, settings Settings) *App {
 	*a.Events = Events{postService: posts, images: a.Media, venues: a.Venues, organizers: a.Organizers, categories: a.Categories, tags: a.Tags,
 		quota: newSeriesQuota(settings.SeriesQuota, time.Now, a.Users)}
 	a.Webhooks = newWebhooks(store, index, a, settings.Webhooks, settings.Now)
+	a.sync.written = a.Webhooks.Written
 	return a
 }
 

@@ -34,6 +34,9 @@ type indexSync struct {
 	// rebuilds says whether the live index is whole: no write goes through
 	// while it is not (wholeIndex).
 	rebuilds *reindexer
+	// written, when set, hears of every write to the store (the dispatcher
+	// of webhooks delivers it at once).
+	written func()
 }
 
 // feedCursor is how far an index has followed the store's change feed: its
@@ -65,6 +68,9 @@ func (s *indexSync) writeThrough(collection string, doc calendar.Document, gone 
 	defer s.gate.RUnlock()
 	if err := toStore(); err != nil {
 		return err
+	}
+	if s.written != nil {
+		s.written()
 	}
 	seq := doc.DocSeq()
 	if gone {
@@ -131,6 +137,18 @@ func (a *App) CatchUp(ctx context.Context) (int, error) { return a.sync.catchUpC
 // the index).
 func (s *indexSync) catchUp(ctx context.Context) error {
 	_, err := s.catchUpCount(ctx)
+	return err
+}
+
+// catchUpTo is catchUp for a reader that needs the index to hold every
+// change up to seq: nothing when it does already.
+func (s *indexSync) catchUpTo(ctx context.Context, seq int64) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.cursor.loaded && s.cursor.checkpoint >= seq {
+		return nil
+	}
+	_, err := s.follow(ctx, s.index, &s.cursor, &s.gate)
 	return err
 }
 

@@ -335,7 +335,7 @@ func (s *Webhooks) Create(ctx context.Context, caller Caller, in WebhookInput) (
 	if err != nil {
 		return nil, err
 	}
-	w.Cursor = cursor
+	w.Cursor, w.Baseline = cursor, cursor
 	if err := guard.keep(ctx); err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"errors"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"time"
@@ -141,6 +142,7 @@ func (s *postService) edit(ctx context.Context, p *calendar.Post, w postWrite, c
 			next.Modified = s.now().UTC().Truncate(time.Second)
 			next.Revisions++
 		}
+		next.NoteChanges(cur)
 		err := s.sync.writeThrough(calendar.CollectionPosts, next, false, func() error { return s.store.Posts().Update(ctx, next) },
 			func() error { return s.sync.putPosts(ctx, s.index, []*calendar.Post{next}) })
 		if err == nil {
@@ -204,6 +206,7 @@ func clonePost(p *calendar.Post) *calendar.Post {
 	c.Meta = cloneMap(p.Meta)
 	c.Categories, c.Tags, c.Organizers = slices.Clone(p.Categories), slices.Clone(p.Tags), slices.Clone(p.Organizers)
 	c.Cost, c.Recurrence, c.Excluded = slices.Clone(p.Cost), slices.Clone(p.Recurrence), slices.Clone(p.Excluded)
+	c.Changed, c.Standings = maps.Clone(p.Changed), slices.Clone(p.Standings)
 	return &c
 }
 
@@ -226,12 +229,14 @@ func (s *Terms) editTerm(ctx context.Context, t *calendar.Term, expect Precondit
 			return err
 		}
 		next := *cur
+		next.Changed = maps.Clone(cur.Changed)
 		switch err := change(&next); {
 		case errors.Is(err, errUnchanged):
 			return nil
 		case err != nil:
 			return err
 		}
+		next.NoteChanges(cur)
 		err := s.posts.sync.writeThrough(calendar.CollectionTerms, &next, false, func() error { return s.store.Terms().Update(ctx, &next) },
 			func() error { return s.index.PutTerms(ctx, []*calendar.Term{&next}) })
 		if err == nil {

@@ -109,3 +109,42 @@ func TestEgressRefusesTheServicesOwnNetworkThroughAnyPath(t *testing.T) {
 		}
 	}
 }
+
+// TestWebhookDeliveriesFollowNoRedirectAndKeepToThePolicy: the sender of
+// webhooks is under the same policy: loopback refused by default, through
+// its address or a name; a redirect is the answer itself, never followed
+// (not even to an allowed address); a listed network is reached.
+func TestWebhookDeliveriesFollowNoRedirectAndKeepToThePolicy(t *testing.T) {
+	t.Parallel()
+	var hits atomic.Int32
+	inside := listenOn(t, "127.0.0.1", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	outside := listenOn(t, "127.0.0.2", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, inside.URL+"/", http.StatusTemporaryRedirect)
+	}))
+	port := strconv.Itoa(portOf(inside))
+	send := func(e *Egress, url string) (int, error) {
+		status, _, err := NewWebhookSender(e, 2*time.Second).Send(context.Background(), url, map[string]string{"webhook-id": "msg_1"}, []byte("{}"))
+		return status, err
+	}
+	for _, url := range []string{inside.URL + "/", "http://localhost:" + port + "/"} {
+		if _, err := send(NewEgress(nil), url); !errors.Is(err, app.ErrFetchRefused) {
+			t.Errorf("%s by default: err %v, want ErrFetchRefused", url, err)
+		}
+		if err := NewWebhookSender(NewEgress(nil), time.Second).Check(url); err == nil {
+			t.Errorf("%s by default: a subscription to it is not refused", url)
+		}
+	}
+	all := NewEgress([]netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")})
+	if status, err := send(all, outside.URL+"/away"); err != nil || status != http.StatusTemporaryRedirect {
+		t.Errorf("a redirect: %d, %v; want the 307 itself", status, err)
+	}
+	if n := hits.Load(); n != 0 {
+		t.Fatalf("the server inside was reached %d times", n)
+	}
+	if status, err := send(all, "http://localhost:"+port+"/"); err != nil || status != http.StatusNoContent {
+		t.Errorf("with 127.0.0.0/8 listed: %d, %v", status, err)
+	}
+}

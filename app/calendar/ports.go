@@ -62,6 +62,8 @@ type Store interface {
 	// Webhooks are the subscriptions to the change feed (webhook.go); the
 	// readers of the feed skip their writes too.
 	Webhooks() Repo[*Webhook]
+	// WebhookMarks are the events a filtered subscription's receiver holds.
+	WebhookMarks() Repo[*WebhookMark]
 	// Files keeps the files of uploaded media.
 	Files() Files
 	// Changes returns up to limit changes with a sequence above afterSeq, in
@@ -74,6 +76,12 @@ type Store interface {
 	Ping(ctx context.Context) error
 	Close(ctx context.Context) error
 }
+
+// Exclusive is implemented by a Store that one process alone opens (the
+// embedded store): its change feed gains entries in sequence order only
+// (a write takes its number and commits at once), and no other process
+// writes it, so no record's lease can be another replica's.
+type Exclusive interface{ Exclusive() }
 
 // Archiver is implemented by a Store that can write a backup of itself
 // while it serves (the embedded store; MongoDB has its own tools, mongodump

@@ -101,6 +101,16 @@ type Post struct {
 	// creation from an update; 0 for posts stored before it was kept.
 	CreatedSeq int64 `bson:"created_seq,omitempty"`
 	fresh      bool  // an ID was just assigned: the next sequence is the insert's
+	// Changed is, per field a write changed since the post was made, the
+	// sequence of that write (changed.go); changing, the fields the write
+	// under way changes (NoteChanges), stamped with its sequence.
+	Changed  map[string]int64 `bson:"changed,omitempty"`
+	changing []string
+	// Standings are the post's status and author before each of its latest
+	// changes of them: who could read it at an earlier point of the change
+	// feed (StandingAt).
+	Standings []Standing `bson:"standings,omitempty"`
+	standing  int        // 1 + the index of the standing the write under way adds
 }
 
 // MediaFile is an uploaded image as served: the full file and its sizes,
@@ -167,6 +177,10 @@ func (p *Post) SetSeq(seq int64) {
 	if p.fresh {
 		p.CreatedSeq, p.fresh = seq, false
 	}
+	stamp(&p.Changed, p.changing, seq)
+	if p.standing > 0 {
+		p.Standings[p.standing-1].Until = seq
+	}
 	p.Seq = seq
 }
 
@@ -196,6 +210,8 @@ type Term struct {
 
 	CreatedSeq int64 `bson:"created_seq,omitempty"` // as Post.CreatedSeq
 	fresh      bool
+	Changed    map[string]int64 `bson:"changed,omitempty"` // as Post.Changed
+	changing   []string
 }
 
 func (t *Term) DocID() int64      { return t.ID }
@@ -207,6 +223,7 @@ func (t *Term) SetSeq(seq int64) {
 	if t.fresh {
 		t.CreatedSeq, t.fresh = seq, false
 	}
+	stamp(&t.Changed, t.changing, seq)
 	t.Seq = seq
 }
 

@@ -1,6 +1,9 @@
 package calendar
 
-import "time"
+import (
+	"strconv"
+	"time"
+)
 
 // Webhook is a subscription to the change feed, delivered by HTTP POST to
 // URL as the Standard Webhooks specification has it. It belongs to the user
@@ -31,6 +34,13 @@ type Webhook struct {
 	// Cursor is the sequence of the change feed delivered up to: every
 	// change at or below it was delivered or is not this subscription's.
 	Cursor int64 `bson:"cursor"`
+	// Baseline is the cursor when the subscription last had nothing left
+	// to deliver. The feed keeps one entry per item, at its latest write,
+	// so while deliveries are behind, an item's entry may pass the cursor
+	// before the subscription heard of it: an item made after the baseline
+	// is new to the receiver (created), and the fields changed since it
+	// are those the receiver may not have (changed).
+	Baseline int64 `bson:"baseline"`
 	// Disabled says why the service turned the subscription off (its
 	// retries ran out, the receiver answered 410, its owner may no longer
 	// subscribe); "" when it did not.
@@ -88,3 +98,32 @@ func (w *Webhook) DocSeq() int64     { return w.Seq }
 
 // UniqueKeys: none; an owner may subscribe one URL several times.
 func (w *Webhook) UniqueKeys() map[string][]string { return nil }
+
+// WebhookMark says that a filtered subscription's receiver holds an event:
+// it was last delivered while it matched the filter. An event that stops
+// matching is delivered once more to those that mark it (and unmarked); one
+// that starts matching is delivered as created (and marked). One record per
+// subscription and event, found by both.
+type WebhookMark struct {
+	ID      int64 `bson:"_id"`
+	Seq     int64 `bson:"seq"`
+	Webhook int64 `bson:"webhook"`
+	Item    int64 `bson:"item"`
+}
+
+func (m *WebhookMark) DocID() int64      { return m.ID }
+func (m *WebhookMark) SetDocID(id int64) { m.ID = id }
+func (m *WebhookMark) SetSeq(seq int64)  { m.Seq = seq }
+func (m *WebhookMark) DocSeq() int64     { return m.Seq }
+
+// UniqueKeys: one mark per subscription and item.
+func (m *WebhookMark) UniqueKeys() map[string][]string {
+	return map[string][]string{WebhookMarkKey: {WebhookMarkOf(m.Webhook, m.Item)}}
+}
+
+// WebhookMarkKey is the unique key marks are found by, WebhookMarkOf its value.
+const WebhookMarkKey = "webhook_item"
+
+func WebhookMarkOf(webhook, item int64) string {
+	return strconv.FormatInt(webhook, 10) + "/" + strconv.FormatInt(item, 10)
+}

@@ -48,6 +48,9 @@ type Config struct {
 	// TrustedProxies are the reverse proxies whose forwarding headers name
 	// the client (controllers/client.go); the per-address bound spares them.
 	TrustedProxies controllers.TrustedProxies
+	// WebhookRetrySchedule is the pause before each retry of a failed
+	// webhook delivery; past the last the subscription is disabled.
+	WebhookRetrySchedule []time.Duration
 	// OutboundAllowed are the networks besides public addresses that the
 	// service's own requests may reach (sideloading, webhooks).
 	OutboundAllowed []netip.Prefix
@@ -103,6 +106,8 @@ var settings = []setting{
 		"most connections held at once from one client address (past it one of its own is closed to make room, or else the new one); a proxy in -trusted-proxies is not held to it"},
 	{"CALENDAR_MAX_CONNS_PER_NETWORK", "max-conns-per-network", "1024",
 		"most connections held at once from one network, an IPv6 /64 (an IPv4 address is a network of its own), as -max-conns-per-addr"},
+	{"CALENDAR_WEBHOOK_RETRY_SCHEDULE", "webhook-retry-schedule", "5s,5m,30m,2h,5h,10h,10h",
+		"comma-separated pauses before each retry of a failed webhook delivery (each with ±20% jitter); after the last one fails the subscription is disabled"},
 	{"CALENDAR_OUTBOUND_ALLOWED_NETWORKS", "outbound-allowed-networks", "",
 		"comma-separated addresses or CIDR networks (127.0.0.0/8, 10.0.0.0/8) that the service's own requests (sideloaded images, webhook deliveries) may reach besides public addresses; empty: public addresses only"},
 	{"CALENDAR_TRUSTED_PROXIES", "trusted-proxies", "",
@@ -227,6 +232,9 @@ func (c *Config) check(get func(env string) string) error {
 	if c.TrustedProxies, err = controllers.ParseTrustedProxies(get("CALENDAR_TRUSTED_PROXIES")); err != nil {
 		return fail("CALENDAR_TRUSTED_PROXIES", "%v", err)
 	}
+	if c.WebhookRetrySchedule, err = retrySchedule(get("CALENDAR_WEBHOOK_RETRY_SCHEDULE")); err != nil {
+		return fail("CALENDAR_WEBHOOK_RETRY_SCHEDULE", "want 1 to %d durations from 1ms to 24h, comma-separated (5s,5m,30m), got %q", maxRetries, get("CALENDAR_WEBHOOK_RETRY_SCHEDULE"))
+	}
 	if c.OutboundAllowed, err = controllers.ParseNetworks(get("CALENDAR_OUTBOUND_ALLOWED_NETWORKS")); err != nil {
 		return fail("CALENDAR_OUTBOUND_ALLOWED_NETWORKS", "%v", err)
 	}
@@ -241,6 +249,25 @@ func (c *Config) check(get func(env string) string) error {
 		c.CORSOrigins = append(c.CORSOrigins, strings.TrimSuffix(origin, "/"))
 	}
 	return nil
+}
+
+// maxRetries bounds the retry schedule of webhook deliveries.
+const maxRetries = 20
+
+// retrySchedule reads 5s,5m,30m.
+func retrySchedule(list string) ([]time.Duration, error) {
+	var out []time.Duration
+	for _, part := range strings.Split(list, ",") {
+		d, err := time.ParseDuration(strings.TrimSpace(part))
+		if err != nil || d < time.Millisecond || d > 24*time.Hour {
+			return nil, fmt.Errorf("not a pause: %q", part)
+		}
+		out = append(out, d)
+	}
+	if len(out) > maxRetries {
+		return nil, fmt.Errorf("%d pauses", len(out))
+	}
+	return out, nil
 }
 
 // maxConnsBound is the largest connection bound taken when the open-file

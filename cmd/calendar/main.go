@@ -109,6 +109,8 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 	if cfg.Sideload {
 		settings.Sideload = controllers.NewSideloader(sideloadTimeout, egress)
 	}
+	settings.Webhooks = app.WebhookSettings{Sender: controllers.NewWebhookSender(egress, app.DefaultWebhookTimeout),
+		RetrySchedule: cfg.WebhookRetrySchedule}
 	if cfg.appSettings != nil {
 		cfg.appSettings(&settings)
 	}
@@ -118,9 +120,11 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 	syncCtx, stopSync := context.WithCancel(ctx)
 	defer stopSync()
 	syncDone := make(chan struct{})
+	delivered := make(chan struct{})
 	keepIndexTrue := func() {
 		defer close(syncDone)
 		go housekeeping(syncCtx, a, logger, backend, started)
+		go func() { defer close(delivered); a.Webhooks.Run(syncCtx) }() // once the index is whole: filters read it
 		a.Sync(syncCtx, cfg.SyncInterval, func(err error) { logger.Warn("index catch-up failed", "error", err) })
 	}
 	if !idx.Fresh {
@@ -219,6 +223,7 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 	}
 	stopSync()
 	<-syncDone
+	<-delivered
 	settleCtx, cancelSettle := context.WithTimeout(context.Background(), shutdownGrace)
 	defer cancelSettle()
 	if err := a.CatchUpOnStop(settleCtx); err != nil {

@@ -25,8 +25,9 @@ import (
 
 // Store implements app's port, and writes backups of itself too.
 var (
-	_ calendar.Store    = (*Store)(nil)
-	_ calendar.Archiver = (*Store)(nil)
+	_ calendar.Store     = (*Store)(nil)
+	_ calendar.Archiver  = (*Store)(nil)
+	_ calendar.Exclusive = (*Store)(nil)
 )
 
 // Store is the embedded store: one bbolt file under the data dir. Every write is
@@ -38,6 +39,7 @@ type Store struct {
 	terms  *boltRepo[calendar.Term, *calendar.Term]
 	guards *boltRepo[calendar.Guard, *calendar.Guard]
 	hooks  *boltRepo[calendar.Webhook, *calendar.Webhook]
+	marks  *boltRepo[calendar.WebhookMark, *calendar.WebhookMark]
 	files  *boltFiles
 	// snapshotted, when a test sets it, runs once a backup's snapshot is
 	// taken, before the archive is written.
@@ -75,6 +77,7 @@ func Open(dir string) (*Store, error) {
 		terms:  newBoltRepo[calendar.Term](w, storage.TermsCollection),
 		guards: newBoltRepo[calendar.Guard](w, storage.GuardsCollection),
 		hooks:  newBoltRepo[calendar.Webhook](w, storage.WebhooksCollection),
+		marks:  newBoltRepo[calendar.WebhookMark](w, storage.WebhookMarksCollection),
 	}
 	err = db.Update(func(tx *bbolt.Tx) error {
 		for _, b := range [][]byte{metaBucket, changesBucket, filesBucket} {
@@ -82,7 +85,7 @@ func Open(dir string) (*Store, error) {
 				return err
 			}
 		}
-		for _, r := range []interface{ createBuckets(*bbolt.Tx) error }{s.users, s.posts, s.terms, s.guards, s.hooks} {
+		for _, r := range []interface{ createBuckets(*bbolt.Tx) error }{s.users, s.posts, s.terms, s.guards, s.hooks, s.marks} {
 			if err := r.createBuckets(tx); err != nil {
 				return err
 			}
@@ -99,11 +102,16 @@ func Open(dir string) (*Store, error) {
 	return s, nil
 }
 
-func (s *Store) Users() calendar.Repo[*calendar.User]       { return s.users }
-func (s *Store) Posts() calendar.Repo[*calendar.Post]       { return s.posts }
-func (s *Store) Terms() calendar.Repo[*calendar.Term]       { return s.terms }
-func (s *Store) Guards() calendar.Repo[*calendar.Guard]     { return s.guards }
-func (s *Store) Webhooks() calendar.Repo[*calendar.Webhook] { return s.hooks }
+func (s *Store) Users() calendar.Repo[*calendar.User]               { return s.users }
+func (s *Store) Posts() calendar.Repo[*calendar.Post]               { return s.posts }
+func (s *Store) Terms() calendar.Repo[*calendar.Term]               { return s.terms }
+func (s *Store) Guards() calendar.Repo[*calendar.Guard]             { return s.guards }
+func (s *Store) Webhooks() calendar.Repo[*calendar.Webhook]         { return s.hooks }
+func (s *Store) WebhookMarks() calendar.Repo[*calendar.WebhookMark] { return s.marks }
+
+// Exclusive: one process alone opens the file (bbolt's lock), and a write
+// takes its sequence in the transaction that commits it.
+func (s *Store) Exclusive() {}
 
 // Ping checks that the database file is open and readable.
 func (s *Store) Ping(ctx context.Context) error {

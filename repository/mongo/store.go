@@ -42,6 +42,7 @@ type Store struct {
 	terms      *mongoRepo[calendar.Term, *calendar.Term]
 	guards     *mongoRepo[calendar.Guard, *calendar.Guard]
 	hooks      *mongoRepo[calendar.Webhook, *calendar.Webhook]
+	marks      *mongoRepo[calendar.WebhookMark, *calendar.WebhookMark]
 	files      *mongoFiles
 }
 
@@ -70,7 +71,8 @@ func Open(ctx context.Context, uri, dbName string) (*Store, error) {
 	s.terms = newMongoRepo[calendar.Term](s, storage.TermsCollection)
 	s.guards = newMongoRepo[calendar.Guard](s, storage.GuardsCollection)
 	s.hooks = newMongoRepo[calendar.Webhook](s, storage.WebhooksCollection)
-	for _, r := range []interface{ ensureIndexes(context.Context) error }{s.users, s.posts, s.terms, s.guards, s.hooks} {
+	s.marks = newMongoRepo[calendar.WebhookMark](s, storage.WebhookMarksCollection)
+	for _, r := range []interface{ ensureIndexes(context.Context) error }{s.users, s.posts, s.terms, s.guards, s.hooks, s.marks} {
 		if err := r.ensureIndexes(ctx); err != nil {
 			_ = client.Disconnect(ctx)
 			return nil, fmt.Errorf("creating indexes: %w", err)
@@ -104,11 +106,12 @@ func clientOptions(uri string) (*options.ClientOptions, error) {
 	return opts, nil
 }
 
-func (s *Store) Users() calendar.Repo[*calendar.User]       { return s.users }
-func (s *Store) Posts() calendar.Repo[*calendar.Post]       { return s.posts }
-func (s *Store) Terms() calendar.Repo[*calendar.Term]       { return s.terms }
-func (s *Store) Guards() calendar.Repo[*calendar.Guard]     { return s.guards }
-func (s *Store) Webhooks() calendar.Repo[*calendar.Webhook] { return s.hooks }
+func (s *Store) Users() calendar.Repo[*calendar.User]               { return s.users }
+func (s *Store) Posts() calendar.Repo[*calendar.Post]               { return s.posts }
+func (s *Store) Terms() calendar.Repo[*calendar.Term]               { return s.terms }
+func (s *Store) Guards() calendar.Repo[*calendar.Guard]             { return s.guards }
+func (s *Store) Webhooks() calendar.Repo[*calendar.Webhook]         { return s.hooks }
+func (s *Store) WebhookMarks() calendar.Repo[*calendar.WebhookMark] { return s.marks }
 
 func (s *Store) Ping(ctx context.Context) error { return storeError(s.client.Ping(ctx, nil)) }
 

@@ -483,6 +483,22 @@ func Run(t *testing.T, sut Backend) {
 		if all, err := s.Webhooks().Scan(ctx, 0, 10); err != nil || len(all) != 2 {
 			t.Fatalf("scanned %d, %v", len(all), err)
 		}
+		mark := &calendar.WebhookMark{Webhook: w.ID, Item: 9}
+		mustInsert(t, s.WebhookMarks(), mark)
+		if err := s.WebhookMarks().Insert(ctx, &calendar.WebhookMark{Webhook: w.ID, Item: 9}); !errors.Is(err, calendar.ErrConflict) {
+			t.Fatalf("a second mark of one item: err = %v, want ErrConflict", err)
+		}
+		mustInsert(t, s.WebhookMarks(), &calendar.WebhookMark{Webhook: twin.ID, Item: 9}) // another subscription's
+		found, err := s.WebhookMarks().FindByKey(ctx, calendar.WebhookMarkKey, calendar.WebhookMarkOf(w.ID, 9))
+		if err != nil || found.ID != mark.ID {
+			t.Fatalf("found %+v, %v", found, err)
+		}
+		if err := s.WebhookMarks().Delete(ctx, found.ID, found.Seq); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.WebhookMarks().FindByKey(ctx, calendar.WebhookMarkKey, calendar.WebhookMarkOf(w.ID, 9)); !errors.Is(err, calendar.ErrNotFound) {
+			t.Fatalf("an unmarked item is found: %v", err)
+		}
 		changes, err := s.Changes(ctx, 0, 100)
 		if err != nil {
 			t.Fatal(err)

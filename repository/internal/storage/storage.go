@@ -21,6 +21,8 @@ const (
 	GuardsCollection = "guards"
 	// WebhooksCollection holds the subscriptions to the change feed.
 	WebhooksCollection = "webhooks"
+	// WebhookMarksCollection holds what filtered subscriptions delivered.
+	WebhookMarksCollection = "webhook_marks"
 )
 
 // UniqueFields returns the names of the unique keys documents of type T declare.

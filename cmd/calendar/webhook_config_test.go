@@ -22,3 +22,21 @@ func TestOutboundAllowedNetworksAreAListAndABadOneStopsStartUp(t *testing.T) {
 		t.Fatalf("err %v, want it to start with %s", err, want)
 	}
 }
+
+func TestTheWebhookRetryScheduleIsAListOfPauses(t *testing.T) {
+	t.Parallel()
+	c, err := loadConfig(nil, env(nil), io.Discard)
+	if err != nil || fmt.Sprint(c.WebhookRetrySchedule) != "[5s 5m0s 30m0s 2h0m0s 5h0m0s 10h0m0s 10h0m0s]" {
+		t.Fatalf("by default %v, %v", c.WebhookRetrySchedule, err)
+	}
+	c, err = loadConfig([]string{"-webhook-retry-schedule", "10ms, 1s"}, env(nil), io.Discard)
+	if err != nil || fmt.Sprint(c.WebhookRetrySchedule) != "[10ms 1s]" {
+		t.Fatalf("the flag: %v, %v", c.WebhookRetrySchedule, err)
+	}
+	for _, bad := range []string{"5s,,5m", "soon", "0s", "25h", strings.Repeat("1s,", 20) + "1s"} {
+		_, err := loadConfig(nil, env(map[string]string{"CALENDAR_WEBHOOK_RETRY_SCHEDULE": bad}), io.Discard)
+		if err == nil || !strings.HasPrefix(err.Error(), "CALENDAR_WEBHOOK_RETRY_SCHEDULE: ") {
+			t.Errorf("%q: err %v", bad, err)
+		}
+	}
+}

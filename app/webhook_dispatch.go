@@ -1,0 +1,415 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"slices"
+	"sync"
+	"time"
+
+	"calendar/app/calendar"
+)
+
+// The dispatcher: each subscription follows the change feed from its own
+// cursor, kept in its record, so a restart, a crash or a SIGKILL loses
+// nothing (what was in flight is delivered again, under the same
+// webhook-id). One subscription's deliveries go one at a time, in sequence
+// order; a failure holds that subscription alone until its retry, on the
+// schedule, with jitter; after the last retry it is disabled, as at once by
+// a 410. Several replicas sharing a store deliver each change once per
+// subscription: a replica delivers a subscription only under its lease,
+// taken and renewed by compare-and-swap writes of the subscription as a
+// series' lease is (series_lease.go), and each delivery's progress is a
+// compare-and-swap that fails once the lease is another's. The embedded
+// store has one process (calendar.Exclusive): no lease is written there.
+// Deliveries under way are bounded by a pool of workers; each subscription
+// is one worker's at a time.
+
+// Run delivers until ctx ends: at once after the service's own writes, and
+// every Poll for other replicas' and for retries that came due.
+func (s *Webhooks) Run(ctx context.Context) {
+	if s.settings.Sender == nil {
+		return
+	}
+	d := &dispatcher{Webhooks: s, token: newLeaseToken(), slots: make(chan struct{}, s.settings.Workers),
+		busy: map[int64]bool{}, seen: map[int64]seen{}}
+	_, d.exclusive = s.store.(calendar.Exclusive)
+	var workers sync.WaitGroup
+	defer workers.Wait()
+	tick := time.NewTicker(s.settings.Poll)
+	defer tick.Stop()
+	for {
+		retry := d.pass(ctx, &workers)
+		due := time.NewTimer(time.Until(retry))
+		select {
+		case <-ctx.Done():
+			due.Stop()
+			return
+		case <-s.wake:
+		case <-tick.C:
+		case <-due.C:
+		}
+		due.Stop()
+	}
+}
+
+// Written tells the dispatcher that the service wrote to the store: what
+// it wrote is delivered now rather than at the next poll.
+func (s *Webhooks) Written() { s.nudge() }
+
+type dispatcher struct {
+	*Webhooks
+	token     string // this replica's leases
+	exclusive bool
+	slots     chan struct{}
+	mu        sync.Mutex
+	busy      map[int64]bool // subscriptions a worker has
+	seen      map[int64]seen // how far each was read with nothing to deliver
+	stable    []observed     // LastSeq as observed, for a store whose writes commit out of order
+}
+
+// seen is how far a subscription, at a revision, was read with nothing to
+// deliver: the next pass reads from there.
+type seen struct {
+	revision, upTo int64
+}
+
+type observed struct {
+	at  time.Time
+	seq int64
+}
+
+// pass hands every subscription with something to deliver to a worker,
+// while workers are free, and answers when the next retry comes due (a
+// poll away at most).
+func (d *dispatcher) pass(ctx context.Context, workers *sync.WaitGroup) (nextRetry time.Time) {
+	now := time.Now()
+	nextRetry = now.Add(d.settings.Poll)
+	upTo, err := d.stableSeq(ctx)
+	if err != nil {
+		return nextRetry // the store is away: the next poll tries again
+	}
+	_ = d.each(ctx, func(w *calendar.Webhook) {
+		if w.Active && w.Failing != nil && w.Failing.Next.Before(nextRetry) {
+			nextRetry = w.Failing.Next
+		}
+		if !w.Active || w.Disabled != "" || (w.Failing != nil && now.Before(w.Failing.Next)) || w.Cursor >= upTo {
+			return
+		}
+		if !d.exclusive && leaseLive(w.Lease) && w.Lease.Holder != d.token {
+			return // another replica's
+		}
+		d.mu.Lock()
+		defer d.mu.Unlock()
+		if sn := d.seen[w.ID]; d.busy[w.ID] || (sn.revision == w.Seq && sn.upTo >= upTo && w.Failing == nil) {
+			return
+		}
+		select {
+		case d.slots <- struct{}{}:
+		default:
+			return // every worker busy: the next pass
+		}
+		d.busy[w.ID] = true
+		workers.Add(1)
+		go func() {
+			defer workers.Done()
+			d.work(ctx, w, upTo)
+			d.mu.Lock()
+			delete(d.busy, w.ID)
+			d.mu.Unlock()
+			<-d.slots
+			d.nudge() // a worker is free: another may take its turn now
+		}()
+	})
+	return nextRetry
+}
+
+// stableSeq is how far the feed may be delivered: the store's last
+// sequence, or, where a write takes its sequence before it commits
+// (MongoDB), the last sequence observed Settle ago, so that a write in
+// flight on another replica is not passed over.
+func (d *dispatcher) stableSeq(ctx context.Context) (int64, error) {
+	last, err := d.store.LastSeq(ctx)
+	if err != nil || d.exclusive {
+		return last, err
+	}
+	now := time.Now()
+	d.stable = append(d.stable, observed{now, last})
+	var upTo int64
+	keep := d.stable[:0]
+	for i, o := range d.stable {
+		if now.Sub(o.at) >= d.settings.Settle {
+			upTo = o.seq
+			if i+1 < len(d.stable) && now.Sub(d.stable[i+1].at) >= d.settings.Settle {
+				continue // an older observation than needed
+			}
+		}
+		keep = append(keep, o)
+	}
+	d.stable = keep
+	return upTo, nil
+}
+
+// feedBatch is how many changes a worker reads at a time.
+const feedBatch = 100
+
+// work delivers one subscription's changes from its cursor up to upTo, in
+// order, until one fails or none is left. It takes the lease only once it
+// finds a change of the calendar to read: its own writes (a lease's, a
+// cursor's) are changes of the store too.
+func (d *dispatcher) work(ctx context.Context, w *calendar.Webhook, upTo int64) {
+	// As it is now: the pass read it before the last worker's writes.
+	w, err := d.store.Webhooks().Get(ctx, w.ID)
+	if err != nil || !w.Active || w.Disabled != "" || (w.Failing != nil && time.Now().Before(w.Failing.Next)) {
+		return
+	}
+	from := w.Cursor
+	if sn := d.seenOf(w.ID); sn.revision == w.Seq && sn.upTo > from && w.Failing == nil {
+		from = sn.upTo // a failing change is read again from the cursor
+	}
+	found, err := d.calendarChangeAfter(ctx, w, from, upTo)
+	if err != nil || !found {
+		return
+	}
+	if !d.exclusive {
+		if err := d.takeLease(ctx, w); err != nil {
+			return
+		}
+		defer d.giveLease(ctx, w)
+		from = max(from, w.Cursor) // another replica may have delivered meanwhile
+	}
+	caughtUp := false
+	defer func() {
+		if caughtUp {
+			d.caughtUp(ctx, w, upTo)
+		}
+	}()
+	for from < upTo && ctx.Err() == nil {
+		batch, err := d.store.Changes(ctx, from, feedBatch)
+		if err != nil || len(batch) == 0 {
+			return
+		}
+		for i, c := range batch {
+			if c.Seq > upTo {
+				caughtUp = true
+				return
+			}
+			msg, err := d.prepare(ctx, w, c)
+			if err != nil || !w.Active || w.Disabled != "" {
+				return // the store is away, the lease is lost, or it was disabled or paused meanwhile
+			}
+			if msg == nil {
+				d.sawUpTo(w, c.Seq)
+			} else if ok, err := d.send(ctx, w, msg, lastOfRun(batch[i+1:], len(batch) < feedBatch)); err != nil || !ok {
+				return // to be retried, or disabled
+			}
+			from = c.Seq
+		}
+		caughtUp = from >= upTo || len(batch) < feedBatch
+	}
+}
+
+// lastOfRun reports whether no change of the calendar follows in the rest
+// of a batch, and none after it (the batch was the feed's last: short):
+// once this one is delivered, the receiver has heard of every item there is.
+func lastOfRun(rest []calendar.Change, short bool) bool {
+	return short && !slices.ContainsFunc(rest, ofCalendar)
+}
+
+// ofCalendar: a change of a post or a term (not of a user, a guard, a
+// subscription).
+func ofCalendar(c calendar.Change) bool {
+	return c.Collection == calendar.CollectionPosts || c.Collection == calendar.CollectionTerms
+}
+
+// calendarChangeAfter reports whether the feed has a change of the
+// calendar (a post's, a term's) in (from, upTo]; when it has none, the
+// subscription is seen up to there.
+func (d *dispatcher) calendarChangeAfter(ctx context.Context, w *calendar.Webhook, from, upTo int64) (bool, error) {
+	for from < upTo {
+		batch, err := d.store.Changes(ctx, from, feedBatch)
+		if err != nil || len(batch) == 0 {
+			return false, err
+		}
+		for _, c := range batch {
+			if c.Seq > upTo {
+				break
+			}
+			if ofCalendar(c) {
+				return true, nil
+			}
+			from = c.Seq
+		}
+		if batch[len(batch)-1].Seq > upTo {
+			break
+		}
+	}
+	d.sawUpTo(w, upTo)
+	return false, nil
+}
+
+// caughtUp writes that the subscription has nothing left to deliver up
+// to upTo: its cursor moves there, so a restart does not read again what it
+// passed over; and when the feed has no change of the calendar after it
+// either (every item's entry is behind it: the receiver heard of them all),
+// its baseline too (when its last delivery's write did not already).
+func (d *dispatcher) caughtUp(ctx context.Context, w *calendar.Webhook, upTo int64) {
+	after, err := d.store.Changes(ctx, upTo, feedBatch)
+	if err != nil {
+		return
+	}
+	baseline := w.Baseline
+	if len(after) < feedBatch && !slices.ContainsFunc(after, ofCalendar) {
+		baseline = max(baseline, upTo)
+	}
+	if w.Cursor >= upTo && w.Baseline >= baseline {
+		return
+	}
+	revision := w.Seq
+	_ = d.editWebhook(context.WithoutCancel(ctx), w, Precondition{}, func(cur *calendar.Webhook) error {
+		if cur.Seq != revision || cur.Failing != nil {
+			return errUnchanged // changed meanwhile (a replay, an edit): read again
+		}
+		if err := d.keepLease(cur); err != nil {
+			return err
+		}
+		cur.Cursor, cur.Baseline = max(cur.Cursor, upTo), max(cur.Baseline, baseline)
+		return nil
+	})
+}
+
+func (d *dispatcher) seenOf(id int64) seen {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.seen[id]
+}
+
+// sawUpTo remembers that the subscription, at its revision, had nothing to
+// deliver up to seq; past a batch of such changes the cursor is written too,
+// so a restart does not read them again.
+func (d *dispatcher) sawUpTo(w *calendar.Webhook, seq int64) {
+	d.mu.Lock()
+	d.seen[w.ID] = seen{revision: w.Seq, upTo: seq}
+	d.mu.Unlock()
+}
+
+// takeLease makes the subscription this replica's, unless another holds it.
+func (d *dispatcher) takeLease(ctx context.Context, w *calendar.Webhook) error {
+	return d.editWebhook(ctx, w, Precondition{}, func(cur *calendar.Webhook) error {
+		if leaseLive(cur.Lease) && cur.Lease.Holder != d.token {
+			return errLeaseTaken
+		}
+		cur.Lease = leaseFor(d.token)
+		return nil
+	})
+}
+
+// giveLease gives the lease back once the worker is done.
+func (d *dispatcher) giveLease(ctx context.Context, w *calendar.Webhook) {
+	_ = d.editWebhook(context.WithoutCancel(ctx), w, Precondition{}, func(cur *calendar.Webhook) error {
+		if cur.Lease == nil || cur.Lease.Holder != d.token {
+			return errUnchanged
+		}
+		cur.Lease = nil
+		return nil
+	})
+}
+
+// keepLease is the lease a delivery's write renews: this replica's, from
+// now on; a write of a subscription whose lease another took is refused.
+func (d *dispatcher) keepLease(cur *calendar.Webhook) error {
+	if d.exclusive {
+		return nil
+	}
+	if cur.Lease == nil || cur.Lease.Holder != d.token {
+		return errLeaseTaken
+	}
+	cur.Lease = leaseFor(d.token)
+	return nil
+}
+
+// send posts one message and writes what came of it: the cursor past its
+// change and the marks of a filter on success; on a failure, the retry to
+// come or the subscription disabled.
+func (d *dispatcher) send(ctx context.Context, w *calendar.Webhook, msg *message, last bool) (delivered bool, err error) {
+	attempt := d.attempt(ctx, w, msg)
+	if attempt.Outcome != outcomeDelivered && ctx.Err() != nil {
+		return false, ctx.Err() // stopping: not the receiver's failure; delivered again at the next start
+	}
+	if delivered = attempt.Outcome == outcomeDelivered; delivered {
+		if err := d.mark(ctx, w, msg); err != nil {
+			return false, err
+		}
+	}
+	return delivered, d.editWebhook(context.WithoutCancel(ctx), w, Precondition{}, func(cur *calendar.Webhook) error {
+		if err := d.keepLease(cur); err != nil {
+			return err
+		}
+		a := attempt
+		switch {
+		case a.Outcome == outcomeDelivered:
+			cur.Cursor = max(cur.Cursor, msg.seq)
+			if last { // nothing left: the baseline moves with the cursor
+				cur.Baseline = max(cur.Baseline, msg.seq)
+			}
+			cur.Failing = nil
+		case a.Code == 410:
+			a.Outcome = outcomeDisabled
+			cur.Active, cur.Disabled, cur.Failing = false, "The receiver answered 410 Gone.", nil
+		default:
+			failures := 1
+			if cur.Failing != nil {
+				failures = cur.Failing.Failures + 1
+			}
+			if failures > len(d.settings.RetrySchedule) {
+				a.Outcome = outcomeDisabled
+				cur.Active, cur.Failing = false, nil
+				cur.Disabled = "Every retry failed; the last: " + failureOf(a)
+				break
+			}
+			a.Next = time.Now().Add(jittered(d.settings.RetrySchedule[failures-1])).UTC()
+			cur.Failing = &calendar.WebhookFailure{Seq: msg.seq, Failures: failures, Next: a.Next}
+		}
+		cur.Attempts = keepAttempts(a, cur.Attempts)
+		return nil
+	})
+}
+
+// jittered spreads a pause over ±20 %, so that receivers coming back are
+// not all retried at once.
+func jittered(d time.Duration) time.Duration {
+	return d*4/5 + rand.N(d*2/5+1)
+}
+
+// keepAttempts puts a first and keeps the latest MaxWebhookAttemptsKept.
+func keepAttempts(a calendar.WebhookAttempt, kept []calendar.WebhookAttempt) []calendar.WebhookAttempt {
+	out := append([]calendar.WebhookAttempt{a}, kept...)
+	if len(out) > calendar.MaxWebhookAttemptsKept {
+		out = out[:calendar.MaxWebhookAttemptsKept]
+	}
+	return out
+}
+
+// mark records what a filtered subscription's receiver now holds.
+func (d *dispatcher) mark(ctx context.Context, w *calendar.Webhook, msg *message) error {
+	marks := d.store.WebhookMarks()
+	switch {
+	case msg.mark:
+		err := marks.Insert(ctx, &calendar.WebhookMark{Webhook: w.ID, Item: msg.itemID})
+		if errors.Is(err, calendar.ErrConflict) {
+			return nil // marked already (a delivery repeated)
+		}
+		return err
+	case msg.unmark:
+		m, err := marks.FindByKey(ctx, calendar.WebhookMarkKey, calendar.WebhookMarkOf(w.ID, msg.itemID))
+		if err == nil {
+			err = marks.Delete(ctx, m.ID, m.Seq)
+		}
+		if errors.Is(err, calendar.ErrNotFound) || errors.Is(err, calendar.ErrStale) {
+			return nil
+		}
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,300 @@
+package app_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"calendar/app"
+	"calendar/app/calendar"
+)
+
+// receiver is a fake sender: it records what it is sent, and answers as
+// answer says (status, error) for the n-th attempt.
+type receiver struct {
+	mu       sync.Mutex
+	got      []delivered
+	attempts int
+	answer   func(n int) (int, error)
+}
+
+type delivered struct {
+	ID, Type string
+	Seq      int64
+	Item     int64
+	Object   map[string]any
+	Changed  []string
+	Headers  map[string]string
+}
+
+func (r *receiver) Send(ctx context.Context, url string, headers map[string]string, body []byte) (int, string, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.attempts++
+	status, err := 204, error(nil)
+	if r.answer != nil {
+		status, err = r.answer(r.attempts)
+	}
+	if err != nil || status >= 300 {
+		return status, "not now", err
+	}
+	var p struct {
+		Type string `json:"type"`
+		Data struct {
+			ID      int64          `json:"id"`
+			Seq     int64          `json:"seq"`
+			Object  map[string]any `json:"object"`
+			Changed []string       `json:"changed"`
+		} `json:"data"`
+	}
+	if err := json.Unmarshal(body, &p); err != nil {
+		panic(err)
+	}
+	r.got = append(r.got, delivered{ID: headers["webhook-id"], Type: p.Type, Seq: p.Data.Seq, Item: p.Data.ID, Object: p.Data.Object, Changed: p.Data.Changed, Headers: headers})
+	return status, "", nil
+}
+
+func (r *receiver) Check(string) error { return nil }
+
+func (r *receiver) deliveries() []delivered {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]delivered(nil), r.got...)
+}
+
+// heard writes deliveries as "type #item [changed]" in order.
+func heard(ds []delivered) string { return heardAs(ds, false) }
+
+// heardAs is heard, with each change's sequence and webhook-id when verbose.
+func heardAs(ds []delivered, verbose bool) string {
+	var out []string
+	for _, d := range ds {
+		s := fmt.Sprintf("%s #%d", d.Type, d.Item)
+		if verbose {
+			s += fmt.Sprintf("@%d(%s)", d.Seq, d.ID)
+		}
+		if len(d.Changed) > 0 {
+			s += " " + strings.Join(d.Changed, "+")
+		}
+		out = append(out, s)
+	}
+	return strings.Join(out, ", ")
+}
+
+// newDeliveringWorld is a world whose webhooks are delivered to r, retried
+// after a millisecond, the dispatcher running until the test ends.
+func newDeliveringWorld(t *testing.T, r *receiver, schedule ...time.Duration) *world {
+	t.Helper()
+	if schedule == nil {
+		schedule = []time.Duration{time.Millisecond, time.Millisecond, time.Millisecond, time.Millisecond}
+	}
+	w := newWorld(t, func(s *app.Settings) {
+		s.Webhooks = app.WebhookSettings{Sender: r, RetrySchedule: schedule, Poll: 20 * time.Millisecond}
+	})
+	w.app.Webhooks.UseRoutes(app.WebhookRoutes{ReadFilter: categoriesFilter, APIRoot: visitor.Root})
+	ctx, stop := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); w.app.Webhooks.Run(ctx) }()
+	t.Cleanup(func() { stop(); <-done })
+	return w
+}
+
+// waitFor polls until cond holds, as long as the test binary allows.
+func waitFor(t *testing.T, what func() string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Minute)
+	if d, ok := t.Deadline(); ok && d.Add(-10*time.Second).Before(deadline) {
+		deadline = d.Add(-10 * time.Second)
+	}
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("gave up waiting for %s", what())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// TestAWebhookGetsEveryChangeInOrderOnceItsReceiverRecovers: a receiver
+// that fails (an error, then 503s) holds its subscription; once it answers,
+// it gets what the change feed holds for its owner, in order, none missing,
+// each with the fields that changed.
+func TestAWebhookGetsEveryChangeInOrderOnceItsReceiverRecovers(t *testing.T) {
+	t.Parallel()
+	var recovered atomic.Bool
+	r := &receiver{answer: func(n int) (int, error) {
+		switch {
+		case n == 1:
+			return 0, errors.New("connection refused")
+		case !recovered.Load():
+			return 503, nil
+		}
+		return 200, nil
+	}}
+	w := newDeliveringWorld(t, r, slices.Repeat([]time.Duration{20 * time.Millisecond}, 1000)...)
+	hook, err := w.app.Webhooks.Create(w.ctx, w.admin(), hook("https://hooks.example/"))
+	w.must(err)
+	kept := w.event("Kept", "2030-06-01", app.EventInput{})
+	waitFor(t, func() string { return "the first failures" }, func() bool { r.mu.Lock(); defer r.mu.Unlock(); return r.attempts >= 2 })
+	gone := w.event("Gone", "2030-06-02", app.EventInput{})
+	v := w.venue("Hall", app.LinkedInput{})
+	_, err = w.app.Events.Update(w.ctx, w.admin(), app.PostRef{ID: kept.ID}, app.EventInput{PostFields: app.PostFields{Title: ptr("Kept, renamed")}})
+	w.must(err)
+	_, err = w.app.Events.Delete(w.ctx, w.admin(), app.PostRef{ID: gone.ID}, true)
+	w.must(err)
+	recovered.Store(true)
+	want := fmt.Sprintf("venue.created #%d, event.created #%d, event.deleted #%d", v.ID, kept.ID, gone.ID)
+	waitFor(t, func() string { return "«" + want + "», heard «" + heardAs(r.deliveries(), true) + "»" }, func() bool { return heard(r.deliveries()) == want })
+	got := r.deliveries()
+	if got[1].Object["title"] != "Kept, renamed" || got[2].Object != nil {
+		t.Fatalf("objects: %v, %v", got[1].Object, got[2].Object)
+	}
+	for i, d := range got {
+		if i > 0 && d.Seq <= got[i-1].Seq {
+			t.Fatalf("out of order: %s", heard(got))
+		}
+		if d.ID != fmt.Sprintf("msg_%d_%d", hook.ID, d.Seq) {
+			t.Fatalf("webhook-id %q for change %d", d.ID, d.Seq)
+		}
+	}
+	_, err = w.app.Events.Update(w.ctx, w.admin(), app.PostRef{ID: kept.ID}, app.EventInput{PostFields: app.PostFields{Title: ptr("Kept again")}, StartDate: ptr("2030-06-01 09:00:00")})
+	w.must(err)
+	want += fmt.Sprintf(", event.updated #%d start_date+title", kept.ID)
+	waitFor(t, func() string { return "«" + want + "», heard «" + heardAs(r.deliveries(), true) + "»" }, func() bool { return heard(r.deliveries()) == want })
+	view, err := w.app.Webhooks.Get(w.ctx, w.admin(), hook.ID)
+	if err != nil || view.Status != app.WebhookActive || view.Failing != nil {
+		t.Fatalf("after recovering: %+v, %v", view, err)
+	}
+}
+
+// TestAnAuthorsWebhookNeverCarriesAnotherAuthorsDraft: an author's
+// subscription delivers what the author may read (published events, their
+// own drafts) and nothing of another's draft, until it is published; once
+// unpublished again it is deleted for them.
+func TestAnAuthorsWebhookNeverCarriesAnotherAuthorsDraft(t *testing.T) {
+	t.Parallel()
+	r := &receiver{}
+	w := newDeliveringWorld(t, r)
+	author, other := w.callers[calendar.RoleAuthor], w.callers[calendar.RoleEditor]
+	_, err := w.app.Webhooks.Create(w.ctx, author, hook("https://hooks.example/author"))
+	w.must(err)
+	draft := func(c app.Caller, title string) *app.EventView {
+		e, err := w.app.Events.Create(w.ctx, c, app.EventInput{PostFields: app.PostFields{Title: &title, Status: calendar.StatusDraft},
+			StartDate: ptr("2030-07-01 10:00:00"), EndDate: ptr("2030-07-01 11:00:00")})
+		w.must(err)
+		return e
+	}
+	theirs := draft(other, "Their draft")
+	mine := draft(author, "My draft")
+	_, err = w.app.Events.Update(w.ctx, other, app.PostRef{ID: theirs.ID}, app.EventInput{PostFields: app.PostFields{Title: ptr("Their draft, edited")}})
+	w.must(err)
+	public := w.event("Public", "2030-07-02", app.EventInput{})
+	want := fmt.Sprintf("event.created #%d, event.created #%d", mine.ID, public.ID)
+	waitFor(t, func() string { return "«" + want + "», heard «" + heardAs(r.deliveries(), true) + "»" }, func() bool { return heard(r.deliveries()) == want })
+	if d := r.deliveries()[0]; d.Object["status"] != "draft" || d.Object["title"] != "My draft" {
+		t.Fatalf("the author's own draft: %v", d.Object)
+	}
+	publish := func(status string) {
+		_, err := w.app.Events.Update(w.ctx, other, app.PostRef{ID: theirs.ID}, app.EventInput{PostFields: app.PostFields{Status: status}})
+		w.must(err)
+	}
+	if heard(r.deliveries()) != want {
+		t.Fatalf("the draft was heard of: %s", heardAs(r.deliveries(), true))
+	}
+	publish(calendar.StatusPublish) // readable to the author from now on: new to them
+	want += fmt.Sprintf(", event.created #%d", theirs.ID)
+	waitFor(t, func() string { return "«" + want + "», heard «" + heardAs(r.deliveries(), true) + "»" }, func() bool { return heard(r.deliveries()) == want })
+	publish(calendar.StatusDraft) // no longer: gone for them, with nothing of it
+	want += fmt.Sprintf(", event.deleted #%d", theirs.ID)
+	waitFor(t, func() string { return "«" + want + "», heard «" + heardAs(r.deliveries(), true) + "»" }, func() bool { return heard(r.deliveries()) == want })
+	if d := r.deliveries()[3]; d.Object != nil {
+		t.Fatalf("an unreadable draft carried %v", d.Object)
+	}
+}
+
+// TestAFilteredWebhookHearsWhatMatchesAndTheChangeThatMovesOneOut: a
+// filter of the events list (categories=jazz): a matching event is
+// delivered; one that starts matching is delivered as created; one that
+// stops matching is delivered once more, with its new state, then no more.
+func TestAFilteredWebhookHearsWhatMatchesAndTheChangeThatMovesOneOut(t *testing.T) {
+	t.Parallel()
+	r := &receiver{}
+	w := newDeliveringWorld(t, r)
+	for _, name := range []string{"Jazz", "Rock"} {
+		_, err := w.app.Categories.Create(w.ctx, w.admin(), app.TermInput{Name: ptr(name)})
+		w.must(err)
+	}
+	in := hook("https://hooks.example/jazz")
+	in.Filter, in.Types = ptr("categories=jazz"), &[]string{"event.created", "event.updated", "event.deleted"}
+	_, err := w.app.Webhooks.Create(w.ctx, w.callers[calendar.RoleEditor], in)
+	w.must(err)
+	in2 := func(cat string) app.EventInput { return app.EventInput{Categories: &[]string{cat}} }
+	jazz := w.event("Jazz night", "2030-08-01", in2("jazz"))
+	rock := w.event("Rock night", "2030-08-02", in2("rock"))
+	want := fmt.Sprintf("event.created #%d", jazz.ID)
+	waitFor(t, func() string { return "«" + want + "», heard «" + heardAs(r.deliveries(), true) + "»" }, func() bool { return heard(r.deliveries()) == want })
+
+	move := func(id int64, cat string) {
+		_, err := w.app.Events.Update(w.ctx, w.admin(), app.PostRef{ID: id}, in2(cat))
+		w.must(err)
+	}
+	move(rock.ID, "jazz")
+	want += fmt.Sprintf(", event.created #%d", rock.ID) // starts matching: created, for this subscription
+	waitFor(t, func() string { return "«" + want + "», heard «" + heardAs(r.deliveries(), true) + "»" }, func() bool { return heard(r.deliveries()) == want })
+	move(jazz.ID, "rock")
+	want += fmt.Sprintf(", event.updated #%d categories", jazz.ID) // stops matching: once more, its new state
+	waitFor(t, func() string { return "«" + want + "», heard «" + heardAs(r.deliveries(), true) + "»" }, func() bool { return heard(r.deliveries()) == want })
+	if cats := r.deliveries()[2].Object["categories"].([]any); len(cats) != 1 || cats[0].(map[string]any)["slug"] != "rock" {
+		t.Fatalf("the event that left carries %v", cats)
+	}
+	_, err = w.app.Events.Update(w.ctx, w.admin(), app.PostRef{ID: jazz.ID}, app.EventInput{PostFields: app.PostFields{Title: ptr("Rock, now")}})
+	w.must(err)
+	_, err = w.app.Events.Delete(w.ctx, w.admin(), app.PostRef{ID: jazz.ID}, true)
+	w.must(err)
+	_, err = w.app.Events.Delete(w.ctx, w.admin(), app.PostRef{ID: rock.ID}, true)
+	w.must(err)
+	want += fmt.Sprintf(", event.deleted #%d", rock.ID) // the one that left is heard of no more
+	waitFor(t, func() string { return "«" + want + "», heard «" + heardAs(r.deliveries(), true) + "»" }, func() bool { return heard(r.deliveries()) == want })
+}
+
+// TestAWebhookIsDisabledWhenItsRetriesRunOutOrItsReceiverIsGone: a receiver
+// that keeps failing disables its subscription after the last retry, with
+// the reason; one that answers 410 at once.
+func TestAWebhookIsDisabledWhenItsRetriesRunOutOrItsReceiverIsGone(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name     string
+		status   int
+		attempts int
+		why      string
+	}{{"retries run out", 500, 3, "Every retry failed; the last: answered 500"}, {"410", 410, 1, "The receiver answered 410 Gone."}} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			r := &receiver{answer: func(int) (int, error) { return c.status, nil }}
+			w := newDeliveringWorld(t, r, time.Millisecond, time.Millisecond)
+			h, err := w.app.Webhooks.Create(w.ctx, w.admin(), hook("https://hooks.example/"))
+			w.must(err)
+			w.event("Unheard", "2030-09-01", app.EventInput{})
+			waitFor(t, func() string {
+				v, _ := w.app.Webhooks.Get(w.ctx, w.admin(), h.ID)
+				r.mu.Lock()
+				defer r.mu.Unlock()
+				return fmt.Sprintf("the subscription disabled (%d attempts): %+v %+v", r.attempts, v, v.Failing)
+			}, func() bool {
+				v, _ := w.app.Webhooks.Get(w.ctx, w.admin(), h.ID)
+				return v.Status == app.WebhookDisabled
+			})
+			v, _ := w.app.Webhooks.Get(w.ctx, w.admin(), h.ID)
+			if r.attempts != c.attempts || v.DisabledReason == nil || !strings.HasPrefix(*v.DisabledReason, c.why) || v.Active {
+				stored, _ := w.store.Webhooks().Get(w.ctx, h.ID)
+				t.Fatalf("%d attempts, %+v; attempts %+v", r.attempts, v, stored.Attempts)
+			}
+		})
+	}
+}
