@@ -124,7 +124,6 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 	keepIndexTrue := func() {
 		defer close(syncDone)
 		go housekeeping(syncCtx, a, logger, backend, started)
-		go func() { defer close(delivered); a.Webhooks.Run(syncCtx) }() // once the index is whole: filters read it
 		a.Sync(syncCtx, cfg.SyncInterval, func(err error) { logger.Warn("index catch-up failed", "error", err) })
 	}
 	if !idx.Fresh {
@@ -196,6 +195,7 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 
 	api := controllers.New(controllers.Config{SiteURL: cfg.SiteURL, Logger: logger, MetricsToken: cfg.MetricsToken,
 		CORSOrigins: cfg.CORSOrigins, TrustedProxies: cfg.TrustedProxies, Collectors: []prometheus.Collector{ln.Collector()}}, a)
+	go func() { defer close(delivered); a.Webhooks.Run(syncCtx) }() // once the routes lent it their filter reader
 	srv := &http.Server{
 		Handler:           api,
 		ReadHeaderTimeout: headerTimeout,
