@@ -13,9 +13,10 @@ type Fetcher interface {
 	Fetch(ctx context.Context, rawURL string, maxBytes int64) ([]byte, error)
 }
 
-// Why a fetch failed, as errors.Is tells them apart.
+// Why a request to another site failed (a fetch to sideload, a webhook
+// delivery), as errors.Is tells them apart.
 var (
-	ErrFetchRefused  = errors.New("the address is not a public one")
+	ErrFetchRefused  = errors.New("the egress policy refuses the address (public addresses only, and the networks the operator opened)")
 	ErrFetchTooLarge = errors.New("the file is larger than the upload limit")
-	ErrFetchFailed   = errors.New("the file could not be fetched")
+	ErrFetchFailed   = errors.New("the request failed")
 )

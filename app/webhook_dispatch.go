@@ -337,12 +337,14 @@ func (d *dispatcher) send(ctx context.Context, w *calendar.Webhook, msg *message
 	if attempt.Outcome != outcomeDelivered && ctx.Err() != nil {
 		return false, ctx.Err() // stopping: not the receiver's failure; delivered again at the next start
 	}
+	d.counts.count(attempt.Outcome)
 	if delivered = attempt.Outcome == outcomeDelivered; delivered {
 		if err := d.mark(ctx, w, msg); err != nil {
 			return false, err
 		}
 	}
-	return delivered, d.editWebhook(context.WithoutCancel(ctx), w, Precondition{}, func(cur *calendar.Webhook) error {
+	disabled := false
+	err = d.editWebhook(context.WithoutCancel(ctx), w, Precondition{}, func(cur *calendar.Webhook) error {
 		if err := d.keepLease(cur); err != nil {
 			return err
 		}
@@ -371,9 +373,14 @@ func (d *dispatcher) send(ctx context.Context, w *calendar.Webhook, msg *message
 			a.Next = time.Now().Add(jittered(d.settings.RetrySchedule[failures-1])).UTC()
 			cur.Failing = &calendar.WebhookFailure{Seq: msg.seq, Failures: failures, Next: a.Next}
 		}
+		disabled = a.Outcome == outcomeDisabled
 		cur.Attempts = keepAttempts(a, cur.Attempts)
 		return nil
 	})
+	if err == nil && disabled {
+		d.counts.count(outcomeDisabled)
+	}
+	return delivered, err
 }
 
 // jittered spreads a pause over ±20 %, so that receivers coming back are

@@ -298,3 +298,37 @@ func TestAWebhookIsDisabledWhenItsRetriesRunOutOrItsReceiverIsGone(t *testing.T)
 		})
 	}
 }
+
+// TestAWebhooksLogPingAndReplay: the log keeps the attempts newest first; a
+// ping is a signed test delivery logged with them; a replay delivers again
+// from a point of the feed under new webhook-ids, and refuses a point the
+// feed has not reached.
+func TestAWebhooksLogPingAndReplay(t *testing.T) {
+	t.Parallel()
+	r := &receiver{}
+	w := newDeliveringWorld(t, r)
+	h, err := w.app.Webhooks.Create(w.ctx, w.admin(), hook("https://hooks.example/"))
+	w.must(err)
+	e := w.event("Once", "2030-10-01", app.EventInput{})
+	want := fmt.Sprintf("event.created #%d", e.ID)
+	waitFor(t, func() string { return heardAs(r.deliveries(), true) }, func() bool { return heard(r.deliveries()) == want })
+	ping, err := w.app.Webhooks.Ping(w.ctx, w.admin(), h.ID)
+	if err != nil || ping.Outcome != "delivered" || ping.Type != app.PingType || *ping.ResponseCode != 204 {
+		t.Fatalf("ping: %+v, %v", ping, err)
+	}
+	first := r.deliveries()[0]
+	if _, err := w.app.Webhooks.Replay(w.ctx, w.admin(), h.ID, first.Seq+1000); calendar.AsError(err).Code != "rest_invalid_param" {
+		t.Fatalf("a replay from past the feed's end: %v", err)
+	}
+	_, err = w.app.Webhooks.Replay(w.ctx, w.admin(), h.ID, first.Seq-1)
+	w.must(err)
+	want += fmt.Sprintf(", webhook.ping #%d, event.created #%d", h.ID, e.ID)
+	waitFor(t, func() string { return heardAs(r.deliveries(), true) }, func() bool { return heard(r.deliveries()) == want })
+	if again := r.deliveries()[2]; again.ID != fmt.Sprintf("msg_%d_%d_r1", h.ID, first.Seq) {
+		t.Fatalf("replayed under %s, first under %s", again.ID, first.ID)
+	}
+	log, err := w.app.Webhooks.Deliveries(w.ctx, w.admin(), h.ID)
+	if err != nil || len(log) != 3 || log[0].ID != r.deliveries()[2].ID || log[1].Type != app.PingType || log[2].Outcome != "delivered" {
+		t.Fatalf("log %+v, %v", log, err)
+	}
+}

@@ -44,6 +44,8 @@ type Webhooks struct {
 	routes WebhookRoutes
 	// wake hears of the service's own writes, so deliveries start at once.
 	wake chan struct{}
+	// counts are this process's deliveries by outcome.
+	counts counters
 }
 
 // WebhookRoutes is what deliveries need of the HTTP layer, given to the

@@ -49,6 +49,9 @@ func TestTheNamespaceRootListsEveryRouteWithMethodsAndArgs(t *testing.T) {
 		"/vendor/admin/v1/webhooks":                                       {"GET", "POST"},
 		`/vendor/admin/v1/webhooks/(?P<id>\d+)`:                           {"GET", "POST", "PUT", "PATCH", "DELETE"},
 		`/vendor/admin/v1/webhooks/(?P<id>\d+)/rotate-secret`:             {"POST"},
+		`/vendor/admin/v1/webhooks/(?P<id>\d+)/deliveries`:                {"GET"},
+		`/vendor/admin/v1/webhooks/(?P<id>\d+)/ping`:                      {"POST"},
+		`/vendor/admin/v1/webhooks/(?P<id>\d+)/replay`:                    {"POST"},
 	}
 	for _, kind := range []string{"venues", "organizers"} {
 		base := "/vendor/events/v1/" + kind

@@ -3,21 +3,22 @@ package controllers_test
 import (
 	"fmt"
 	"net/http"
+	"strings"
 	"testing"
 
 	"calendar/app/calendar"
 )
 
 // checkWebhooks checks the webhook routes of the matrix: authors, editors
-// and administrators manage their own subscriptions; an administrator
-// every one; another's is answered as a missing one; contributors,
-// subscribers and visitors none.
+// and administrators manage their own subscriptions (and read their
+// deliveries, ping and replay them); an administrator every one; another's
+// is answered as a missing one; contributors, subscribers and visitors none.
 func (r *roles) checkWebhooks(t *testing.T, check func(*testing.T, string, string, []option, int), method, rest string, role calendar.Role, name string, n *int) {
 	const hooks = "/vendor/admin/v1/webhooks"
 	opts := r.caller(role)
 	may := role.Has(calendar.CapSubscribeWebhooks)
 	*n++
-	body := jsonBody(map[string]any{"url": fmt.Sprintf("https://hooks.example/%d", *n), "description": "changed"})
+	body := jsonBody(map[string]any{"url": fmt.Sprintf("https://hooks.example/%d", *n), "description": "changed", "since": 0})
 	if rest == "" {
 		want := http.StatusOK
 		switch {
@@ -51,10 +52,7 @@ func (r *roles) checkWebhooks(t *testing.T, check func(*testing.T, string, strin
 		case owner == "other" && role != calendar.RoleAdministrator:
 			want = http.StatusNotFound
 		}
-		path := hooks + "/" + r.webhookOf(t, ownerRole, method == "DELETE" && want < 400)
-		if rest != `(?P<id>\d+)` {
-			path += "/rotate-secret"
-		}
+		path := hooks + "/" + r.webhookOf(t, ownerRole, method == "DELETE" && want < 400) + strings.TrimPrefix(rest, `(?P<id>\d+)`)
 		t.Run(fmt.Sprintf("%s, %s", name, owner), func(t *testing.T) { check(t, method, path, append(opts, body), want) })
 	}
 }

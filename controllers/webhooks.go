@@ -20,6 +20,9 @@ type webhookService interface {
 	Update(ctx context.Context, caller app.Caller, id int64, in app.WebhookInput) (*app.WebhookView, error)
 	Delete(ctx context.Context, caller app.Caller, id int64) (*app.DeletedWebhook, error)
 	RotateSecret(ctx context.Context, caller app.Caller, id int64) (*app.WebhookView, error)
+	Deliveries(ctx context.Context, caller app.Caller, id int64) ([]app.WebhookAttemptView, error)
+	Ping(ctx context.Context, caller app.Caller, id int64) (*app.WebhookAttemptView, error)
+	Replay(ctx context.Context, caller app.Caller, id, since int64) (*app.WebhookView, error)
 	UseRoutes(app.WebhookRoutes)
 }
 
@@ -66,7 +69,29 @@ func mountWebhooks(api *API, hooks webhookService) {
 		return hooks.RotateSecret(r.Context(), r.Caller, id)
 	}, fuego.OptionSummary("Give a webhook a new secret"),
 		fuego.OptionDescription("The new secret is in this answer only; the old one signs deliveries beside it for 24 hours."+who))
+
+	handle(api, AdminNamespace, []string{http.MethodGet}, "/webhooks/{id}/deliveries", webhookIDArgs, func(r *Request) ([]app.WebhookAttemptView, error) {
+		id, _ := r.Values.Int("id")
+		return hooks.Deliveries(r.Context(), r.Caller, id)
+	}, fuego.OptionSummary("A webhook's latest deliveries"),
+		fuego.OptionDescription("The latest "+calendar.Thousands(calendar.MaxWebhookAttemptsKept)+" attempts, newest first: the change, the outcome (delivered, failed, refused, disabled), the receiver's status, the duration, the error and when it is tried again."+who))
+
+	handle(api, AdminNamespace, []string{http.MethodPost}, "/webhooks/{id}/ping", webhookIDArgs, func(r *Request) (*app.WebhookAttemptView, error) {
+		id, _ := r.Values.Int("id")
+		return hooks.Ping(r.Context(), r.Caller, id)
+	}, fuego.OptionSummary("Send a webhook a test delivery"),
+		fuego.OptionDescription("A signed delivery of type "+app.PingType+" now, whatever the webhook's state; the answer says how it went."+who))
+
+	handle(api, AdminNamespace, []string{http.MethodPost}, "/webhooks/{id}/replay", append(slices.Clone(webhookIDArgs), webhookSinceArg), func(r *Request) (*app.WebhookView, error) {
+		id, _ := r.Values.Int("id")
+		since, _ := r.Values.Int("since")
+		return hooks.Replay(r.Context(), r.Caller, id, since)
+	}, fuego.OptionSummary("Deliver a webhook's changes again from a point of the feed"),
+		fuego.OptionDescription("Every change after since is delivered again, in order, from its present state, under new webhook-ids."+who))
 }
+
+var webhookSinceArg = Arg{Name: "since", Type: TypeInteger, Required: true, Min: bound(0), Example: 1200,
+	Description: "The sequence of the change feed to deliver again from (a last_seq of {api}/changes, a seq of a delivery): the changes after it."}
 
 var webhookIDArgs = []Arg{{Name: "id", Type: TypeInteger, Required: true, Description: "Unique identifier of the webhook."}}
 

@@ -113,7 +113,11 @@ func (h *hookReceiver) waitFor(want string) {
 		if time.Now().After(deadline) {
 			h.mu.Lock()
 			defer h.mu.Unlock()
-			h.t.Fatalf("the receiver heard %+v, want %s; refused: %v", h.got, want, h.bad)
+			var heard []string
+			for _, m := range h.got {
+				heard = append(heard, fmt.Sprintf("%s #%d (%s)", m.Type, m.Item, m.ID))
+			}
+			h.t.Fatalf("the receiver heard %s, want %s; refused: %v", strings.Join(heard, ", "), want, h.bad)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
@@ -190,18 +194,51 @@ func TestWebhooksReachAReceiverThatComesBackWithEveryChangeInOrder(t *testing.T)
 		want += fmt.Sprintf(", event.updated #%s", idOf(event))
 		h.waitFor(want)
 
+		// The log, a test delivery, a replay, the metrics.
+		one := "/vendor/admin/v1/webhooks/" + idOf(hook)
+		log := s.do("GET", one+"/deliveries", asAdmin()).list(t)
+		outcomes := map[any]int{}
+		for _, a := range log {
+			outcomes[a["outcome"]]++
+		}
+		if log[0]["outcome"] != "delivered" || log[0]["response_code"] != float64(204) || outcomes["failed"] == 0 || len(log) > 50 {
+			t.Fatalf("the log, newest first, of its last 50 attempts: %v", log)
+		}
+		ping := s.do("POST", one+"/ping", asAdmin())
+		if ping.expectStatus(t, http.StatusOK); ping.object(t)["outcome"] != "delivered" || ping.object(t)["type"] != "webhook.ping" {
+			t.Fatalf("ping: %s", ping.Body)
+		}
+		want += ", webhook.ping #" + idOf(hook)
+		h.waitFor(want)
+		h.mu.Lock()
+		replayFrom := h.got[0].Seq - 1 // the first change again, and all after it
+		h.mu.Unlock()
+		s.do("POST", one+"/replay", asAdmin(), jsonBody(map[string]any{"since": replayFrom})).expectStatus(t, http.StatusOK)
+		want += fmt.Sprintf(", venue.created #%s, event.deleted #%s, event.updated #%s", idOf(venue), idOf(gone), idOf(event))
+		h.waitFor(want)
+		metrics := string(s.do("GET", "/metrics").Body)
+		for _, line := range []string{`calendar_webhook_deliveries_total{outcome="delivered"}`, `calendar_webhook_deliveries_total{outcome="refused"}`,
+			`calendar_webhook_lag_changes{status="active",webhook="` + idOf(hook) + `"}`} {
+			if !strings.Contains(metrics, line) {
+				t.Errorf("/metrics has no %s", line)
+			}
+		}
+
 		h.mu.Lock()
 		defer h.mu.Unlock()
 		if len(h.bad) > 0 {
 			t.Fatalf("deliveries the library did not verify: %v", h.bad)
 		}
-		for i, m := range h.got {
+		for i, m := range h.got[:4] {
 			if i > 0 && m.Seq <= h.got[i-1].Seq {
 				t.Fatalf("out of order: %+v", h.got)
 			}
 			if m.ID != fmt.Sprintf("msg_%s_%d", idOf(hook), m.Seq) {
 				t.Fatalf("webhook-id %q for change %d", m.ID, m.Seq)
 			}
+		}
+		if replayed := h.got[5]; replayed.ID != fmt.Sprintf("msg_%s_%d_r1", idOf(hook), replayed.Seq) || replayed.Seq != h.got[0].Seq {
+			t.Fatalf("the replay's first: %+v, want change %d under a new webhook-id", replayed, h.got[0].Seq)
 		}
 		if h.got[1].Object["title"] != "Kept, renamed" || h.got[1].Object["rest_url"] == nil || h.got[2].Object != nil ||
 			strings.Join(h.got[3].Changed, ",") != "title" {
