@@ -59,6 +59,10 @@ type Settings struct {
 	Sideload Fetcher
 	// Webhooks configures subscriptions to the change feed and their delivery.
 	Webhooks WebhookSettings
+	// ChangesRetention is how long the change feed keeps the tombstones of
+	// deletes (DefaultChangesRetention when 0): a sync from an older point
+	// is answered 410 rest_sync_expired.
+	ChangesRetention time.Duration
 	// Now is the clock (time.Now when nil): tests move it to see series
 	// extended as time passes.
 	Now func() time.Time
@@ -89,6 +93,7 @@ type App struct {
 	Webhooks   *Webhooks
 	sync       *indexSync
 	reindex    *reindexer
+	items      items
 }
 
 // TimeZone is the site's time zone.
@@ -114,6 +119,7 @@ func New(store calendar.Store, index calendar.Index, settings Settings) *App {
 	orDefault(&settings.UploadsInFlight, DefaultUploadsInFlight)
 	orDefault(&settings.UploadWait, DefaultUploadWait)
 	orDefault(&settings.DecodeTime, DefaultDecodeTime)
+	orDefault(&settings.ChangesRetention, DefaultChangesRetention)
 	if settings.SeriesQuota == 0 { // negative: no bound
 		settings.SeriesQuota = DefaultSeriesQuota
 	}
@@ -150,6 +156,8 @@ func New(store calendar.Store, index calendar.Index, settings Settings) *App {
 	a.Tags = &Terms{store: store, index: searched, posts: posts, kind: tagKind, editEvent: editEvent}
 	*a.Events = Events{postService: posts, images: a.Media, venues: a.Venues, organizers: a.Organizers, categories: a.Categories, tags: a.Tags,
 		quota: newSeriesQuota(settings.SeriesQuota, time.Now, a.Users)}
+	a.items = items{events: a.Events, venues: a.Venues, organizers: a.Organizers, media: a.Media,
+		terms: map[string]*Terms{calendar.TaxonomyCategory: a.Categories, calendar.TaxonomyTag: a.Tags}}
 	a.Webhooks = newWebhooks(store, index, a, settings.Webhooks, settings.Now)
 	a.sync.written = a.Webhooks.Written
 	return a

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"time"
 
 	"calendar/app/calendar"
 )
@@ -20,6 +21,9 @@ type ChangeView struct {
 	ID     int64  `json:"id"`
 	Type   string `json:"type"`
 	Action string `json:"action"`
+	// Object is the item as its route answers the caller, with
+	// embed=object; none for a deleted one.
+	Object any `json:"object,omitempty"`
 }
 
 // ChangesPage is one page of the feed; LastSeq is the since of the next one.
@@ -43,7 +47,10 @@ type ChangesPage struct {
 //     mirror equal to what the caller can list; the price is that the caller
 //     learns that an item it cannot read changed.
 func (a *App) Changes(ctx context.Context, caller Caller, req ChangesRequest) (*ChangesPage, error) {
-	actor, since := caller.User, req.Since
+	since := req.Since
+	if err := a.withinRetention(ctx, since); err != nil {
+		return nil, err
+	}
 	perPage := int64(calendar.DefaultChangesPerPage) // since and per_page are bounded by the route
 	if req.PerPage != nil {
 		perPage = *req.PerPage
@@ -59,7 +66,7 @@ func (a *App) Changes(ctx context.Context, caller Caller, req ChangesRequest) (*
 		if err != nil {
 			return nil, err
 		}
-		if err := a.describeChanges(ctx, actor, since, batch, page); err != nil {
+		if err := a.describeChanges(ctx, caller, req, batch, page); err != nil {
 			return nil, err
 		}
 		if len(batch) < want {
@@ -71,8 +78,40 @@ func (a *App) Changes(ctx context.Context, caller Caller, req ChangesRequest) (*
 	return page, err
 }
 
+// DefaultChangesRetention is how long the feed keeps deletes by default.
+const DefaultChangesRetention = 90 * 24 * time.Hour
+
+// PruneChanges removes the tombstones older than the retention (the
+// service does it hourly) and answers the feed's horizon.
+func (a *App) PruneChanges(ctx context.Context) (int64, error) {
+	return a.store.PruneChanges(ctx, time.Now().Add(-a.settings.ChangesRetention))
+}
+
+// withinRetention refuses a sync from a point older than the deletes the
+// feed keeps (since 0 reads everything there is, and misses nothing a
+// mirror holds).
+func (a *App) withinRetention(ctx context.Context, since int64) error {
+	if since == 0 {
+		return nil
+	}
+	horizon, err := a.store.Horizon(ctx)
+	if err != nil || since >= horizon {
+		return err
+	}
+	return ErrSyncExpired(horizon)
+}
+
+// ErrSyncExpired answers a sync from before the feed's horizon: the way
+// back is a fresh read.
+func ErrSyncExpired(horizon int64) *calendar.Error {
+	return calendar.NewError(calendar.KindGone, "rest_sync_expired",
+		"The change feed no longer keeps the deletes since this point (its retention has passed): read the lists again with modified_after (the time of your last sync) or from since=0, then follow the feed from its last_seq.").
+		With("horizon", horizon)
+}
+
 // describeChanges appends the entries of one batch of the store's feed.
-func (a *App) describeChanges(ctx context.Context, actor *calendar.User, since int64, batch []calendar.Change, page *ChangesPage) error {
+func (a *App) describeChanges(ctx context.Context, caller Caller, req ChangesRequest, batch []calendar.Change, page *ChangesPage) error {
+	actor, since := caller.User, req.Since
 	postIDs, termIDs := changedIDs(batch)
 	posts, err := a.store.Posts().GetMany(ctx, postIDs)
 	if err != nil {
@@ -110,6 +149,11 @@ func (a *App) describeChanges(ctx context.Context, actor *calendar.User, since i
 		case calendar.CollectionPosts:
 			if p := livePosts[c.ID]; p != nil {
 				entry.Type, entry.Action = p.Type, postAction(actor, p, since)
+				if req.EmbedObject && entry.Action != ActionDeleted {
+					if entry.Object, err = a.items.post(ctx, caller, p); err != nil {
+						return err
+					}
+				}
 			} else if c.Deleted {
 				entry.Type = kindType(c.Kind, "post")
 			} else {
@@ -123,6 +167,11 @@ func (a *App) describeChanges(ctx context.Context, actor *calendar.User, since i
 					entry.Action = ActionDeleted // as a post the caller may not read
 				case t.CreatedSeq > since:
 					entry.Action = ActionCreated
+				}
+				if req.EmbedObject && entry.Action != ActionDeleted {
+					if entry.Object, err = a.items.term(ctx, caller, t); err != nil {
+						return err
+					}
 				}
 			} else if c.Deleted {
 				entry.Type = kindType(c.Kind, "term")

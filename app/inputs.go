@@ -170,6 +170,9 @@ type TermFilter struct {
 type ChangesRequest struct {
 	Since   int64
 	PerPage *int64 // nil: the default
+	// EmbedObject puts in each entry the item as its route answers the
+	// caller (embed=object): one request a page, not one per change.
+	EmbedObject bool
 }
 
 // UserInput is a user creation.

@@ -172,6 +172,12 @@ func (d *dispatcher) work(ctx context.Context, w *calendar.Webhook, upTo int64) 
 	if err != nil || !found {
 		return
 	}
+	if horizon, err := d.store.Horizon(ctx); err != nil {
+		return
+	} else if w.Cursor != 0 && w.Cursor < horizon { // deletes it would pass over are gone from the feed
+		_ = d.disable(ctx, w, "It fell behind the change feed's retention (CALENDAR_CHANGES_RETENTION): replay it from 0 or from a point after "+itoa(horizon)+".")
+		return
+	}
 	if !d.exclusive {
 		if err := d.takeLease(ctx, w); err != nil {
 			return

@@ -107,6 +107,11 @@ func (s *Webhooks) Replay(ctx context.Context, caller Caller, id, since int64) (
 	if since < 0 || since > last {
 		return nil, calendar.ErrInvalidParam("since", "since must be a sequence of the change feed, from 0 to "+itoa(last)+".")
 	}
+	if horizon, err := s.store.Horizon(ctx); err != nil {
+		return nil, err
+	} else if since != 0 && since < horizon {
+		return nil, ErrSyncExpired(horizon)
+	}
 	err = s.editWebhook(ctx, w, caller.Expect, func(cur *calendar.Webhook) error {
 		cur.Cursor, cur.Baseline, cur.Failing = since, since, nil
 		cur.Replays++

@@ -175,7 +175,7 @@ func (d *dispatcher) preparePost(ctx context.Context, w *calendar.Webhook, owner
 	}
 	var object any
 	if readable {
-		if object, err = d.render(ctx, owner, kind, p); err != nil {
+		if object, err = d.items.post(ctx, d.ownerCaller(owner), p); err != nil {
 			return nil, err
 		}
 	}
@@ -232,7 +232,7 @@ func (d *dispatcher) prepareTerm(ctx context.Context, w *calendar.Webhook, owner
 	if !wants(w, typ) {
 		return nil, nil
 	}
-	view, err := terms.withCount(ctx, t, d.ownerCaller(owner))
+	view, err := d.items.term(ctx, d.ownerCaller(owner), t)
 	if err != nil {
 		return nil, err
 	}
@@ -243,29 +243,6 @@ func (d *dispatcher) prepareTerm(ctx context.Context, w *calendar.Webhook, owner
 // root without a language segment.
 func (d *dispatcher) ownerCaller(owner *calendar.User) Caller {
 	return Caller{User: owner, Root: d.routes.APIRoot}
-}
-
-// render is the post as its route answers the owner (protected ones masked
-// as lists mask them when the owner may not edit them).
-func (d *dispatcher) render(ctx context.Context, owner *calendar.User, kind string, p *calendar.Post) (any, error) {
-	caller := d.ownerCaller(owner)
-	switch kind {
-	case "event":
-		views, err := d.events.render(ctx, caller, []*calendar.Post{p}, "", true)
-		if err != nil || len(views) == 0 {
-			return nil, err
-		}
-		return views[0], nil
-	case "venue":
-		ok, err := d.venues.unlocked(caller, p, "")
-		return d.venues.render(p, renderAs{single: true, masked: !ok, home: d.venues.home(caller)}), err
-	case "organizer":
-		ok, err := d.orgs.unlocked(caller, p, "")
-		return d.orgs.render(p, renderAs{single: true, masked: !ok, home: d.orgs.home(caller)}), err
-	case "media":
-		return d.media.renderAttachment(p, caller), nil
-	}
-	return nil, nil
 }
 
 // message encodes one delivery; an object that would make it larger than

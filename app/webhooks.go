@@ -34,9 +34,7 @@ type Webhooks struct {
 	sync     *indexSync
 	events   *Events
 	terms    map[string]*Terms // by taxonomy
-	media    *Media
-	venues   *LinkedPosts[VenueView]
-	orgs     *LinkedPosts[OrganizerView]
+	items    items
 	settings WebhookSettings
 	now      func() time.Time
 	// routes is what the HTTP layer lends: the events list's reader of a
@@ -132,9 +130,8 @@ func newWebhooks(store calendar.Store, index calendar.Index, a *App, settings We
 	orDefault(&settings.Timeout, DefaultWebhookTimeout)
 	orDefault(&settings.Poll, DefaultWebhookPoll)
 	orDefault(&settings.Settle, DefaultWebhookSettle)
-	return &Webhooks{store: store, index: wholeIndex{Index: index, rebuilds: a.reindex}, sync: a.sync, events: a.Events, media: a.Media, venues: a.Venues, orgs: a.Organizers,
-		terms:    map[string]*Terms{calendar.TaxonomyCategory: a.Categories, calendar.TaxonomyTag: a.Tags},
-		settings: settings, now: now, wake: make(chan struct{}, 1)}
+	return &Webhooks{store: store, index: wholeIndex{Index: index, rebuilds: a.reindex}, sync: a.sync, events: a.Events,
+		terms: a.items.terms, items: a.items, settings: settings, now: now, wake: make(chan struct{}, 1)}
 }
 
 // UseRoutes lends the service the HTTP layer's reader of the events list

@@ -46,8 +46,8 @@ func mountChanges(api *API, feed changeFeed) {
 		}
 		return out, nil
 	}, fuego.OptionSummary("Changes since a sequence number"),
-		fuego.OptionDescription("Events, venues, organizers, categories and tags written after since, one entry each at its latest write, in sequence order. Follow next_rest_url (or since=last_seq) while more is true. Actions: created or updated (fetch the item), trashed, deleted (gone, or no longer readable by the caller)."),
-		fuego.OptionAddResponse(http.StatusOK, "One page of changes", fuego.Response{Type: ChangeList{}}))
+		fuego.OptionDescription("Events, venues, organizers, categories and tags written after since, one entry each at its latest write, in sequence order. Follow next_rest_url (or since=last_seq) while more is true. Actions: created or updated (fetch the item, or embed=object), trashed, deleted (gone, or no longer readable by the caller). Deletes are kept for the feed's retention (CALENDAR_CHANGES_RETENTION, 90 days by default): a since older than that is 410 rest_sync_expired; read the lists again with modified_after, then follow the feed."),
+		fuego.OptionAddResponse(http.StatusOK, "One page of changes", fuego.Response{Type: ChangeList{}}), mayAnswer(calendar.KindGone))
 }
 
 func changesURL(base string, since int64, perPage int) string {
@@ -58,10 +58,12 @@ func changesURL(base string, since int64, perPage int) string {
 var changesArgs = []Arg{
 	{Name: "since", Type: TypeInteger, Default: 0, Min: bound(0), Description: "The last_seq of the previous page; 0 to start from the beginning."},
 	{Name: "per_page", Type: TypeInteger, Default: calendar.DefaultChangesPerPage, Min: bound(1), Max: bound(calendar.MaxChangesPerPage), Description: "Changes per page."},
+	{Name: "embed", Type: TypeString, Enum: []string{"object"}, Description: "object: each entry carries the item as its route answers the caller (none for a deleted one), so a mirror needs one request a page."},
 }
 
 // readChanges reads the parameters of the change feed.
 func readChanges(v Values) app.ChangesRequest {
 	since, _ := v.Int("since")
-	return app.ChangesRequest{Since: since, PerPage: intParam(v, "per_page")}
+	embed, _ := v.String("embed")
+	return app.ChangesRequest{Since: since, PerPage: intParam(v, "per_page"), EmbedObject: embed == "object"}
 }

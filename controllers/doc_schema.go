@@ -84,6 +84,9 @@ func refineSchemas(schemas openapi3.Schemas) {
 			s.Value.Properties["json_ld"] = jsonLD
 		}
 	}
+	if s := schemas["ChangeView"]; s != nil && s.Value != nil {
+		s.Value.Properties["object"] = object("With embed=object: the item as its route answers the caller (an event, a venue, an organizer, a category or tag, an image); never for a deleted one.")
+	}
 	if s := schemas["EventView"]; s != nil && s.Value != nil {
 		noImage := openapi3.NewBoolSchema()
 		noImage.Enum = []any{false}

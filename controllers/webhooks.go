@@ -87,7 +87,7 @@ func mountWebhooks(api *API, hooks webhookService) {
 		since, _ := r.Values.Int("since")
 		return hooks.Replay(r.Context(), r.Caller, id, since)
 	}, fuego.OptionSummary("Deliver a webhook's changes again from a point of the feed"),
-		fuego.OptionDescription("Every change after since is delivered again, in order, from its present state, under new webhook-ids."+who))
+		fuego.OptionDescription("Every change after since is delivered again, in order, from its present state, under new webhook-ids; a since older than the feed's retention is 410 rest_sync_expired."+who), mayAnswer(calendar.KindGone))
 }
 
 var webhookSinceArg = Arg{Name: "since", Type: TypeInteger, Required: true, Min: bound(0), Example: 1200,

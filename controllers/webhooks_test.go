@@ -1,6 +1,7 @@
 package controllers_test
 
 import (
+	"context"
 	"net/http"
 	"strings"
 	"testing"
@@ -91,4 +92,25 @@ func TestWebhookRoutesManageAnOwnersSubscriptions(t *testing.T) {
 		t.Fatalf("deleted: %s", gone.Body)
 	}
 	s.do("GET", one, bearer(author)).expectError(t, http.StatusNotFound, "rest_webhook_invalid_id")
+}
+
+// TestTheChangeFeedEmbedsObjectsAndAnswersAnExpiredSync410: ?embed=object
+// puts each item in its entry; a since older than the feed's retention is
+// 410 rest_sync_expired.
+func TestTheChangeFeedEmbedsObjectsAndAnswersAnExpiredSync410(t *testing.T) {
+	t.Parallel()
+	s := startService(t)
+	venue := s.create("venue", asAdmin(), "venue", "Hall")
+	res := s.do("GET", "/vendor/events/v1/changes?embed=object", asAdmin())
+	res.expectStatus(t, http.StatusOK)
+	changes := res.object(t)["changes"].([]any)
+	if object, _ := changes[len(changes)-1].(map[string]any)["object"].(map[string]any); object["venue"] != "Hall" {
+		t.Fatalf("the last entry: %v", changes[len(changes)-1])
+	}
+	s.do("GET", "/vendor/events/v1/changes?embed=everything", asAdmin()).expectError(t, http.StatusBadRequest, "rest_invalid_param")
+	s.do("DELETE", "/vendor/events/v1/venues/"+idOf(venue)+"?force=true", asAdmin()).expectStatus(t, http.StatusOK)
+	if _, err := s.store.PruneChanges(context.Background(), time.Now().Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	s.do("GET", "/vendor/events/v1/changes?since=1", asAdmin()).expectError(t, http.StatusGone, "rest_sync_expired")
 }

@@ -72,6 +72,13 @@ type Store interface {
 	Changes(ctx context.Context, afterSeq int64, limit int) ([]Change, error)
 	// LastSeq is the highest sequence number handed out so far.
 	LastSeq(ctx context.Context) (int64, error)
+	// PruneChanges removes the tombstones of the deletes made before the
+	// instant (a tombstone stored without its time is given now's, and goes
+	// a retention later) and answers the feed's horizon.
+	PruneChanges(ctx context.Context, before time.Time) (horizon int64, err error)
+	// Horizon is the highest sequence of a tombstone removed so far (0:
+	// none): a reader of the feed from below it may miss a delete.
+	Horizon(ctx context.Context) (int64, error)
 	// Ping reports whether the store is reachable.
 	Ping(ctx context.Context) error
 	Close(ctx context.Context) error

@@ -48,6 +48,8 @@ type Config struct {
 	// TrustedProxies are the reverse proxies whose forwarding headers name
 	// the client (controllers/client.go); the per-address bound spares them.
 	TrustedProxies controllers.TrustedProxies
+	// ChangesRetention is how long the change feed keeps deletes.
+	ChangesRetention time.Duration
 	// WebhookRetrySchedule is the pause before each retry of a failed
 	// webhook delivery; past the last the subscription is disabled.
 	WebhookRetrySchedule []time.Duration
@@ -106,6 +108,8 @@ var settings = []setting{
 		"most connections held at once from one client address (past it one of its own is closed to make room, or else the new one); a proxy in -trusted-proxies is not held to it"},
 	{"CALENDAR_MAX_CONNS_PER_NETWORK", "max-conns-per-network", "1024",
 		"most connections held at once from one network, an IPv6 /64 (an IPv4 address is a network of its own), as -max-conns-per-addr"},
+	{"CALENDAR_CHANGES_RETENTION", "changes-retention", "90d",
+		"how long the change feed ({api}/changes, webhooks) keeps deletes, in days (90d) or as a duration (720h); a sync from an older point is answered 410 rest_sync_expired"},
 	{"CALENDAR_WEBHOOK_RETRY_SCHEDULE", "webhook-retry-schedule", "5s,5m,30m,2h,5h,10h,10h",
 		"comma-separated pauses before each retry of a failed webhook delivery (each with ±20% jitter); after the last one fails the subscription is disabled"},
 	{"CALENDAR_OUTBOUND_ALLOWED_NETWORKS", "outbound-allowed-networks", "",
@@ -232,6 +236,9 @@ func (c *Config) check(get func(env string) string) error {
 	if c.TrustedProxies, err = controllers.ParseTrustedProxies(get("CALENDAR_TRUSTED_PROXIES")); err != nil {
 		return fail("CALENDAR_TRUSTED_PROXIES", "%v", err)
 	}
+	if c.ChangesRetention, err = days(get("CALENDAR_CHANGES_RETENTION")); err != nil || c.ChangesRetention < time.Hour || c.ChangesRetention > 3650*24*time.Hour {
+		return fail("CALENDAR_CHANGES_RETENTION", "want a duration from 1h to 3650d (90d, 720h), got %q", get("CALENDAR_CHANGES_RETENTION"))
+	}
 	if c.WebhookRetrySchedule, err = retrySchedule(get("CALENDAR_WEBHOOK_RETRY_SCHEDULE")); err != nil {
 		return fail("CALENDAR_WEBHOOK_RETRY_SCHEDULE", "want 1 to %d durations from 1ms to 24h, comma-separated (5s,5m,30m), got %q", maxRetries, get("CALENDAR_WEBHOOK_RETRY_SCHEDULE"))
 	}
@@ -249,6 +256,15 @@ func (c *Config) check(get func(env string) string) error {
 		c.CORSOrigins = append(c.CORSOrigins, strings.TrimSuffix(origin, "/"))
 	}
 	return nil
+}
+
+// days reads 90d, or a duration Go reads (720h).
+func days(s string) (time.Duration, error) {
+	if n, ok := strings.CutSuffix(s, "d"); ok {
+		d, err := strconv.Atoi(strings.TrimSpace(n))
+		return time.Duration(d) * 24 * time.Hour, err
+	}
+	return time.ParseDuration(s)
 }
 
 // maxRetries bounds the retry schedule of webhook deliveries.

@@ -12,8 +12,9 @@ import (
 const sideloadTimeout = 15 * time.Second
 
 // housekeeping runs at start and then every hour: it removes what
-// unfinished uploads left (a crash mid-upload), and makes the occurrences of
-// series that time brought within their horizon. The embedded store has one
+// unfinished uploads left (a crash mid-upload), the change feed's deletes
+// older than its retention, and makes the occurrences of series that time
+// brought within their horizon. The embedded store has one
 // process: what was unfinished before this one started will never be
 // finished. Replicas of a MongoDB store may be writing theirs: only what is
 // older than app.SweepGrace goes.
@@ -29,6 +30,11 @@ func housekeeping(ctx context.Context, a *app.App, logger *slog.Logger, backend 
 			logger.Warn("sweeping unfinished uploads failed", "error", err)
 		case err == nil && (first || records+files > 0): // the first says the start's sweep is done
 			logger.Info("swept unfinished uploads", "records", records, "files", files)
+		}
+		if horizon, err := a.PruneChanges(ctx); err != nil && ctx.Err() == nil {
+			logger.Warn("pruning the change feed's old deletes failed", "error", err)
+		} else if err == nil && first {
+			logger.Info("the change feed keeps deletes after its horizon", "horizon", horizon)
 		}
 		extended, err := a.Events.ExtendSeries(ctx)
 		switch {

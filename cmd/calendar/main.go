@@ -109,6 +109,7 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 	if cfg.Sideload {
 		settings.Sideload = controllers.NewSideloader(sideloadTimeout, egress)
 	}
+	settings.ChangesRetention = cfg.ChangesRetention
 	settings.Webhooks = app.WebhookSettings{Sender: controllers.NewWebhookSender(egress, app.DefaultWebhookTimeout),
 		RetrySchedule: cfg.WebhookRetrySchedule}
 	if cfg.appSettings != nil {

@@ -40,3 +40,18 @@ func TestTheWebhookRetryScheduleIsAListOfPauses(t *testing.T) {
 		}
 	}
 }
+
+func TestTheChangesRetentionIsDaysOrADuration(t *testing.T) {
+	t.Parallel()
+	for raw, want := range map[string]string{"": "2160h0m0s", "30d": "720h0m0s", "36h": "36h0m0s"} {
+		c, err := loadConfig(nil, env(map[string]string{"CALENDAR_CHANGES_RETENTION": raw}), io.Discard)
+		if err != nil || c.ChangesRetention.String() != want {
+			t.Errorf("%q: %v, %v; want %s", raw, c.ChangesRetention, err, want)
+		}
+	}
+	for _, bad := range []string{"soon", "0d", "30m", "4000d"} {
+		if _, err := loadConfig(nil, env(map[string]string{"CALENDAR_CHANGES_RETENTION": bad}), io.Discard); err == nil || !strings.HasPrefix(err.Error(), "CALENDAR_CHANGES_RETENTION: ") {
+			t.Errorf("%q: err %v", bad, err)
+		}
+	}
+}

@@ -2,7 +2,9 @@ package bolt
 
 import (
 	"context"
+	"strconv"
 	"sync/atomic"
+	"time"
 
 	"go.etcd.io/bbolt"
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -186,10 +188,11 @@ func (r *boltRepo[U, T]) Delete(ctx context.Context, id, seq int64) error {
 		if err := r.dropKeys(tx, old); err != nil {
 			return err
 		}
-		collection := string(r.name)
+		kind := ""
 		if k, ok := any(old).(calendar.Kinded); ok {
-			collection += kindSeparator + k.DocKind()
+			kind = k.DocKind()
 		}
+		collection := string(r.name) + kindSeparator + kind + kindSeparator + strconv.FormatInt(time.Now().Unix(), 10)
 		if err := recordChange(tx, collection, id, old.DocSeq(), nextSeq(tx), true); err != nil {
 			return err
 		}

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -52,6 +53,7 @@ const dbFile = "calendar.db"
 var (
 	metaBucket    = []byte("meta")
 	seqKey        = []byte("seq")
+	horizonKey    = []byte("horizon") // the highest sequence of a pruned tombstone
 	changesBucket = []byte("changes") // seq -> collection, ID, deleted: the change feed
 )
 
@@ -188,15 +190,79 @@ func recordChange(tx *bbolt.Tx, collection string, id, previousSeq, seq int64, d
 }
 
 // kindSeparator follows a tombstone's collection with the deleted document's
-// kind; entries written before kinds were kept have none.
+// kind, then the Unix time of the delete; entries written before kinds (or
+// times) were kept have none.
 const kindSeparator = "\x00"
 
 func decodeChange(seq int64, v []byte) (calendar.Change, error) {
 	if len(v) < 10 {
 		return calendar.Change{}, fmt.Errorf("change %d is corrupt", seq)
 	}
-	collection, kind, _ := strings.Cut(string(v[9:]), kindSeparator)
+	collection, rest, _ := strings.Cut(string(v[9:]), kindSeparator)
+	kind, _, _ := strings.Cut(rest, kindSeparator)
 	return calendar.Change{Seq: seq, ID: btoi(v[:8]), Deleted: v[8] == 'd', Collection: collection, Kind: kind}, nil
+}
+
+// deletedAt is when a tombstone's delete was made; false when it was
+// written before times were kept.
+func deletedAt(v []byte) (time.Time, bool) {
+	parts := strings.SplitN(string(v[9:]), kindSeparator, 3)
+	if len(parts) < 3 {
+		return time.Time{}, false
+	}
+	unix, err := strconv.ParseInt(parts[2], 10, 64)
+	return time.Unix(unix, 0), err == nil
+}
+
+// PruneChanges removes the tombstones of deletes before the instant, in one
+// transaction: the feed's entries are read whole (an hourly pass).
+func (s *Store) PruneChanges(ctx context.Context, before time.Time) (horizon int64, err error) {
+	now := strconv.FormatInt(time.Now().Unix(), 10)
+	err = s.db.Update(func(tx *bbolt.Tx) error {
+		feed, meta := tx.Bucket(changesBucket), tx.Bucket(metaBucket)
+		if b := meta.Get(horizonKey); b != nil {
+			horizon = btoi(b)
+		}
+		var gone, stamp [][]byte
+		c := feed.Cursor()
+		for k, v := c.First(); k != nil; k, v = c.Next() {
+			if len(v) < 10 || v[8] != 'd' {
+				continue
+			}
+			switch at, ok := deletedAt(v); {
+			case !ok:
+				stamp = append(stamp, k)
+			case at.Before(before):
+				gone = append(gone, k)
+				horizon = max(horizon, btoi(k))
+			}
+		}
+		for _, k := range stamp {
+			v := feed.Get(k)
+			collection, kind, _ := strings.Cut(string(v[9:]), kindSeparator)
+			if err := feed.Put(k, append(append([]byte{}, v[:9]...), collection+kindSeparator+kind+kindSeparator+now...)); err != nil {
+				return err
+			}
+		}
+		for _, k := range gone {
+			if err := feed.Delete(k); err != nil {
+				return err
+			}
+		}
+		return meta.Put(horizonKey, itob(horizon))
+	})
+	return horizon, err
+}
+
+// Horizon is the highest sequence of a pruned tombstone.
+func (s *Store) Horizon(ctx context.Context) (horizon int64, err error) {
+	err = s.db.View(func(tx *bbolt.Tx) error {
+		if b := tx.Bucket(metaBucket).Get(horizonKey); b != nil {
+			horizon = btoi(b)
+		}
+		return nil
+	})
+	return horizon, err
 }
 
 // nextSeq takes the next number of the store-wide change sequence.

@@ -3,6 +3,7 @@ package mongo
 import (
 	"context"
 	"strconv"
+	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
@@ -215,7 +216,7 @@ func (r *mongoRepo[U, T]) Delete(ctx context.Context, id, read int64) error {
 	if err != nil {
 		return err
 	}
-	t := tombstone{Key: r.name + "/" + strconv.FormatInt(id, 10), Collection: r.name, ID: id, Seq: seq}
+	t := tombstone{Key: r.name + "/" + strconv.FormatInt(id, 10), Collection: r.name, ID: id, Seq: seq, At: time.Now().UTC().Truncate(time.Millisecond)}
 	if k, ok := any(old).(calendar.Kinded); ok {
 		t.Kind = k.DocKind()
 	}

@@ -124,6 +124,50 @@ type tombstone struct {
 	ID         int64  `bson:"id"`
 	Seq        int64  `bson:"seq"`
 	Kind       string `bson:"kind,omitempty"` // the document's post type or taxonomy
+	// At is when the delete was made (zero: before times were kept).
+	At time.Time `bson:"at,omitempty"`
+}
+
+// PruneChanges removes the tombstones of deletes before the instant and
+// keeps the highest sequence removed as the horizon (a counter raised with
+// $max, so replicas pruning at once agree).
+func (s *Store) PruneChanges(ctx context.Context, before time.Time) (int64, error) {
+	_, err := s.tombstones.UpdateMany(ctx, bson.D{{Key: "at", Value: bson.D{{Key: "$exists", Value: false}}}},
+		bson.D{{Key: "$set", Value: bson.D{{Key: "at", Value: time.Now().UTC()}}}})
+	if err != nil {
+		return 0, storeError(err)
+	}
+	old := bson.D{{Key: "at", Value: bson.D{{Key: "$lt", Value: before.UTC()}}}}
+	var newest tombstone
+	err = s.tombstones.FindOne(ctx, old, options.FindOne().SetSort(bson.D{{Key: "seq", Value: -1}})).Decode(&newest)
+	if errors.Is(err, mongo.ErrNoDocuments) {
+		return s.Horizon(ctx)
+	}
+	if err != nil {
+		return 0, storeError(err)
+	}
+	// The horizon first: a reader never misses a delete it is not told of.
+	_, err = s.counters.UpdateOne(ctx, bson.D{{Key: "_id", Value: "horizon"}},
+		bson.D{{Key: "$max", Value: bson.D{{Key: "n", Value: newest.Seq}}}}, options.UpdateOne().SetUpsert(true))
+	if err != nil {
+		return 0, storeError(err)
+	}
+	if _, err := s.tombstones.DeleteMany(ctx, bson.D{{Key: "at", Value: bson.D{{Key: "$lt", Value: before.UTC()}}}, {Key: "seq", Value: bson.D{{Key: "$lte", Value: newest.Seq}}}}); err != nil {
+		return 0, storeError(err)
+	}
+	return s.Horizon(ctx)
+}
+
+// Horizon is the highest sequence of a pruned tombstone.
+func (s *Store) Horizon(ctx context.Context) (int64, error) {
+	var doc struct {
+		N int64 `bson:"n"`
+	}
+	err := s.counters.FindOne(ctx, bson.D{{Key: "_id", Value: "horizon"}}).Decode(&doc)
+	if errors.Is(err, mongo.ErrNoDocuments) {
+		return 0, nil
+	}
+	return doc.N, storeError(err)
 }
 
 // Changes merges the documents and tombstones written after afterSeq, in

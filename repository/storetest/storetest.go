@@ -510,6 +510,41 @@ func Run(t *testing.T, sut Backend) {
 		}
 	})
 
+	t.Run("tombstones older than the retention are pruned and the horizon says up to where", func(t *testing.T) {
+		s := sut.Open(t)
+		if h, err := s.Horizon(ctx); err != nil || h != 0 {
+			t.Fatalf("a new store's horizon: %d, %v", h, err)
+		}
+		a, b := venue("a"), venue("b")
+		mustInsert(t, s.Posts(), a)
+		mustInsert(t, s.Posts(), b)
+		if err := s.Posts().Delete(ctx, a.ID, a.Seq); err != nil {
+			t.Fatal(err)
+		}
+		tombstoneOf := func() (seq int64) {
+			changes, _ := s.Changes(ctx, 0, 100)
+			for _, c := range changes {
+				if c.Deleted && c.ID == a.ID {
+					seq = c.Seq
+				}
+			}
+			return seq
+		}
+		dead := tombstoneOf()
+		if h, err := s.PruneChanges(ctx, time.Now().Add(-time.Hour)); err != nil || h != 0 || tombstoneOf() != dead {
+			t.Fatalf("a delete within the retention: horizon %d, %v; tombstone %d, want %d kept", h, err, tombstoneOf(), dead)
+		}
+		if h, err := s.PruneChanges(ctx, time.Now().Add(time.Hour)); err != nil || h != dead || tombstoneOf() != 0 {
+			t.Fatalf("past the retention: horizon %d, %v, want %d; tombstone %d left", h, err, dead, tombstoneOf())
+		}
+		if h, err := s.Horizon(ctx); err != nil || h != dead {
+			t.Fatalf("the horizon kept: %d, %v", h, err)
+		}
+		if changes, _ := s.Changes(ctx, 0, 100); len(changes) != 1 || changes[0].ID != b.ID {
+			t.Fatalf("the live document's entry stays: %+v", changes)
+		}
+	})
+
 	t.Run("files", func(t *testing.T) { runFiles(t, sut) })
 
 	if sut.Reopen != nil {
