@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"calendar/app/calendar"
+	"calendar/app/lru"
 )
 
 // The dispatcher: each subscription follows the change feed from its own
@@ -33,7 +34,7 @@ func (s *Webhooks) Run(ctx context.Context) {
 		return
 	}
 	d := &dispatcher{Webhooks: s, token: newLeaseToken(), slots: make(chan struct{}, s.settings.Workers),
-		busy: map[int64]bool{}, seen: map[int64]seen{}}
+		busy: map[int64]bool{}, seen: map[int64]seen{}, bodies: lru.NewCosted[bodyKey, []byte](bodyCacheBytes, func(b []byte) int { return len(b) })}
 	_, d.exclusive = s.store.(calendar.Exclusive)
 	var workers sync.WaitGroup
 	defer workers.Wait()
@@ -41,6 +42,15 @@ func (s *Webhooks) Run(ctx context.Context) {
 	defer tick.Stop()
 	for {
 		retry := d.pass(ctx, &workers)
+		// Passes read every subscription: however often writes wake it,
+		// at most one a passGap (a worker goes on with what comes meanwhile).
+		gap := time.NewTimer(passGap)
+		select {
+		case <-ctx.Done():
+			gap.Stop()
+			return
+		case <-gap.C:
+		}
 		due := time.NewTimer(time.Until(retry))
 		select {
 		case <-ctx.Done():
@@ -53,6 +63,9 @@ func (s *Webhooks) Run(ctx context.Context) {
 		due.Stop()
 	}
 }
+
+// passGap is the least time between two passes over the subscriptions.
+const passGap = 10 * time.Millisecond
 
 // Written tells the dispatcher that the service wrote to the store: what
 // it wrote is delivered now rather than at the next poll.
@@ -67,7 +80,12 @@ type dispatcher struct {
 	busy      map[int64]bool // subscriptions a worker has
 	seen      map[int64]seen // how far each was read with nothing to deliver
 	stable    []observed     // LastSeq as observed, for a store whose writes commit out of order
+	bodies    *lru.Cache[bodyKey, []byte]
 }
+
+// bodyCacheBytes bounds the bodies kept for the subscriptions that hear of
+// a change after the first (webhook_message.go).
+const bodyCacheBytes = 8 << 20
 
 // seen is how far a subscription, at a revision, was read with nothing to
 // deliver: the next pass reads from there.
@@ -80,9 +98,10 @@ type observed struct {
 	seq int64
 }
 
-// pass hands every subscription with something to deliver to a worker,
-// while workers are free, and answers when the next retry comes due (a
-// poll away at most).
+// pass hands every subscription with something to deliver to a worker, in
+// turn (waiting for a free worker when all are busy, so every subscription
+// gets its turn in each pass), and answers when the next retry comes due
+// (a poll away at most).
 func (d *dispatcher) pass(ctx context.Context, workers *sync.WaitGroup) (nextRetry time.Time) {
 	now := time.Now()
 	nextRetry = now.Add(d.settings.Poll)
@@ -90,6 +109,7 @@ func (d *dispatcher) pass(ctx context.Context, workers *sync.WaitGroup) (nextRet
 	if err != nil {
 		return nextRetry // the store is away: the next poll tries again
 	}
+	var due []*calendar.Webhook
 	_ = d.each(ctx, func(w *calendar.Webhook) {
 		if w.Active && w.Failing != nil && w.Failing.Next.Before(nextRetry) {
 			nextRetry = w.Failing.Next
@@ -105,12 +125,22 @@ func (d *dispatcher) pass(ctx context.Context, workers *sync.WaitGroup) (nextRet
 		if sn := d.seen[w.ID]; d.busy[w.ID] || (sn.revision == w.Seq && sn.upTo >= upTo && w.Failing == nil) {
 			return
 		}
+		due = append(due, w)
+	})
+	for _, w := range due {
 		select {
 		case d.slots <- struct{}{}:
-		default:
-			return // every worker busy: the next pass
+		case <-ctx.Done():
+			return nextRetry
+		}
+		d.mu.Lock()
+		if d.busy[w.ID] {
+			d.mu.Unlock()
+			<-d.slots
+			continue
 		}
 		d.busy[w.ID] = true
+		d.mu.Unlock()
 		workers.Add(1)
 		go func() {
 			defer workers.Done()
@@ -119,9 +149,8 @@ func (d *dispatcher) pass(ctx context.Context, workers *sync.WaitGroup) (nextRet
 			delete(d.busy, w.ID)
 			d.mu.Unlock()
 			<-d.slots
-			d.nudge() // a worker is free: another may take its turn now
 		}()
-	})
+	}
 	return nextRetry
 }
 
@@ -185,36 +214,63 @@ func (d *dispatcher) work(ctx context.Context, w *calendar.Webhook, upTo int64) 
 		defer d.giveLease(ctx, w)
 		from = max(from, w.Cursor) // another replica may have delivered meanwhile
 	}
+	owner, err := d.ownerOf(ctx, w)
+	if err != nil || owner == nil {
+		return
+	}
+	p := &progress{written: time.Now(), replays: w.Replays}
 	caughtUp := false
 	defer func() {
 		if caughtUp {
-			d.caughtUp(ctx, w, upTo)
+			d.caughtUp(ctx, w, p, upTo)
+		} else {
+			_ = d.flush(ctx, w, p, nil)
 		}
 	}()
-	for from < upTo && ctx.Err() == nil {
+	for sent := 0; ctx.Err() == nil; {
+		if from >= upTo {
+			caughtUp = true
+			return
+		}
+		if sent >= maxTurn { // a long backlog: the others' turn, then more
+			d.nudge()
+			return
+		}
 		batch, err := d.store.Changes(ctx, from, feedBatch)
-		if err != nil || len(batch) == 0 {
+		if err != nil {
+			return
+		}
+		if len(batch) == 0 {
+			caughtUp = true
 			return
 		}
 		for i, c := range batch {
 			if c.Seq > upTo {
-				caughtUp = true
-				return
+				from = upTo
+				break
 			}
-			msg, err := d.prepare(ctx, w, c)
+			msg, err := d.prepare(ctx, w, owner, c)
 			if err != nil || !w.Active || w.Disabled != "" {
 				return // the store is away, the lease is lost, or it was disabled or paused meanwhile
 			}
 			if msg == nil {
 				d.sawUpTo(w, c.Seq)
-			} else if ok, err := d.send(ctx, w, msg, lastOfRun(batch[i+1:], len(batch) < feedBatch)); err != nil || !ok {
+			} else if ok, err := d.send(ctx, w, p, msg, lastOfRun(batch[i+1:], len(batch) < feedBatch)); err != nil || !ok {
 				return // to be retried, or disabled
+			} else {
+				sent++
 			}
 			from = c.Seq
 		}
-		caughtUp = from >= upTo || len(batch) < feedBatch
+		if len(batch) < feedBatch {
+			from = max(from, upTo) // the feed's end
+		}
 	}
 }
+
+// maxTurn is how many deliveries a worker makes for one subscription
+// before it gives its slot to another (the next pass goes on).
+const maxTurn = 256
 
 // lastOfRun reports whether no change of the calendar follows in the rest
 // of a batch, and none after it (the batch was the feed's last: short):
@@ -256,33 +312,19 @@ func (d *dispatcher) calendarChangeAfter(ctx context.Context, w *calendar.Webhoo
 }
 
 // caughtUp writes that the subscription has nothing left to deliver up
-// to upTo: its cursor moves there, so a restart does not read again what it
-// passed over; and when the feed has no change of the calendar after it
-// either (every item's entry is behind it: the receiver heard of them all),
-// its baseline too (when its last delivery's write did not already).
-func (d *dispatcher) caughtUp(ctx context.Context, w *calendar.Webhook, upTo int64) {
+// to upTo, with what the run delivered: its cursor moves there, so a
+// restart does not read again what it passed over; and when the feed has no
+// change of the calendar after it either (every item's entry is behind it:
+// the receiver heard of them all), its baseline too.
+func (d *dispatcher) caughtUp(ctx context.Context, w *calendar.Webhook, p *progress, upTo int64) {
 	after, err := d.store.Changes(ctx, upTo, feedBatch)
-	if err != nil {
-		return
+	if err == nil && len(after) < feedBatch && !slices.ContainsFunc(after, ofCalendar) {
+		p.baseline = max(p.baseline, upTo)
 	}
-	baseline := w.Baseline
-	if len(after) < feedBatch && !slices.ContainsFunc(after, ofCalendar) {
-		baseline = max(baseline, upTo)
+	if err == nil {
+		p.cursor, p.caught = max(p.cursor, upTo), true
 	}
-	if w.Cursor >= upTo && w.Baseline >= baseline {
-		return
-	}
-	revision := w.Seq
-	_ = d.editWebhook(context.WithoutCancel(ctx), w, Precondition{}, func(cur *calendar.Webhook) error {
-		if cur.Seq != revision || cur.Failing != nil {
-			return errUnchanged // changed meanwhile (a replay, an edit): read again
-		}
-		if err := d.keepLease(cur); err != nil {
-			return err
-		}
-		cur.Cursor, cur.Baseline = max(cur.Cursor, upTo), max(cur.Baseline, baseline)
-		return nil
-	})
+	_ = d.flush(ctx, w, p, nil)
 }
 
 func (d *dispatcher) seenOf(id int64) seen {
@@ -335,33 +377,52 @@ func (d *dispatcher) keepLease(cur *calendar.Webhook) error {
 	return nil
 }
 
-// send posts one message and writes what came of it: the cursor past its
-// change and the marks of a filter on success; on a failure, the retry to
-// come or the subscription disabled.
-func (d *dispatcher) send(ctx context.Context, w *calendar.Webhook, msg *message, last bool) (delivered bool, err error) {
+// progress is what a worker delivered since it last wrote the
+// subscription: successes are written together, every flushEvery of them or
+// flushAfter, at a failure and when the run ends, so a delivery costs no
+// write of its own; a crash repeats at most those (under their webhook-ids).
+type progress struct {
+	attempts         []calendar.WebhookAttempt // oldest first
+	cursor, baseline int64
+	written          time.Time
+	// replays is the subscription's count of replays when the run began: a
+	// replay asked meanwhile keeps the cursor it set.
+	replays int
+	// caught: the run left nothing to deliver, nothing is failing.
+	caught bool
+}
+
+const (
+	flushEvery = 64
+	flushAfter = 250 * time.Millisecond
+)
+
+// send posts one message and notes what came of it: on success the marks
+// of a filter at once, the cursor past its change with the next write; on
+// a failure, at once, the retry to come or the subscription disabled.
+func (d *dispatcher) send(ctx context.Context, w *calendar.Webhook, p *progress, msg *message, last bool) (delivered bool, err error) {
 	attempt := d.attempt(ctx, w, msg)
 	if attempt.Outcome != outcomeDelivered && ctx.Err() != nil {
 		return false, ctx.Err() // stopping: not the receiver's failure; delivered again at the next start
 	}
 	d.counts.count(attempt.Outcome)
-	if delivered = attempt.Outcome == outcomeDelivered; delivered {
+	if attempt.Outcome == outcomeDelivered {
 		if err := d.mark(ctx, w, msg); err != nil {
 			return false, err
 		}
+		p.attempts, p.cursor = append(p.attempts, attempt), max(p.cursor, msg.seq)
+		if last { // nothing left: the baseline moves with the cursor
+			p.baseline = max(p.baseline, msg.seq)
+		}
+		if len(p.attempts) >= flushEvery || time.Since(p.written) >= flushAfter || msg.mark || msg.unmark {
+			return true, d.flush(ctx, w, p, nil)
+		}
+		return true, nil
 	}
 	disabled := false
-	err = d.editWebhook(context.WithoutCancel(ctx), w, Precondition{}, func(cur *calendar.Webhook) error {
-		if err := d.keepLease(cur); err != nil {
-			return err
-		}
+	err = d.flush(ctx, w, p, func(cur *calendar.Webhook) {
 		a := attempt
 		switch {
-		case a.Outcome == outcomeDelivered:
-			cur.Cursor = max(cur.Cursor, msg.seq)
-			if last { // nothing left: the baseline moves with the cursor
-				cur.Baseline = max(cur.Baseline, msg.seq)
-			}
-			cur.Failing = nil
 		case a.Code == 410:
 			a.Outcome = outcomeDisabled
 			cur.Active, cur.Disabled, cur.Failing = false, "The receiver answered 410 Gone.", nil
@@ -381,12 +442,39 @@ func (d *dispatcher) send(ctx context.Context, w *calendar.Webhook, msg *message
 		}
 		disabled = a.Outcome == outcomeDisabled
 		cur.Attempts = keepAttempts(a, cur.Attempts)
-		return nil
 	})
 	if err == nil && disabled {
 		d.counts.count(outcomeDisabled)
 	}
-	return delivered, err
+	return false, err
+}
+
+// flush writes the progress noted (and then, when given, a failure), under
+// the lease; a subscription another replica took meanwhile is not written.
+func (d *dispatcher) flush(ctx context.Context, w *calendar.Webhook, p *progress, then func(*calendar.Webhook)) error {
+	if len(p.attempts) == 0 && p.cursor <= w.Cursor && p.baseline <= w.Baseline && then == nil && !(p.caught && w.Failing != nil) {
+		return nil
+	}
+	err := d.editWebhook(context.WithoutCancel(ctx), w, Precondition{}, func(cur *calendar.Webhook) error {
+		if err := d.keepLease(cur); err != nil {
+			return err
+		}
+		if cur.Replays == p.replays {
+			cur.Cursor, cur.Baseline = max(cur.Cursor, p.cursor), max(cur.Baseline, p.baseline)
+			if len(p.attempts) > 0 || p.caught {
+				cur.Failing = nil
+			}
+		}
+		for _, a := range p.attempts {
+			cur.Attempts = keepAttempts(a, cur.Attempts)
+		}
+		if then != nil {
+			then(cur)
+		}
+		return nil
+	})
+	p.attempts, p.written = nil, time.Now()
+	return err
 }
 
 // jittered spreads a pause over ±20 %, so that receivers coming back are

@@ -327,8 +327,33 @@ func TestAWebhooksLogPingAndReplay(t *testing.T) {
 	if again := r.deliveries()[2]; again.ID != fmt.Sprintf("msg_%d_%d_r1", h.ID, first.Seq) {
 		t.Fatalf("replayed under %s, first under %s", again.ID, first.ID)
 	}
-	log, err := w.app.Webhooks.Deliveries(w.ctx, w.admin(), h.ID)
+	var log []app.WebhookAttemptView
+	waitFor(t, func() string { return fmt.Sprintf("three attempts logged: %+v", log) }, func() bool { // written with the run's end
+		log, err = w.app.Webhooks.Deliveries(w.ctx, w.admin(), h.ID)
+		return err != nil || len(log) >= 3
+	})
 	if err != nil || len(log) != 3 || log[0].ID != r.deliveries()[2].ID || log[1].Type != app.PingType || log[2].Outcome != "delivered" {
 		t.Fatalf("log %+v, %v", log, err)
+	}
+}
+
+// TestAWebhookWhoseOwnerMayNoLongerSubscribeIsDisabled: an author made a
+// contributor delivers nothing more; the subscription says why.
+func TestAWebhookWhoseOwnerMayNoLongerSubscribeIsDisabled(t *testing.T) {
+	t.Parallel()
+	r := &receiver{}
+	w := newDeliveringWorld(t, r)
+	author := w.callers[calendar.RoleAuthor]
+	h, err := w.app.Webhooks.Create(w.ctx, author, hook("https://hooks.example/"))
+	w.must(err)
+	_, err = w.app.Users.SetRole(w.ctx, w.admin(), author.User.ID, calendar.RoleContributor)
+	w.must(err)
+	w.event("Unheard", "2030-12-01", app.EventInput{})
+	waitFor(t, func() string { return "the subscription disabled" }, func() bool {
+		v, _ := w.app.Webhooks.Get(w.ctx, w.admin(), h.ID)
+		return v.Status == app.WebhookDisabled
+	})
+	if got := r.deliveries(); len(got) != 0 {
+		t.Fatalf("delivered %s", heardAs(got, true))
 	}
 }

@@ -74,16 +74,20 @@ func kindOf(typ string) string {
 	return ""
 }
 
-// prepare decides what the subscription hears of one change of the feed:
-// nil for nothing.
-func (d *dispatcher) prepare(ctx context.Context, w *calendar.Webhook, c calendar.Change) (*message, error) {
+// ownerOf is the subscription's owner as stored, read once a worker's run
+// (a role changed meanwhile holds from the next); a subscription whose
+// owner is gone or may no longer subscribe is disabled (nil, nil).
+func (d *dispatcher) ownerOf(ctx context.Context, w *calendar.Webhook) (*calendar.User, error) {
 	owner, err := d.store.Users().Get(ctx, w.Owner)
 	if errors.Is(err, calendar.ErrNotFound) || (err == nil && !owner.Can(calendar.CapSubscribeWebhooks)) {
 		return nil, d.disable(ctx, w, "Its owner was deleted, or may no longer subscribe.")
 	}
-	if err != nil {
-		return nil, err
-	}
+	return owner, err
+}
+
+// prepare decides what the subscription hears of one change of the feed:
+// nil for nothing.
+func (d *dispatcher) prepare(ctx context.Context, w *calendar.Webhook, owner *calendar.User, c calendar.Change) (*message, error) {
 	switch c.Collection {
 	case calendar.CollectionPosts:
 		return d.preparePost(ctx, w, owner, c)
@@ -173,13 +177,12 @@ func (d *dispatcher) preparePost(ctx context.Context, w *calendar.Webhook, owner
 	if !wants(w, typ) {
 		return nil, d.mark(ctx, w, &message{itemID: p.ID, unmark: unmark})
 	}
-	var object any
-	if readable {
-		if object, err = d.items.post(ctx, d.ownerCaller(owner), p); err != nil {
-			return nil, err
+	return d.cachedMessage(w, owner, c.Seq, p.ID, typ, p.Modified, changed, mark, unmark, func() (any, error) {
+		if !readable {
+			return nil, nil
 		}
-	}
-	return d.message(w, c.Seq, p.ID, typ, p.Modified, object, changed, mark, unmark)
+		return d.items.post(ctx, d.ownerCaller(owner), p)
+	})
 }
 
 // gone is a tombstone: "deleted", to a filtered subscription only if its
@@ -232,17 +235,43 @@ func (d *dispatcher) prepareTerm(ctx context.Context, w *calendar.Webhook, owner
 	if !wants(w, typ) {
 		return nil, nil
 	}
-	view, err := d.items.term(ctx, d.ownerCaller(owner), t)
-	if err != nil {
-		return nil, err
-	}
-	return d.message(w, c.Seq, t.ID, typ, time.Time{}, view, changed, false, false)
+	return d.cachedMessage(w, owner, c.Seq, t.ID, typ, time.Time{}, changed, false, false, func() (any, error) {
+		return d.items.term(ctx, d.ownerCaller(owner), t)
+	})
 }
 
 // ownerCaller is the owner as the routes would have them call: at the API
 // root without a language segment.
 func (d *dispatcher) ownerCaller(owner *calendar.User) Caller {
 	return Caller{User: owner, Root: d.routes.APIRoot}
+}
+
+// bodyKey names a delivery's body, which is the same for every
+// subscription of one owner that hears of a change alike: rendered and
+// encoded once for all of them.
+type bodyKey struct {
+	seq, owner int64
+	typ        string
+	changed    string
+}
+
+// cachedMessage is message with its body from the cache of bodies, the
+// object rendered (object) only when the body is not there.
+func (d *dispatcher) cachedMessage(w *calendar.Webhook, owner *calendar.User, seq, id int64, typ string, at time.Time, changed []string,
+	mark, unmark bool, object func() (any, error)) (*message, error) {
+	key := bodyKey{seq: seq, owner: owner.ID, typ: typ, changed: strings.Join(changed, ",")}
+	if body, ok := d.bodies.Get(key); ok {
+		return &message{id: messageID(w, seq), seq: seq, itemID: id, typ: typ, body: body, mark: mark, unmark: unmark}, nil
+	}
+	o, err := object()
+	if err != nil {
+		return nil, err
+	}
+	msg, err := d.message(w, seq, id, typ, at, o, changed, mark, unmark)
+	if err == nil {
+		d.bodies.Put(key, msg.body)
+	}
+	return msg, err
 }
 
 // message encodes one delivery; an object that would make it larger than

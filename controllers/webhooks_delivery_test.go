@@ -196,7 +196,11 @@ func TestWebhooksReachAReceiverThatComesBackWithEveryChangeInOrder(t *testing.T)
 
 		// The log, a test delivery, a replay, the metrics.
 		one := "/vendor/admin/v1/webhooks/" + idOf(hook)
-		log := s.do("GET", one+"/deliveries", asAdmin()).list(t)
+		var log []map[string]any
+		waitUntil(t, func() bool { // the run's deliveries are written when it ends
+			log = s.do("GET", one+"/deliveries", asAdmin()).list(t)
+			return len(log) > 0 && log[0]["outcome"] == "delivered" && log[0]["type"] == "event.updated"
+		})
 		outcomes := map[any]int{}
 		for _, a := range log {
 			outcomes[a["outcome"]]++

@@ -115,7 +115,7 @@ const (
 	MaxWebhookResponseBytes = 4 << 10
 	// MaxWebhookAttemptsKept is how many of its latest attempts a
 	// subscription keeps for its deliveries log.
-	MaxWebhookAttemptsKept = 50
+	MaxWebhookAttemptsKept = 20
 )
 
 // AddTooLong records that a text is longer than its bound, wherever that
