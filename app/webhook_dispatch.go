@@ -34,9 +34,10 @@ func (s *Webhooks) Run(ctx context.Context) {
 		return
 	}
 	d := &dispatcher{Webhooks: s, token: newLeaseToken(), slots: make(chan struct{}, s.settings.Workers),
-		busy: map[int64]bool{}, seen: map[int64]seen{}, bodies: lru.NewCosted[bodyKey, []byte](bodyCacheBytes, func(b []byte) int { return len(b) })}
+		busy: map[int64]bool{}, seen: map[int64]seen{}, pending: map[int64]*progress{}, bodies: lru.NewCosted[bodyKey, []byte](bodyCacheBytes, func(b []byte) int { return len(b) })}
 	_, d.exclusive = s.store.(calendar.Exclusive)
 	var workers sync.WaitGroup
+	defer d.flushAll(context.WithoutCancel(ctx)) // after the workers: what they delivered is written
 	defer workers.Wait()
 	tick := time.NewTicker(s.settings.Poll)
 	defer tick.Stop()
@@ -77,9 +78,10 @@ type dispatcher struct {
 	exclusive bool
 	slots     chan struct{}
 	mu        sync.Mutex
-	busy      map[int64]bool // subscriptions a worker has
-	seen      map[int64]seen // how far each was read with nothing to deliver
-	stable    []observed     // LastSeq as observed, for a store whose writes commit out of order
+	busy      map[int64]bool      // subscriptions a worker has
+	pending   map[int64]*progress // delivered, not yet written (the embedded store)
+	seen      map[int64]seen      // how far each was read with nothing to deliver
+	stable    []observed          // LastSeq as observed, for a store whose writes commit out of order
 	bodies    *lru.Cache[bodyKey, []byte]
 }
 
@@ -114,7 +116,8 @@ func (d *dispatcher) pass(ctx context.Context, workers *sync.WaitGroup) (nextRet
 		if w.Active && w.Failing != nil && w.Failing.Next.Before(nextRetry) {
 			nextRetry = w.Failing.Next
 		}
-		if !w.Active || w.Disabled != "" || (w.Failing != nil && now.Before(w.Failing.Next)) || w.Cursor >= upTo {
+		cursor, flushDue := d.pendingOf(w)
+		if !flushDue && (!w.Active || w.Disabled != "" || (w.Failing != nil && now.Before(w.Failing.Next)) || cursor >= upTo) {
 			return
 		}
 		if !d.exclusive && leaseLive(w.Lease) && w.Lease.Holder != d.token {
@@ -122,7 +125,7 @@ func (d *dispatcher) pass(ctx context.Context, workers *sync.WaitGroup) (nextRet
 		}
 		d.mu.Lock()
 		defer d.mu.Unlock()
-		if sn := d.seen[w.ID]; d.busy[w.ID] || (sn.revision == w.Seq && sn.upTo >= upTo && w.Failing == nil) {
+		if sn := d.seen[w.ID]; d.busy[w.ID] || (!flushDue && sn.revision == w.Seq && sn.upTo >= upTo && w.Failing == nil) {
 			return
 		}
 		due = append(due, w)
@@ -190,10 +193,17 @@ const feedBatch = 100
 func (d *dispatcher) work(ctx context.Context, w *calendar.Webhook, upTo int64) {
 	// As it is now: the pass read it before the last worker's writes.
 	w, err := d.store.Webhooks().Get(ctx, w.ID)
-	if err != nil || !w.Active || w.Disabled != "" || (w.Failing != nil && time.Now().Before(w.Failing.Next)) {
+	if err != nil {
 		return
 	}
-	from := w.Cursor
+	p := d.takeProgress(w)
+	if d.exclusive {
+		defer d.keepProgress(ctx, w, p)
+	}
+	if !w.Active || w.Disabled != "" || (w.Failing != nil && time.Now().Before(w.Failing.Next)) {
+		return
+	}
+	from := max(w.Cursor, p.cursor)
 	if sn := d.seenOf(w.ID); sn.revision == w.Seq && sn.upTo > from && w.Failing == nil {
 		from = sn.upTo // a failing change is read again from the cursor
 	}
@@ -212,19 +222,17 @@ func (d *dispatcher) work(ctx context.Context, w *calendar.Webhook, upTo int64) 
 			return
 		}
 		defer d.giveLease(ctx, w)
-		from = max(from, w.Cursor) // another replica may have delivered meanwhile
+		defer d.keepProgress(ctx, w, p) // before the lease goes
+		from = max(from, w.Cursor)      // another replica may have delivered meanwhile
 	}
 	owner, err := d.ownerOf(ctx, w)
 	if err != nil || owner == nil {
 		return
 	}
-	p := &progress{written: time.Now(), replays: w.Replays}
 	caughtUp := false
 	defer func() {
 		if caughtUp {
 			d.caughtUp(ctx, w, p, upTo)
-		} else {
-			_ = d.flush(ctx, w, p, nil)
 		}
 	}()
 	for sent := 0; ctx.Err() == nil; {
@@ -249,7 +257,7 @@ func (d *dispatcher) work(ctx context.Context, w *calendar.Webhook, upTo int64) 
 				from = upTo
 				break
 			}
-			msg, err := d.prepare(ctx, w, owner, c)
+			msg, err := d.prepare(ctx, w, owner, max(w.Baseline, p.baseline), c)
 			if err != nil || !w.Active || w.Disabled != "" {
 				return // the store is away, the lease is lost, or it was disabled or paused meanwhile
 			}
@@ -324,7 +332,77 @@ func (d *dispatcher) caughtUp(ctx context.Context, w *calendar.Webhook, p *progr
 	if err == nil {
 		p.cursor, p.caught = max(p.cursor, upTo), true
 	}
-	_ = d.flush(ctx, w, p, nil)
+}
+
+// takeProgress is what the replica delivered of the subscription and has
+// not written yet (on the embedded store, a run's progress is kept in
+// memory until it is worth a write: keepProgress); a replay since forgets
+// its cursor.
+func (d *dispatcher) takeProgress(w *calendar.Webhook) *progress {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	p := d.pending[w.ID]
+	delete(d.pending, w.ID)
+	if p == nil {
+		return &progress{written: time.Now(), replays: w.Replays}
+	}
+	if p.replays != w.Replays {
+		p.cursor, p.baseline, p.caught, p.replays = 0, 0, false, w.Replays
+	}
+	return p
+}
+
+// keepProgress writes a run's progress when it is worth a write (flushEvery
+// deliveries, flushAfter since the last, a failing state to clear), or on
+// a store with replicas at once; else it is kept for the next run.
+func (d *dispatcher) keepProgress(ctx context.Context, w *calendar.Webhook, p *progress) {
+	if !d.exclusive || p.due(w) {
+		if err := d.flush(ctx, w, p, nil); err == nil {
+			p.cursor, p.baseline, p.caught = 0, 0, false
+		}
+	}
+	if d.exclusive && (len(p.attempts) > 0 || p.cursor > w.Cursor || p.baseline > w.Baseline) {
+		d.mu.Lock()
+		d.pending[w.ID] = p
+		d.mu.Unlock()
+	}
+}
+
+// due: worth a write now.
+func (p *progress) due(w *calendar.Webhook) bool {
+	return len(p.attempts) >= flushEvery || (time.Since(p.written) >= flushAfter && (len(p.attempts) > 0 || p.cursor > w.Cursor || p.baseline > w.Baseline)) ||
+		(p.caught && w.Failing != nil)
+}
+
+// pendingDue reports whether a subscription's progress kept in memory is
+// due to be written, and the cursor it reached.
+func (d *dispatcher) pendingOf(w *calendar.Webhook) (cursor int64, due bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	p := d.pending[w.ID]
+	if p == nil {
+		return w.Cursor, false
+	}
+	if p.replays == w.Replays {
+		cursor = max(w.Cursor, p.cursor)
+	}
+	return max(cursor, w.Cursor), p.due(w)
+}
+
+// flushAll writes every progress kept in memory (the dispatcher stops).
+func (d *dispatcher) flushAll(ctx context.Context) {
+	d.mu.Lock()
+	pending := d.pending
+	d.pending = map[int64]*progress{}
+	d.mu.Unlock()
+	for id, p := range pending {
+		if w, err := d.store.Webhooks().Get(ctx, id); err == nil {
+			if p.replays != w.Replays {
+				p.cursor, p.baseline = 0, 0
+			}
+			_ = d.flush(ctx, w, p, nil)
+		}
+	}
 }
 
 func (d *dispatcher) seenOf(id int64) seen {
@@ -483,9 +561,12 @@ func jittered(d time.Duration) time.Duration {
 	return d*4/5 + rand.N(d*2/5+1)
 }
 
-// keepAttempts puts a first and keeps the latest MaxWebhookAttemptsKept.
+// keepAttempts puts a among the attempts, newest first (a ping may be
+// written before deliveries made earlier), and keeps the latest
+// MaxWebhookAttemptsKept.
 func keepAttempts(a calendar.WebhookAttempt, kept []calendar.WebhookAttempt) []calendar.WebhookAttempt {
-	out := append([]calendar.WebhookAttempt{a}, kept...)
+	at, _ := slices.BinarySearchFunc(kept, a, func(k, a calendar.WebhookAttempt) int { return a.At.Compare(k.At) })
+	out := slices.Insert(slices.Clone(kept), at, a)
 	if len(out) > calendar.MaxWebhookAttemptsKept {
 		out = out[:calendar.MaxWebhookAttemptsKept]
 	}

@@ -86,13 +86,14 @@ func (d *dispatcher) ownerOf(ctx context.Context, w *calendar.Webhook) (*calenda
 }
 
 // prepare decides what the subscription hears of one change of the feed:
-// nil for nothing.
-func (d *dispatcher) prepare(ctx context.Context, w *calendar.Webhook, owner *calendar.User, c calendar.Change) (*message, error) {
+// nil for nothing. baseline is the subscription's (as written, or as its
+// worker moved it since).
+func (d *dispatcher) prepare(ctx context.Context, w *calendar.Webhook, owner *calendar.User, baseline int64, c calendar.Change) (*message, error) {
 	switch c.Collection {
 	case calendar.CollectionPosts:
-		return d.preparePost(ctx, w, owner, c)
+		return d.preparePost(ctx, w, owner, baseline, c)
 	case calendar.CollectionTerms:
-		return d.prepareTerm(ctx, w, owner, c)
+		return d.prepareTerm(ctx, w, owner, baseline, c)
 	}
 	return nil, nil // users, guards, subscriptions: not the calendar
 }
@@ -108,9 +109,9 @@ func (d *dispatcher) disable(ctx context.Context, w *calendar.Webhook, why strin
 	})
 }
 
-func (d *dispatcher) preparePost(ctx context.Context, w *calendar.Webhook, owner *calendar.User, c calendar.Change) (*message, error) {
-	prior := w.Baseline // what the receiver may not have heard of
-	if c.Deleted {      // gone (on MongoDB the tombstone comes first: it is going)
+func (d *dispatcher) preparePost(ctx context.Context, w *calendar.Webhook, owner *calendar.User, baseline int64, c calendar.Change) (*message, error) {
+	prior := baseline // what the receiver may not have heard of
+	if c.Deleted {    // gone (on MongoDB the tombstone comes first: it is going)
 		return d.gone(ctx, w, c, kindOf(c.Kind))
 	}
 	p, err := d.store.Posts().Get(ctx, c.ID)
@@ -206,7 +207,7 @@ func (d *dispatcher) gone(ctx context.Context, w *calendar.Webhook, c calendar.C
 	return d.message(w, c.Seq, c.ID, typ, time.Time{}, nil, []string{}, false, unmark)
 }
 
-func (d *dispatcher) prepareTerm(ctx context.Context, w *calendar.Webhook, owner *calendar.User, c calendar.Change) (*message, error) {
+func (d *dispatcher) prepareTerm(ctx context.Context, w *calendar.Webhook, owner *calendar.User, baseline int64, c calendar.Change) (*message, error) {
 	if c.Deleted {
 		return d.gone(ctx, w, c, kindOf(c.Kind))
 	}
@@ -226,8 +227,8 @@ func (d *dispatcher) prepareTerm(ctx context.Context, w *calendar.Webhook, owner
 		return nil, err // a term only a draft the owner may not read carries
 	}
 	action, changed := ActionCreated, []string{}
-	if t.CreatedSeq <= w.Baseline {
-		if action, changed = ActionUpdated, t.ChangedSince(w.Baseline); len(changed) == 0 {
+	if t.CreatedSeq <= baseline {
+		if action, changed = ActionUpdated, t.ChangedSince(baseline); len(changed) == 0 {
 			return nil, nil
 		}
 	}
