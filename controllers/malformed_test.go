@@ -79,6 +79,9 @@ func TestNoClientMistakeIsA5xx(t *testing.T) {
 								target := path
 								if method == http.MethodGet || method == http.MethodDelete {
 									text, ok := bad.(string)
+									if !ok && len(encoded[i]) > 100 {
+										continue // a long array or a deep one is, as text, one more long string
+									}
 									if !ok {
 										text = string(encoded[i])
 									}
