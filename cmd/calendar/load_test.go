@@ -23,7 +23,7 @@ func TestTwoHundredClientsMixingReadsAndWritesSeeNoErrorAndLoseNothing(t *testin
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	rep, err := loadgen.Run(ctx, loadgen.Config{BaseURL: "http://" + c.addr, Login: "admin",
-		Password: childPassword, Clients: 200, Duration: 4 * time.Second, MinWrites: 200, Seed: 7})
+		Password: childPassword, Clients: 200, Duration: 2 * time.Second, MinWrites: 200, Seed: 7})
 	if err != nil {
 		t.Fatal(err)
 	}
