@@ -4,6 +4,7 @@
 package controllers
 
 import (
+	"cmp"
 	"context"
 	"encoding/base64"
 	"encoding/json"
@@ -52,8 +53,11 @@ type Config struct {
 	// client is its connection's peer and those headers are ignored.
 	TrustedProxies TrustedProxies
 	// Collectors are more figures for /metrics, from outside the HTTP
-	// layer: the listener's connections.
+	// layer: the listener's connections, the build's.
 	Collectors []prometheus.Collector
+	// Version is the service's release, the OpenAPI document's info.version
+	// ("devel" when empty).
+	Version string
 }
 
 // API is the HTTP face of the service.
@@ -139,7 +143,7 @@ func newAPI(cfg Config, users accounts, collectors ...prometheus.Collector) *API
 				DisableLocalSave: true, DisableSwaggerUI: true, DisableMessages: true, DisableDefaultServer: true,
 				Info: &openapi3.Info{
 					Title:       "Calendar REST API",
-					Version:     "1.0.0",
+					Version:     cmp.Or(cfg.Version, "devel"),
 					Description: "Events, venues, organizers, event categories and event tags of a site's calendar.",
 				},
 			}),

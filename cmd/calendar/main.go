@@ -50,11 +50,14 @@ const headerTimeout = 10 * time.Second
 // run serves until ctx ends, then shuts down gracefully; "reindex" as the
 // first argument rebuilds the index instead, "verify" compares it with the
 // store, "users" lists users or resets a password, "restore" fills an empty
-// data directory from a backup, "help" shows the usage. -h is flag.ErrHelp
-// once the usage is written.
+// data directory from a backup, "version" (or -version) prints the build's
+// version, "help" shows the usage. -h is flag.ErrHelp once the usage is
+// written.
 func run(ctx context.Context, args []string, getenv func(string) string, logOut io.Writer) error {
 	if len(args) > 0 {
 		switch args[0] {
+		case "version", "-version", "--version":
+			return printVersion(os.Stdout)
 		case "reindex":
 			return reindex(ctx, args[1:], getenv, logOut)
 		case "verify":
@@ -79,6 +82,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, logOut 
 // gracefully.
 func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 	logger := newLogger(cfg.LogFormat, logOut)
+	built := thisBuild()
+	logger.Info("starting calendar", "version", built.Version, "commit", built.Commit, "go", built.GoVersion)
 	gc.FitUploads(cfg.UploadMemory)
 	// The address first: a first start must not create the admin, log its
 	// only copy of the password, then fail on a port already taken.
@@ -190,7 +195,8 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 	}
 
 	api := controllers.New(controllers.Config{SiteURL: cfg.SiteURL, Logger: logger, MetricsToken: cfg.MetricsToken,
-		CORSOrigins: cfg.CORSOrigins, TrustedProxies: cfg.TrustedProxies, Collectors: []prometheus.Collector{ln.Collector()}}, a)
+		CORSOrigins: cfg.CORSOrigins, TrustedProxies: cfg.TrustedProxies, Version: built.Version,
+		Collectors: []prometheus.Collector{ln.Collector(), buildInfoMetric(built)}}, a)
 	srv := &http.Server{
 		Handler:           api,
 		ReadHeaderTimeout: headerTimeout,
