@@ -257,7 +257,8 @@ func (api *API) serve(w *answer, r *http.Request, bodyLimit int64, v via, overri
 		api.serveOptions(w, r)
 		return
 	}
-	if r.URL.Path == "/" && (v.wpJSON || v.restRoute) && r.Method == http.MethodGet {
+	if r.URL.Path == "/" && r.Method == http.MethodGet { // the home page too: it has no page of its own here
+
 		_ = encodeJSON(w, api.siteIndex(v))
 		return
 	}
