@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"slices"
 	"syscall"
 	"time"
 
@@ -109,7 +110,7 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 	}()
 
 	settings := app.Settings{SiteURL: cfg.SiteURL, SiteName: cfg.SiteName, TimeZone: cfg.TimeZone, PerPage: cfg.PerPage, MaxUpload: cfg.MaxUpload, UploadMemory: cfg.UploadMemory,
-		SeriesQuota: seriesQuota(cfg.SeriesQuota), OnReindex: logReindex(logger, idx.ServingVersion, versionsOf(cfg).Mapping), Languages: cfg.Languages}
+		SeriesQuota: seriesQuota(cfg.SeriesQuota), OnReindex: logReindex(logger, idx, versionsOf(cfg)), Languages: cfg.Languages}
 	if cfg.Sideload {
 		settings.Sideload = controllers.NewSideloader(sideloadTimeout)
 	}
@@ -138,8 +139,7 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 			}
 		}
 	}
-	// Which versions the rebuild goes from and to, and why it runs.
-	why := []any{"why", idx.Why, "from_version", idx.Found, "to_version", versionsOf(cfg).Mapping}
+	versions := versionsOf(cfg)
 	if idx.Fresh {
 		// Serve at once while the index fills from the store: readyz, and
 		// everything that needs the index, answer 503 until it is whole.
@@ -147,8 +147,9 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 		if err != nil {
 			return err
 		}
+		line := rebuildLine(idx.Cause, idx.Why, idx.Found, versions.Mapping, idx.FoundLanguages, versions.Languages, meanwhileNothing)
 		go func() {
-			if err := rebuild(syncCtx, fill, logger, nil, why...); err != nil {
+			if err := rebuild(syncCtx, fill, logger, nil, line); err != nil {
 				logger.Error("building the index failed: what needs it answers 503 until a rebuild ends well", "error", err)
 			}
 			keepIndexTrue()
@@ -160,9 +161,9 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 		}
 		logger.Info("index caught up with the store", "changes", n)
 		go keepIndexTrue()
-		if idx.Outdated { // it serves meanwhile: the service is ready at once
-			logger.Info("the index serves as it is meanwhile: building the new one beside it", why...)
-			if _, err := a.StartReindex(app.ReindexMappingVersion, idx.Why); err != nil {
+		if idx.Outdated { // it serves meanwhile: the service is ready at once; logReindex says why
+			// The index's causes are the app's reasons: mapping_version, languages.
+			if _, err := a.StartReindex(idx.Cause, idx.Why); err != nil {
 				logger.Error("building the new index failed to start: the old one serves on", "error", err)
 			}
 		}
@@ -315,10 +316,12 @@ func reindex(ctx context.Context, args []string, getenv func(string) string, log
 		return err
 	}
 	defer store.Close(context.Background())
+	versions := versionsOf(cfg)
+	foundVersion, foundLanguages := index.Found(cfg.DataDir)
 	if err := index.Remove(cfg.DataDir); err != nil {
 		return err
 	}
-	idx, err := index.Open(cfg.DataDir, cfg.Languages...)
+	idx, err := index.OpenVersions(cfg.DataDir, versions)
 	if err != nil {
 		return err
 	}
@@ -328,7 +331,12 @@ func reindex(ctx context.Context, args []string, getenv func(string) string, log
 	if isTerminal(os.Stderr) {
 		bar = os.Stderr
 	}
-	if err := rebuild(ctx, a.Rebuild, logger, bar, "why", "calendar reindex", "to_version", idx.Version); err != nil {
+	if foundVersion != 0 && !slices.Equal(foundLanguages, versions.Languages) {
+		logger.Warn("the index replaced stemmed in other languages than this command's settings: run calendar reindex with the service's settings (CALENDAR_LANGUAGES), or its next start rebuilds the index again",
+			"from_languages", languageNames(foundLanguages), "to_languages", languageNames(versions.Languages))
+	}
+	line := rebuildLine(app.ReindexRequested, "calendar reindex", foundVersion, versions.Mapping, foundLanguages, versions.Languages, meanwhileNoService)
+	if err := rebuild(ctx, a.Rebuild, logger, bar, line); err != nil {
 		return err
 	}
 	logger.Info("merging the index's segments")
