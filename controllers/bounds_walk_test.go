@@ -199,7 +199,7 @@ func newBoundWalk(t *testing.T, s *service) *boundWalk {
 	for _, kind := range []string{"events", "venues", "organizers"} {
 		w.refreshSlug(kind)
 	}
-	w.doc = s.do("GET", "/vendor/events/v1/doc").object(t)
+	w.doc = bothDocs(t, s)
 	w.index = map[string]map[string]any{}
 	for _, ns := range []string{"vendor/events/v1", "vendor/admin/v1"} {
 		for route, desc := range routesOf(t, s, ns) {
@@ -378,14 +378,10 @@ func (w *boundWalk) checkDocumented(path, method string, a controllers.Arg, c bo
 	}
 }
 
-// docSchema is the schema the OpenAPI document gives a parameter of an
-// operation: a query or path parameter's, or a request body property's.
+// docSchema is the schema the OpenAPI documents (bothDocs) give a parameter
+// of an operation: a query or path parameter's, or a request body property's.
 func docSchema(doc map[string]any, path, method, name string) map[string]any {
-	docPath := strings.TrimPrefix(strings.TrimPrefix(path, "/vendor/events/v1"), "/vendor/admin")
-	if docPath == "" {
-		docPath = "/"
-	}
-	op, _ := asMap(asMap(doc["paths"])[docPath])[strings.ToLower(method)].(map[string]any)
+	op, _ := asMap(asMap(doc["paths"])[path])[strings.ToLower(method)].(map[string]any)
 	for _, p := range asList(op["parameters"]) {
 		if pm := asMap(p); pm["name"] == name {
 			return asMap(pm["schema"])
