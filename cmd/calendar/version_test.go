@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -11,6 +12,8 @@ import (
 	"runtime/debug"
 	"strings"
 	"testing"
+
+	"calendar/index"
 )
 
 // The version is the one set at build time, else the one the toolchain
@@ -98,4 +101,32 @@ func body(t *testing.T, url string) string {
 		t.Fatalf("GET %s: %d, %v: %s", url, res.StatusCode, err, raw)
 	}
 	return string(raw)
+}
+
+// Every entry of the CHANGELOG says what an upgrade does to the index and
+// to the store, and the newest states this build's mapping versions: a
+// change of index.MappingVersion or index.ServesFrom without an entry that
+// says it fails here.
+func TestTheChangelogSaysWhatAnUpgradeDoesToTheIndexAndTheStore(t *testing.T) {
+	t.Parallel()
+	raw, err := os.ReadFile("../../CHANGELOG.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries := strings.Split(string(raw), "\n## ")[1:]
+	if len(entries) == 0 {
+		t.Fatal("the CHANGELOG has no entry")
+	}
+	for _, entry := range entries {
+		title, _, _ := strings.Cut(entry, "\n")
+		for _, says := range []string{"\n- Index: ", "\n- Store: "} {
+			if !strings.Contains(entry, says) {
+				t.Errorf("the entry %q does not say %q", title, strings.TrimSpace(says))
+			}
+		}
+	}
+	newest := fmt.Sprintf("- Index: mapping version %d, serving %d to %d.", index.MappingVersion, index.ServesFrom, index.MappingVersion)
+	if !strings.Contains(entries[0], newest) {
+		t.Errorf("the newest entry does not say %q:\n%s", newest, entries[0])
+	}
 }
