@@ -233,8 +233,8 @@ func TestAnImageHasOnlyTheSizesItIsLargerThan(t *testing.T) {
 		w, h  int
 		sizes []string // in the image object; media_details adds full when there is any
 	}{
-		{1600, 1200, []string{"medium", "large", "thumbnail", "medium_large", "1536x1536"}},
-		{1200, 900, []string{"medium", "large", "thumbnail", "medium_large"}},
+		{1600, 400, []string{"medium", "large", "thumbnail", "medium_large", "1536x1536"}}, // banners: the widths decide, at a quarter of the pixels
+		{1200, 400, []string{"medium", "large", "thumbnail", "medium_large"}},
 		{200, 100, []string{"thumbnail"}},
 		{100, 80, nil},
 	} {

@@ -16,6 +16,7 @@ import (
 const (
 	ReindexRequested      = "requested"       // an administrator asked for it
 	ReindexMappingVersion = "mapping_version" // the live index is of an older mapping version, which still serves
+	ReindexLanguages      = "languages"       // the live index stems in other languages than the service's, and serves
 	ReindexNoIndex        = "no_index"        // there was no index this release serves for the store: built in place
 	// ReindexStoreRestored: the live index was found, while it served, to be
 	// of another state of the store (restored under it): it answers nothing

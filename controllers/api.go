@@ -4,6 +4,7 @@
 package controllers
 
 import (
+	"cmp"
 	"context"
 	"encoding/base64"
 	"encoding/json"
@@ -52,8 +53,11 @@ type Config struct {
 	// client is its connection's peer and those headers are ignored.
 	TrustedProxies TrustedProxies
 	// Collectors are more figures for /metrics, from outside the HTTP
-	// layer: the listener's connections.
+	// layer: the listener's connections, the build's.
 	Collectors []prometheus.Collector
+	// Version is the service's release, the OpenAPI document's info.version
+	// ("devel" when empty).
+	Version string
 }
 
 // API is the HTTP face of the service.
@@ -102,7 +106,7 @@ func New(cfg Config, a *app.App) *API {
 	api.mountHealth()
 	api.mountMetrics()
 	api.mountRoot(EventsNamespace)
-	api.mountDoc()
+	api.mountDoc(EventsNamespace)
 	api.mountSwaggerUI()
 	mountEvents(api, a.Events, a.Venues.MetaFields(), a.Organizers.MetaFields())
 	mountLinked(api, "venues", a.Venues, VenueList{})
@@ -112,6 +116,7 @@ func New(cfg Config, a *app.App) *API {
 	mountMedia(api, a.Media)
 	mountChanges(api, a)
 	api.mountRoot(AdminNamespace)
+	api.mountDoc(AdminNamespace)
 	mountUsers(api, a.Users)
 	mountBackup(api, a)
 	mountReindex(api, a)
@@ -140,7 +145,7 @@ func newAPI(cfg Config, users accounts, collectors ...prometheus.Collector) *API
 				DisableLocalSave: true, DisableSwaggerUI: true, DisableMessages: true, DisableDefaultServer: true,
 				Info: &openapi3.Info{
 					Title:       "Calendar REST API",
-					Version:     "1.0.0",
+					Version:     cmp.Or(cfg.Version, "devel"),
 					Description: "Events, venues, organizers, event categories and event tags of a site's calendar.",
 				},
 			}),
@@ -254,7 +259,8 @@ func (api *API) serve(w *answer, r *http.Request, bodyLimit int64, v via, overri
 		api.serveOptions(w, r)
 		return
 	}
-	if r.URL.Path == "/" && (v.wpJSON || v.restRoute) && r.Method == http.MethodGet {
+	if r.URL.Path == "/" && r.Method == http.MethodGet { // the home page too: it has no page of its own here
+
 		_ = encodeJSON(w, api.siteIndex(v))
 		return
 	}

@@ -32,9 +32,9 @@ var nearArgs = []Arg{
 	{Name: "geoloc_radius", Type: TypeNumber, Default: calendar.DefaultGeoRadius, Min: bound(0), ExclusiveMin: true, Max: bound(calendar.MaxGeoRadius),
 		Description: "Great-circle radius around the point, in geoloc_unit."},
 	{Name: "geoloc_unit", Type: TypeString, Default: app.DefaultGeoUnit, Enum: app.GeoUnits, Description: "Unit of the radius and of distance."},
-	{Name: "near", Type: TypeString, Example: "Köln", MaxBytes: calendar.MaxPlaceBytes, Excludes: []string{"geoloc_lat", "geoloc_lng"},
+	{Name: "near", Type: TypeString, MaxBytes: calendar.MaxPlaceBytes, Excludes: []string{"geoloc_lat", "geoloc_lng"},
 		Description: "The point as a place's name instead of geoloc_lat and geoloc_lng: a city, perhaps with its state and country (Köln, Koeln, Paris, France, Paris, US, Portland, ME, USA); without a country, the most populous place of that name. An unknown place is a 400 (details.near.code rest_unknown_place)."},
-	{Name: "geo_bounds", Type: TypeString, Example: "50.6,6.7,51.3,7.2", MaxBytes: calendar.MaxPlaceBytes,
+	{Name: "geo_bounds", Type: TypeString, MaxBytes: calendar.MaxPlaceBytes,
 		Description: "Only what lies in this box: south,west,north,east in degrees (latitudes and longitudes within geoloc_lat's and geoloc_lng's bounds, the south not north of the north). A west greater than the east crosses the antimeridian (-20,170,0,-170: Fiji and Samoa)."},
 }
 

@@ -17,7 +17,7 @@ import (
 
 // A parameter's contract is its declaration (controllers.Arg): the tests
 // below walk every route's declared parameters and hold the service, the
-// OpenAPI document, the namespace index and the README's Limits table to it.
+// OpenAPI document, the namespace index and the Limits table (docs/limits.md) to it.
 
 // boundCase is one rule of a declared parameter tried both ways: the value
 // just past the bound (past, with pastWith beside it) must be refused with
@@ -111,7 +111,7 @@ var walkBase = map[string]any{"title": "Walk", "start_date": "2030-01-01 10:00",
 // code), the value at it is not refused for that reason (it goes on to the
 // use case, as the administrator, where a write's own bound must agree), and
 // the OpenAPI document and the namespace index carry the bound on that
-// parameter. Then the README's Limits table is held to the same numbers.
+// parameter. Then the Limits table (docs/limits.md) is held to the same numbers.
 func TestEveryDeclaredBoundIsEnforcedAndDocumented(t *testing.T) {
 	t.Parallel()
 	s := startService(t)
@@ -166,7 +166,7 @@ func TestEveryDeclaredBoundIsEnforcedAndDocumented(t *testing.T) {
 		}
 	})
 
-	t.Run("the README's Limits table states the declared bounds", func(t *testing.T) {
+	t.Run("the Limits table states the declared bounds", func(t *testing.T) {
 		checkLimitsTable(t, declared)
 	})
 }
@@ -200,7 +200,7 @@ func newBoundWalk(t *testing.T, s *service) *boundWalk {
 	for _, kind := range []string{"events", "venues", "organizers"} {
 		w.refreshSlug(kind)
 	}
-	w.doc = s.do("GET", "/vendor/events/v1/doc").object(t)
+	w.doc = bothDocs(t, s)
 	w.index = map[string]map[string]any{}
 	for _, ns := range []string{"vendor/events/v1", "vendor/admin/v1"} {
 		for route, desc := range routesOf(t, s, ns) {
@@ -379,14 +379,10 @@ func (w *boundWalk) checkDocumented(path, method string, a controllers.Arg, c bo
 	}
 }
 
-// docSchema is the schema the OpenAPI document gives a parameter of an
-// operation: a query or path parameter's, or a request body property's.
+// docSchema is the schema the OpenAPI documents (bothDocs) give a parameter
+// of an operation: a query or path parameter's, or a request body property's.
 func docSchema(doc map[string]any, path, method, name string) map[string]any {
-	docPath := strings.TrimPrefix(strings.TrimPrefix(path, "/vendor/events/v1"), "/vendor/admin")
-	if docPath == "" {
-		docPath = "/"
-	}
-	op, _ := asMap(asMap(doc["paths"])[docPath])[strings.ToLower(method)].(map[string]any)
+	op, _ := asMap(asMap(doc["paths"])[path])[strings.ToLower(method)].(map[string]any)
 	for _, p := range asList(op["parameters"]) {
 		if pm := asMap(p); pm["name"] == name {
 			return asMap(pm["schema"])
@@ -418,7 +414,7 @@ func indexArg(index map[string]map[string]any, path, method, name string) map[st
 	return nil
 }
 
-// limitsRow is a row of the README's Limits table about parameters, and
+// limitsRow is a row of the Limits table (docs/limits.md) about parameters, and
 // which of the numbers its bound states belong to which declarations.
 type limitsRow struct {
 	what   string
@@ -462,18 +458,18 @@ var limitsRows = []limitsRow{
 
 var readmeNumber = regexp.MustCompile(`-?\d{1,3}(?:,\d{3})+|-?\d+`)
 
-// checkLimitsTable reads the README's Limits table and holds each row about
-// parameters to the declarations: every number it states for one is the
-// declared bound. The rows stay prose (several bounds to a row, the why
-// beside the number); a row this test does not know is not checked.
+// checkLimitsTable reads the Limits reference's table (docs/limits.md) and
+// holds each row about parameters to the declarations: every number it
+// states for one is the declared bound. The rows stay prose (several bounds
+// to a row, the why beside the number); a row this test does not know is
+// not checked.
 func checkLimitsTable(t *testing.T, declared []controllers.DeclaredEndpoint) {
-	raw, err := os.ReadFile("../README.md")
+	raw, err := os.ReadFile("../docs/limits.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, table, _ := strings.Cut(string(raw), "\n## Limits\n")
 	rows := map[string]string{}
-	for _, line := range strings.Split(table, "\n") {
+	for _, line := range strings.Split(string(raw), "\n") {
 		if cells := strings.Split(line, " | "); strings.HasPrefix(line, "| ") && len(cells) == 2 {
 			rows[strings.TrimPrefix(cells[0], "| ")] = strings.TrimSuffix(cells[1], " |")
 		}

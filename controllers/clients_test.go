@@ -117,7 +117,7 @@ func TestACategoryAndItsChildrenOverHTTP(t *testing.T) {
 	}
 }
 
-// The README promises that the URLs the service writes keep the language
+// The API guide promises that the URLs the service writes keep the language
 // segment a request came in with: the public pages too, not only the API's.
 func TestItemURLsKeepTheLanguageSegment(t *testing.T) {
 	t.Parallel()

@@ -388,7 +388,7 @@ func bodyMethod(r *http.Request) string {
 		return io.NopCloser(io.MultiReader(bytes.NewReader(raw), errorReader{err}))
 	}
 	r.Body = replay()
-	if err != nil {
+	if err != nil || !bytes.Contains(raw, []byte("_method")) { // most bodies name no method: decoded once, by the handler
 		return ""
 	}
 	peek := r.Clone(r.Context())

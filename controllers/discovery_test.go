@@ -1,6 +1,7 @@
 package controllers_test
 
 import (
+	"maps"
 	"net/http"
 	"regexp"
 	"sort"
@@ -37,6 +38,7 @@ func TestTheNamespaceRootListsEveryRouteWithMethodsAndArgs(t *testing.T) {
 		"/vendor/events/v1/events.ics":                             {"GET"},
 		"/vendor/events/v1/changes":                                {"GET"},
 		"/vendor/admin/v1":                                         {"GET"},
+		"/vendor/admin/v1/doc":                                     {"GET"},
 		"/vendor/admin/v1/users":                                   {"GET", "POST"},
 		`/vendor/admin/v1/users/(?P<id>\d+)`:                       {"DELETE", "POST", "PUT", "PATCH"},
 		`/vendor/admin/v1/users/(?P<id>\d+)/application-passwords`: {"GET", "POST"},
@@ -113,59 +115,59 @@ func TestTheNamespaceRootListsEveryRouteWithMethodsAndArgs(t *testing.T) {
 	})
 }
 
-func TestTheDocIsOpenAPI3WithEveryRoute(t *testing.T) {
+// Each namespace's document is OpenAPI 3, served for {namespace}/ and holds
+// every route of its namespace, and none of the other's: one server and
+// paths relative to it, which every generated client reads.
+func TestEachNamespacesDocIsOpenAPI3WithEveryRouteOfIt(t *testing.T) {
 	t.Parallel()
 	s := startService(t)
-	res := s.do("GET", "/vendor/events/v1/doc")
-	res.expectStatus(t, http.StatusOK)
-	doc := res.object(t)
-	if v, _ := doc["openapi"].(string); !strings.HasPrefix(v, "3.") {
-		t.Fatalf("openapi = %v, want 3.x", doc["openapi"])
-	}
-	for _, key := range []string{"info", "servers", "paths", "components"} {
-		if doc[key] == nil {
-			t.Fatalf("doc has no %s", key)
-		}
-	}
-	if url := firstServer(doc); url != s.URL+"/vendor/events/v1/" {
-		t.Fatalf("servers[0].url = %s, want %s", url, s.URL+"/vendor/events/v1/")
-	}
-	paths := doc["paths"].(map[string]any)
 	for _, ns := range []string{"vendor/events/v1", "vendor/admin/v1"} {
-		for route, desc := range routesOf(t, s, ns) {
-			docPath := wpParam.ReplaceAllString(route, "{$1}")
-			docPath = strings.TrimPrefix(docPath, "/vendor/events/v1")
-			docPath = strings.TrimPrefix(docPath, "/vendor/admin")
-			if docPath == "" {
-				docPath = "/"
+		res := s.do("GET", "/"+ns+"/doc")
+		res.expectStatus(t, http.StatusOK)
+		doc := res.object(t)
+		if v, _ := doc["openapi"].(string); !strings.HasPrefix(v, "3.") {
+			t.Fatalf("%s: openapi = %v, want 3.x", ns, doc["openapi"])
+		}
+		for _, key := range []string{"info", "servers", "paths", "components"} {
+			if doc[key] == nil {
+				t.Fatalf("%s: doc has no %s", ns, key)
 			}
-			item, ok := paths[docPath].(map[string]any)
+		}
+		if servers := asList(doc["servers"]); len(servers) != 1 || firstServer(doc) != s.URL+"/"+ns+"/" {
+			t.Fatalf("%s: servers = %v, want one, %s", ns, servers, s.URL+"/"+ns+"/")
+		}
+		paths := doc["paths"].(map[string]any)
+		routes := routesOf(t, s, ns)
+		for route, desc := range routes {
+			item, ok := paths[docPath(ns, route)].(map[string]any)
 			if !ok {
-				t.Fatalf("route %s (%s) missing from doc paths %v", route, docPath, keys(paths))
+				t.Fatalf("%s: route %s (%s) missing from doc paths %v", ns, route, docPath(ns, route), keys(paths))
 			}
 			for _, m := range toStrings(desc["methods"]) {
 				if item[strings.ToLower(m)] == nil {
-					t.Fatalf("doc path %s has no %s", docPath, m)
+					t.Fatalf("%s: doc path %s has no %s", ns, docPath(ns, route), m)
 				}
 			}
 		}
-	}
-	loader := openapi3.NewLoader()
-	spec, err := loader.LoadFromData(res.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := spec.Validate(loader.Context); err != nil {
-		t.Fatalf("the document is not valid OpenAPI: %v", err)
-	}
-	t.Run("every argument of the index is in the doc with its type", func(t *testing.T) {
-		for _, ns := range []string{"vendor/events/v1", "vendor/admin/v1"} {
-			for route, desc := range routesOf(t, s, ns) {
-				docPath := strings.TrimPrefix(strings.TrimPrefix(wpParam.ReplaceAllString(route, "{$1}"), "/vendor/events/v1"), "/vendor/admin")
-				if docPath == "" {
-					docPath = "/"
-				}
-				item := paths[docPath].(map[string]any)
+		if len(paths) != len(routes) {
+			t.Fatalf("%s: the document has %d paths, the namespace %d routes: %v", ns, len(paths), len(routes), keys(paths))
+		}
+		for _, item := range paths {
+			if item.(map[string]any)["servers"] != nil {
+				t.Fatalf("%s: a path has servers of its own: %v", ns, item)
+			}
+		}
+		loader := openapi3.NewLoader()
+		spec, err := loader.LoadFromData(res.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := spec.Validate(loader.Context); err != nil {
+			t.Fatalf("%s: the document is not valid OpenAPI: %v", ns, err)
+		}
+		t.Run(ns+": every argument of the index is in the doc with its type", func(t *testing.T) {
+			for route, desc := range routes {
+				item := paths[docPath(ns, route)].(map[string]any)
 				for _, ep := range desc["endpoints"].([]any) {
 					endpoint := ep.(map[string]any)
 					args, _ := endpoint["args"].(map[string]any)
@@ -177,34 +179,63 @@ func TestTheDocIsOpenAPI3WithEveryRoute(t *testing.T) {
 								want = nil // several shapes: no single type in the document
 							}
 							if got := docType(op, name); got != want {
-								t.Errorf("%s %s: %s documented as %v, declared %v", m, docPath, name, got, want)
+								t.Errorf("%s %s: %s documented as %v, declared %v", m, docPath(ns, route), name, got, want)
 							}
 						}
 					}
 				}
 			}
+		})
+		if doc["components"].(map[string]any)["schemas"].(map[string]any)["ErrorBody"] == nil {
+			t.Fatalf("%s: the error schema is not in the document", ns)
 		}
-	})
-	errSchema := doc["components"].(map[string]any)["schemas"].(map[string]any)["ErrorBody"]
-	if errSchema == nil {
-		t.Fatal("the error schema is not in the document")
+		if ns != "vendor/admin/v1" {
+			continue
+		}
+		post := paths["/users"].(map[string]any)["post"].(map[string]any)
+		if post["requestBody"] == nil {
+			t.Fatal("POST /users has no documented request body")
+		}
+		if ref := post["responses"].(map[string]any)["403"].(map[string]any)["content"].(map[string]any)["application/json"].(map[string]any)["schema"].(map[string]any)["$ref"]; ref != "#/components/schemas/ErrorBody" {
+			t.Fatalf("403 response schema = %v, want the error schema", ref)
+		}
 	}
-	post := paths["/v1/users"].(map[string]any)["post"].(map[string]any)
-	if post["requestBody"] == nil {
-		t.Fatal("POST /users has no documented request body")
+}
+
+// bothDocs is the two namespaces' documents as one: their paths in full
+// (the server's path, then the document's), their schemas together.
+func bothDocs(t *testing.T, s *service) map[string]any {
+	t.Helper()
+	paths, schemas := map[string]any{}, map[string]any{}
+	for _, ns := range []string{"/vendor/events/v1", "/vendor/admin/v1"} {
+		doc := s.do("GET", ns+"/doc").object(t)
+		for path, item := range asMap(doc["paths"]) {
+			paths[strings.TrimSuffix(ns+path, "/")] = item
+		}
+		maps.Copy(schemas, asMap(asMap(doc["components"])["schemas"]))
 	}
-	if ref := post["responses"].(map[string]any)["403"].(map[string]any)["content"].(map[string]any)["application/json"].(map[string]any)["schema"].(map[string]any)["$ref"]; ref != "#/components/schemas/ErrorBody" {
-		t.Fatalf("403 response schema = %v, want the error schema", ref)
+	return map[string]any{"paths": paths, "components": map[string]any{"schemas": schemas}}
+}
+
+// docPath is the path a namespace's document gives one of its routes (a
+// namespace index's key).
+func docPath(namespace, route string) string {
+	path := strings.TrimPrefix(wpParam.ReplaceAllString(route, "{$1}"), "/"+namespace)
+	if path == "" {
+		return "/"
 	}
+	return path
 }
 
 func TestALanguageSegmentIsKeptInTheURLsTheServiceWrites(t *testing.T) {
 	t.Parallel()
 	s := startService(t)
-	doc := s.do("GET", "/fr/vendor/events/v1/doc")
-	doc.expectStatus(t, http.StatusOK)
-	if url := firstServer(doc.object(t)); url != s.URL+"/fr/vendor/events/v1/" {
-		t.Fatalf("servers[0].url = %s, want it to end in /fr/vendor/events/v1/", url)
+	for _, ns := range []string{"/fr/vendor/events/v1", "/fr/vendor/admin/v1"} {
+		doc := s.do("GET", ns+"/doc")
+		doc.expectStatus(t, http.StatusOK)
+		if url := firstServer(doc.object(t)); url != s.URL+ns+"/" {
+			t.Fatalf("servers[0].url = %s, want %s", url, s.URL+ns+"/")
+		}
 	}
 	root := s.do("GET", "/pt-br/vendor/events/v1")
 	root.expectStatus(t, http.StatusOK)
@@ -271,58 +302,60 @@ func docType(op map[string]any, name string) any {
 func TestTheDocTellsTheTruth(t *testing.T) {
 	t.Parallel()
 	s := startService(t)
-	doc := s.do("GET", "/vendor/events/v1/doc").object(t)
-	components := doc["components"].(map[string]any)
-	schemes, _ := components["securitySchemes"].(map[string]any)
-	for name, scheme := range map[string]string{"basic": "basic", "bearer": "bearer"} {
-		if sc, _ := schemes[name].(map[string]any); sc["type"] != "http" || sc["scheme"] != scheme {
-			t.Errorf("security scheme %s = %v", name, schemes[name])
-		}
-	}
+	schemas := map[string]any{}
 	operations := 0
-	for path, item := range doc["paths"].(map[string]any) {
-		_, admin := item.(map[string]any)["servers"]
-		for method, o := range item.(map[string]any) {
-			op, ok := o.(map[string]any)
-			if !ok || method == "servers" {
-				continue
+	for _, ns := range []string{"vendor/events/v1", "vendor/admin/v1"} {
+		doc := s.do("GET", "/"+ns+"/doc").object(t)
+		admin := ns == "vendor/admin/v1"
+		components := doc["components"].(map[string]any)
+		maps.Copy(schemas, components["schemas"].(map[string]any))
+		schemes, _ := components["securitySchemes"].(map[string]any)
+		for name, scheme := range map[string]string{"basic": "basic", "bearer": "bearer"} {
+			if sc, _ := schemes[name].(map[string]any); sc["type"] != "http" || sc["scheme"] != scheme {
+				t.Errorf("%s: security scheme %s = %v", ns, name, schemes[name])
 			}
-			operations++
-			where := strings.ToUpper(method) + " " + path
-			tags, _ := op["tags"].([]any)
-			if len(tags) != 1 || (admin && tags[0] != "users (administration)") {
-				t.Errorf("%s: tags %v", where, tags)
-			}
-			security, _ := op["security"].([]any)
-			optional := false
-			for _, req := range security {
-				optional = optional || len(req.(map[string]any)) == 0
-			}
-			if len(security) == 0 || optional != (method == "get" && !admin) {
-				t.Errorf("%s: security %v", where, op["security"])
-			}
-			for _, p := range asList(op["parameters"]) {
-				if d, _ := p.(map[string]any)["description"].(string); d == "" || d == "No description provided" {
-					t.Errorf("%s: parameter %v has no description", where, p.(map[string]any)["name"])
+		}
+		for path, item := range doc["paths"].(map[string]any) {
+			for method, o := range item.(map[string]any) {
+				op := o.(map[string]any)
+				operations++
+				where := strings.ToUpper(method) + " /" + ns + path
+				first, _, _ := strings.Cut(strings.TrimPrefix(path, "/"), "/")
+				if tags, _ := op["tags"].([]any); len(tags) != 1 || (first != "" && first != "events.ics" && tags[0] != first) {
+					t.Errorf("%s: tags %v", where, tags)
 				}
-			}
-			if body, ok := op["requestBody"].(map[string]any); ok {
-				content := body["content"].(map[string]any)
-				media, ok := content["application/json"].(map[string]any)
-				if !ok { // an upload: a form beside the file
-					media = content["multipart/form-data"].(map[string]any)
+				security, _ := op["security"].([]any)
+				optional := false
+				for _, req := range security {
+					optional = optional || len(req.(map[string]any)) == 0
 				}
-				schema := media["schema"].(map[string]any)
-				for name, prop := range schema["properties"].(map[string]any) {
-					if d, _ := prop.(map[string]any)["description"].(string); d == "" {
-						t.Errorf("%s: body parameter %s has no description", where, name)
+				// Reads are open, but in the administration only its index and its document.
+				if len(security) == 0 || optional != (method == "get" && (!admin || path == "/" || path == "/doc")) {
+					t.Errorf("%s: security %v", where, op["security"])
+				}
+				for _, p := range asList(op["parameters"]) {
+					if d, _ := p.(map[string]any)["description"].(string); d == "" || d == "No description provided" {
+						t.Errorf("%s: parameter %v has no description", where, p.(map[string]any)["name"])
 					}
 				}
-			}
-			for code, r := range op["responses"].(map[string]any) {
-				for contentType := range asMap(r.(map[string]any)["content"]) {
-					if contentType != "application/json" && !(contentType == "text/calendar" && path == "/events.ics") {
-						t.Errorf("%s %s: content type %s", where, code, contentType)
+				if body, ok := op["requestBody"].(map[string]any); ok {
+					content := body["content"].(map[string]any)
+					media, ok := content["application/json"].(map[string]any)
+					if !ok { // an upload: a form beside the file
+						media = content["multipart/form-data"].(map[string]any)
+					}
+					schema := media["schema"].(map[string]any)
+					for name, prop := range schema["properties"].(map[string]any) {
+						if d, _ := prop.(map[string]any)["description"].(string); d == "" {
+							t.Errorf("%s: body parameter %s has no description", where, name)
+						}
+					}
+				}
+				for code, r := range op["responses"].(map[string]any) {
+					for contentType := range asMap(r.(map[string]any)["content"]) {
+						if contentType != "application/json" && !(contentType == "text/calendar" && path == "/events.ics") {
+							t.Errorf("%s %s: content type %s", where, code, contentType)
+						}
 					}
 				}
 			}
@@ -331,7 +364,6 @@ func TestTheDocTellsTheTruth(t *testing.T) {
 	if operations < 30 {
 		t.Fatalf("only %d operations", operations)
 	}
-	schemas := components["schemas"].(map[string]any)
 	for name, s := range schemas {
 		for prop, p := range asMap(s.(map[string]any)["properties"]) {
 			pm := p.(map[string]any)

@@ -11,59 +11,70 @@ import (
 	"github.com/go-fuego/fuego"
 )
 
-// Placeholders in the prepared document, replaced by each request's URLs.
-// A client appends a path ("/v1/users") to its server URL as it is, so the
-// admin server has no trailing slash; the namespace's is {api}/ all the same,
-// as the plugin's document has it and the contract requires (a path joined to
-// it has a doubled slash, which the router redirects).
+// Placeholders in the prepared documents, replaced by each request's URLs:
+// each namespace's root, {api}/ and {admin}/, with the trailing slash the
+// plugin's document has and the contract requires (a client that joins a
+// path to it doubles the slash, which the router redirects, 307).
 const (
 	eventsServerPlaceholder = "https://api.invalid/events-root/"
-	adminServerPlaceholder  = "https://api.invalid/admin-root"
+	adminServerPlaceholder  = "https://api.invalid/admin-root/"
 )
 
-// openAPIDoc is the document fuego generated from the routes, rearranged as
-// the namespace serves it: paths relative to {api}/, the admin namespace's paths
-// under their own server, and the server URLs of the request.
+// openAPIDoc is the document fuego generated from the routes, as the two
+// namespaces serve it: one document each, with paths relative to their root
+// and the server URL of the request. One document with per-path servers
+// for the administration lost generated clients that read only the
+// document's servers (openapi-fetch called {api}/v1/users).
 type openAPIDoc struct {
-	template []byte
+	events, admin []byte
 }
 
 func newOpenAPIDoc(spec *openapi3.T) *openAPIDoc {
+	refineSchemas(spec.Components.Schemas)
+	return &openAPIDoc{
+		events: namespaceDoc(spec, EventsNamespace, eventsServerPlaceholder,
+			"The administration routes (users, application passwords, backups, the index) have a document of their own: "+adminServerPlaceholder+"doc."),
+		admin: namespaceDoc(spec, AdminNamespace, adminServerPlaceholder,
+			"Users, their application passwords, backups and the search index of the calendar at "+eventsServerPlaceholder+" (its document: "+eventsServerPlaceholder+"doc). Every route but this document and the namespace index needs an administrator's or the user's own credentials."),
+	}
+}
+
+// namespaceDoc is the document of one namespace's routes, its server the
+// placeholder server, described so.
+func namespaceDoc(spec *openapi3.T, namespace, server, description string) []byte {
 	paths := openapi3.NewPaths()
-	adminPrefix := "/" + strings.TrimSuffix(AdminNamespace, "/v1")
+	prefix := "/" + namespace
 	for path, item := range spec.Paths.Map() {
-		dropAcceptHeader(item)
-		switch {
-		case strings.HasPrefix(path, "/"+EventsNamespace):
-			rel := strings.TrimPrefix(path, "/"+EventsNamespace)
-			if rel == "" {
-				rel = "/"
-			}
-			describeOperations(rel, item, false)
-			paths.Set(rel, item)
-		case strings.HasPrefix(path, adminPrefix):
-			// Relative to {base}/vendor/admin so the admin root does not clash with "/".
-			item.Servers = openapi3.Servers{{URL: adminServerPlaceholder}}
-			describeOperations(path, item, true)
-			paths.Set(strings.TrimPrefix(path, adminPrefix), item)
+		rel, ok := strings.CutPrefix(path, prefix)
+		if !ok || (rel != "" && !strings.HasPrefix(rel, "/")) {
+			continue
 		}
+		if rel == "" {
+			rel = "/"
+		}
+		dropAcceptHeader(item)
+		describeOperations(rel, item, namespace == AdminNamespace)
+		paths.Set(rel, item)
 	}
 	doc := *spec
+	info := *spec.Info
+	info.Description += " " + description
+	doc.Info = &info
 	doc.Paths = paths
 	doc.Components = pruneUnreferenced(spec.Components, paths)
 	doc.Components.SecuritySchemes = securitySchemes
-	refineSchemas(doc.Components.Schemas)
-	doc.Servers = openapi3.Servers{{URL: eventsServerPlaceholder}}
+	doc.Servers = openapi3.Servers{{URL: server}}
 	raw, err := json.Marshal(&doc)
 	if err != nil {
 		panic("the generated OpenAPI document does not encode: " + err.Error())
 	}
-	return &openAPIDoc{template: raw}
+	return raw
 }
 
-func (d *openAPIDoc) forRoots(eventsRoot, adminRoot string) json.RawMessage {
-	adminRoot = strings.TrimSuffix(adminRoot, "/")
-	out := bytes.ReplaceAll(d.template, []byte(eventsServerPlaceholder), jsonStringBody(eventsRoot))
+// forRoots is a document with the request's namespace roots (each with its
+// trailing slash) in place of the placeholders.
+func forRoots(template []byte, eventsRoot, adminRoot string) json.RawMessage {
+	out := bytes.ReplaceAll(template, []byte(eventsServerPlaceholder), jsonStringBody(eventsRoot))
 	return bytes.ReplaceAll(out, []byte(adminServerPlaceholder), jsonStringBody(adminRoot))
 }
 
@@ -73,14 +84,18 @@ func jsonStringBody(s string) []byte {
 	return raw[1 : len(raw)-1]
 }
 
-// mountDoc registers GET {api}/doc.
-func (api *API) mountDoc() {
-	handle(api, EventsNamespace, []string{http.MethodGet}, "/doc", nil, func(r *Request) (json.RawMessage, error) {
-		adminRoot := strings.TrimSuffix(api.apiRoot(r.via, AdminNamespace), "v1/")
-		return api.doc().forRoots(api.apiRoot(r.via, EventsNamespace), adminRoot), nil
+// mountDoc registers GET {namespace}/doc: {api}/doc, {admin}/doc.
+func (api *API) mountDoc(namespace string) {
+	handle(api, namespace, []string{http.MethodGet}, "/doc", nil, func(r *Request) (json.RawMessage, error) {
+		doc := api.doc()
+		template := doc.events
+		if namespace == AdminNamespace {
+			template = doc.admin
+		}
+		return forRoots(template, api.apiRoot(r.via, EventsNamespace), api.apiRoot(r.via, AdminNamespace)), nil
 	},
 		fuego.OptionSummary("OpenAPI document"),
-		fuego.OptionDescription("This document: every route, parameter and schema of the API."),
+		fuego.OptionDescription("This namespace's OpenAPI document: every route, parameter and schema of it."),
 		fuego.OptionAddResponse(http.StatusOK, "An OpenAPI 3 document", fuego.Response{Type: OpenAPIDocument{}}))
 }
 

@@ -6,18 +6,24 @@ import (
 )
 
 // TestTheDocAsClientsReadIt: what linters and generated clients read in the
-// document the service serves. The cases share one service and its document
-// (making it is most of their cost).
+// documents the service serves. The cases share one service and its
+// documents (making them is most of their cost).
 func TestTheDocAsClientsReadIt(t *testing.T) {
 	t.Parallel()
 	s := startService(t)
 	res := s.do("GET", "/vendor/events/v1/doc")
 	res.expectStatus(t, http.StatusOK)
 	doc := res.object(t)
-	t.Run("the pinned OpenAPI linter finds no error", func(t *testing.T) { lintsClean(t, res.Body) })
-	t.Run("a field is null only where the service writes null", func(t *testing.T) { nullWhereWritten(t, doc) })
+	admin := s.do("GET", "/vendor/admin/v1/doc")
+	admin.expectStatus(t, http.StatusOK)
+	t.Run("the pinned OpenAPI linter finds no error", func(t *testing.T) {
+		lintsClean(t, res.Body)
+		lintsClean(t, admin.Body)
+	})
+	t.Run("a field is null only where the service writes null", func(t *testing.T) { nullWhereWritten(t, bothDocs(t, s)) })
 	t.Run("every URL it names is routed, with or without a trailing slash", func(t *testing.T) {
 		routedWithOrWithoutATrailingSlash(t, doc)
+		routedWithOrWithoutATrailingSlash(t, admin.object(t))
 	})
 	t.Run("a term read in every context has the fields the document requires", func(t *testing.T) {
 		term := s.do("POST", "/vendor/events/v1/categories", asAdmin(), form("name", "Jazz")).object(t)

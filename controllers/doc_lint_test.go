@@ -62,22 +62,29 @@ func lintsClean(t *testing.T, served []byte) {
 	}
 }
 
-// installedLinter is the path of the pinned linter's command, installed with
-// npm ci when missing or of another version than the lock pins. It installs
-// into a directory of its own, then renames it into place, so two test
-// processes installing at once each end with a whole install.
+// installedLinter is the path of the pinned linter's command.
 func installedLinter(t *testing.T) string {
 	t.Helper()
+	return filepath.Join(installedNPMProject(t, linterProject), "@redocly", "cli", "bin", "cli.js")
+}
+
+// installedNPMProject is the node_modules of the npm project in dir (its
+// package.json and package-lock.json), installed with npm ci when missing or
+// when a package of its devDependencies is of another version than the lock
+// pins. It installs into a directory of its own, then renames it into
+// place, so two test processes installing at once each end with a whole
+// install.
+func installedNPMProject(t *testing.T, dir string) string {
+	t.Helper()
 	need(t, "node")
-	project, err := filepath.Abs(linterProject)
+	project, err := filepath.Abs(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	pinned := pinnedLinterVersion(t, project)
 	modules := filepath.Join(project, "node_modules")
-	cli := filepath.Join(modules, "@redocly", "cli", "bin", "cli.js")
-	if installedLinterVersion(modules) == pinned {
-		return cli
+	pinned := pinnedVersions(t, project)
+	if installedAsPinned(modules, pinned) {
+		return modules
 	}
 	need(t, "npm")
 	staging, err := os.MkdirTemp(project, ".install-")
@@ -97,59 +104,72 @@ func installedLinter(t *testing.T) string {
 	npm := exec.Command("npm", "ci", "--ignore-scripts", "--no-audit", "--no-fund")
 	npm.Dir = staging
 	if out, err := npm.CombinedOutput(); err != nil {
-		t.Fatalf("npm ci of the pinned linter in %s: %v\n%s", project, err, out)
+		t.Fatalf("npm ci of the pinned packages of %s: %v\n%s", project, err, out)
 	}
-	if installedLinterVersion(modules) == pinned {
-		return cli // another test process installed it meanwhile
+	if installedAsPinned(modules, pinned) {
+		return modules // another test process installed it meanwhile
 	}
-	// What is there (another version, an interrupted install) is set aside in
+	// What is there (other versions, an interrupted install) is set aside in
 	// the staging directory and removed with it.
 	if err := os.Rename(modules, filepath.Join(staging, "replaced")); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		t.Fatal(err)
 	}
-	if err := os.Rename(filepath.Join(staging, "node_modules"), modules); err != nil && installedLinterVersion(modules) != pinned {
-		t.Fatalf("installing the linter: %v", err)
+	if err := os.Rename(filepath.Join(staging, "node_modules"), modules); err != nil && !installedAsPinned(modules, pinned) {
+		t.Fatalf("installing the pinned packages of %s: %v", project, err)
 	}
-	return cli
+	return modules
 }
 
-// need fails the test when a tool of the lint is not on PATH.
+// need fails the test when a tool of the npm projects is not on PATH.
 func need(t *testing.T, tool string) {
 	t.Helper()
 	if _, err := exec.LookPath(tool); err != nil {
-		t.Fatalf("the OpenAPI document's lint needs Node.js and npm (%v); the README's \"On a fresh machine\" says which versions", err)
+		t.Fatalf("the OpenAPI documents' lint and generated clients need Node.js and npm (%v); the README's \"On a fresh machine\" says which versions", err)
 	}
 }
 
-// pinnedLinterVersion is the version of the linter package-lock.json pins.
-func pinnedLinterVersion(t *testing.T, project string) string {
+// pinnedVersions are the versions package-lock.json pins for the project's
+// devDependencies, by package.
+func pinnedVersions(t *testing.T, project string) map[string]string {
 	t.Helper()
-	raw, err := os.ReadFile(filepath.Join(project, "package-lock.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	var manifest struct{ DevDependencies map[string]string }
 	var lock struct {
 		Packages map[string]struct{ Version string }
 	}
-	if err := json.Unmarshal(raw, &lock); err != nil {
-		t.Fatal(err)
+	for name, into := range map[string]any{"package.json": &manifest, "package-lock.json": &lock} {
+		raw, err := os.ReadFile(filepath.Join(project, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(raw, into); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
 	}
-	v := lock.Packages["node_modules/@redocly/cli"].Version
-	if v == "" {
-		t.Fatal("package-lock.json pins no @redocly/cli")
+	pinned := map[string]string{}
+	for name := range manifest.DevDependencies {
+		v := lock.Packages["node_modules/"+name].Version
+		if v == "" {
+			t.Fatalf("%s/package-lock.json pins no %s", project, name)
+		}
+		pinned[name] = v
 	}
-	return v
+	if len(pinned) == 0 {
+		t.Fatalf("%s/package.json has no devDependencies", project)
+	}
+	return pinned
 }
 
-// installedLinterVersion is the version in node_modules, "" when none.
-func installedLinterVersion(modules string) string {
-	raw, err := os.ReadFile(filepath.Join(modules, "@redocly", "cli", "package.json"))
-	if err != nil {
-		return ""
+// installedAsPinned: every pinned package is in node_modules at its version.
+func installedAsPinned(modules string, pinned map[string]string) bool {
+	for name, version := range pinned {
+		raw, err := os.ReadFile(filepath.Join(modules, name, "package.json"))
+		if err != nil {
+			return false
+		}
+		var pkg struct{ Version string }
+		if json.Unmarshal(raw, &pkg) != nil || strings.TrimSpace(pkg.Version) != version {
+			return false
+		}
 	}
-	var pkg struct{ Version string }
-	if json.Unmarshal(raw, &pkg) != nil {
-		return ""
-	}
-	return strings.TrimSpace(pkg.Version)
+	return true
 }

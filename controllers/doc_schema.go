@@ -32,11 +32,13 @@ var (
 // describeOperations tags each operation with its resource, says who may call
 // it, and keeps the content types the service sends.
 func describeOperations(path string, item *openapi3.PathItem, admin bool) {
-	tag := resourceTag(path, admin)
+	tag := resourceTag(path)
 	for method, op := range item.Operations() {
 		op.Tags = []string{tag}
+		// Reads are open but in the administration, whose index and
+		// document only are.
 		security := optionallySigned
-		if admin || method != http.MethodGet {
+		if method != http.MethodGet || (admin && path != "/" && path != "/doc") {
 			security = signedIn
 		}
 		op.Security = &security
@@ -54,10 +56,7 @@ func describeOperations(path string, item *openapi3.PathItem, admin bool) {
 }
 
 // resourceTag is the resource a path is of: its first segment.
-func resourceTag(path string, admin bool) string {
-	if admin {
-		return "users (administration)"
-	}
+func resourceTag(path string) string {
 	first, _, _ := strings.Cut(strings.TrimPrefix(path, "/"), "/")
 	switch first {
 	case "":

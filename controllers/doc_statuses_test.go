@@ -36,7 +36,7 @@ func TestMain(m *testing.M) {
 
 var answered = struct {
 	sync.Mutex
-	doc       map[string]map[string]json.RawMessage // path -> method (or "servers"...) -> operation
+	doc       map[string]map[string]json.RawMessage // route (its namespace's path) -> method -> operation
 	statuses  map[string]map[int]bool               // "GET /vendor/events/v1/venues/{id}" -> statuses
 	processes int
 }{statuses: map[string]map[int]bool{}}
@@ -44,7 +44,7 @@ var answered = struct {
 var requestsLine = regexp.MustCompile(`^calendar_http_requests_total\{code="(\d+)",method="([A-Z]+)",route="([^"]*)"\} `)
 
 // recordAnswers reads, before the service stops, the statuses its routes
-// answered, and the document once.
+// answered, and the namespaces' documents once.
 func (s *service) recordAnswers() {
 	res, err := http.Get(s.URL + "/metrics")
 	if err != nil {
@@ -67,15 +67,25 @@ func (s *service) recordAnswers() {
 		answered.statuses[op][status] = true
 	}
 	if answered.doc == nil {
-		if res, err := http.Get(s.URL + "/vendor/events/v1/doc"); err == nil {
+		operations := map[string]map[string]json.RawMessage{}
+		for _, namespace := range []string{"/vendor/events/v1", "/vendor/admin/v1"} {
+			res, err := http.Get(s.URL + namespace + "/doc")
+			if err != nil {
+				return
+			}
 			var doc struct {
 				Paths map[string]map[string]json.RawMessage
 			}
-			if json.NewDecoder(res.Body).Decode(&doc) == nil {
-				answered.doc = doc.Paths
-			}
+			err = json.NewDecoder(res.Body).Decode(&doc)
 			res.Body.Close()
+			if err != nil {
+				return
+			}
+			for path, item := range doc.Paths {
+				operations[strings.TrimSuffix(namespace+path, "/")] = item
+			}
 		}
+		answered.doc = operations
 	}
 }
 
@@ -112,23 +122,13 @@ func undocumentedAnswers() []string {
 	return missing
 }
 
-// documentedPath is the path the document gives a route pattern: relative
-// to {api}/ for the events namespace, to {base_url}/vendor/admin for the
-// admin one.
+// documentedPath is the route pattern of an operation of a namespace's
+// document (its server's path and the document's path).
 func documentedPath(route string) (string, bool) {
 	if strings.HasPrefix(route, "/vendor/events/v1/doc/ui") { // the Swagger UI's page and files, not the API's
 		return "", false
 	}
-	if rest, ok := strings.CutPrefix(route, "/vendor/events/v1"); ok {
-		if rest == "" {
-			rest = "/"
-		}
-		return rest, true
-	}
-	if rest, ok := strings.CutPrefix(route, "/vendor/admin"); ok && rest != "" {
-		return rest, true
-	}
-	return "", false
+	return route, strings.HasPrefix(route, "/vendor/events/v1") || strings.HasPrefix(route, "/vendor/admin/v1")
 }
 
 // The check itself: an operation's answered statuses are found in the
@@ -139,8 +139,8 @@ func TestUndocumentedAnswersAreReported(t *testing.T) {
 	answered.statuses = map[string]map[int]bool{}
 	doc := answered.doc
 	answered.doc = map[string]map[string]json.RawMessage{
-		"/venues/{id}": {"get": json.RawMessage(`{"responses":{"200":{},"404":{}}}`), "servers": json.RawMessage(`[]`)},
-		"/v1/users":    {"post": json.RawMessage(`{"responses":{"201":{}}}`)},
+		"/vendor/events/v1/venues/{id}": {"get": json.RawMessage(`{"responses":{"200":{},"404":{}}}`)},
+		"/vendor/admin/v1/users":        {"post": json.RawMessage(`{"responses":{"201":{}}}`)},
 	}
 	answered.statuses["GET /vendor/events/v1/venues/{id}"] = map[int]bool{200: true, 404: true, 409: true}
 	answered.statuses["HEAD /vendor/events/v1/venues/{id}"] = map[int]bool{200: true}

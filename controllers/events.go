@@ -108,9 +108,9 @@ var eventListArgs = func() []Arg {
 		return Arg{Name: name, Type: TypeString, MaxBytes: calendar.MaxDateBytes, Description: dateDescriptions[name] + " A date PHP's strtotime accepts, or a Unix timestamp."}
 	}
 	args := append(append([]Arg{}, pageArgs...), date("start_date"), date("end_date"),
-		Arg{Name: "search", Type: TypeString, Example: "jazz festival", NotEmpty: true, MaxBytes: calendar.MaxSearchLength,
+		Arg{Name: "search", Type: TypeString, NotEmpty: true, MaxBytes: calendar.MaxSearchLength,
 			Description: "Words that must all occur in the title, description or excerpt (at most 9 are looked for); in Chinese, Japanese, Korean, Thai and other scripts written without spaces, any part of a run of characters."},
-		Arg{Name: "categories", Type: TypeArray, Items: TypeString, Example: []any{"jazz", "rock"}, Description: "Event category IDs or slugs (any of them)."},
+		Arg{Name: "categories", Type: TypeArray, Items: TypeString, Description: "Event category IDs or slugs (any of them): jazz,rock."},
 		Arg{Name: "tags", Type: TypeArray, Items: TypeString, Description: "Tag IDs or slugs (any of them)."},
 		Arg{Name: "venue", Type: TypeArray, Items: TypeInteger, Description: "Venue IDs (any of them)."},
 		Arg{Name: "organizer", Type: TypeArray, Items: TypeInteger, Description: "Organizer IDs (any of them)."},
@@ -125,13 +125,13 @@ var eventListArgs = func() []Arg {
 		Arg{Name: "geoloc", Type: TypeBoolean, Description: "true: only events whose venue has coordinates; false: only the others."})
 	args = append(args, nearArgs...)
 	return append(args,
-		Arg{Name: "orderby", Type: TypeString, Default: "start_date", Example: "relevance",
+		Arg{Name: "orderby", Type: TypeString, Default: "start_date",
 			Description: "start_date (then publication date, then ID), distance from the point, nearest first, or relevance to search (best first, then start_date); relevance matches words, their prefixes, one typo in words of five letters or more, accents folded, and, in a language of the site (CALENDAR_LANGUAGES: the one of the address's language segment, /fr/..., else the site's first), words of the same stem, its stop words (le, der) being optional. Any other value keeps the default order, as the plugin, which has no orderby, ignores it."},
-		Arg{Name: "highlight", Type: TypeBoolean, Default: false, Example: true,
+		Arg{Name: "highlight", Type: TypeBoolean, Default: false,
 			Description: "With search: each event gets highlight {title, description}: its title and about 160 characters of its description's text from around the first match, matched words in <mark>...</mark>, everything else HTML-escaped."},
-		Arg{Name: "facets", Type: TypeArray, Items: TypeString, Enum: append(slices.Clone(calendar.FacetNames), calendar.FacetGeoGrid), Example: []any{"categories", "venue"},
+		Arg{Name: "facets", Type: TypeArray, Items: TypeString, Enum: append(slices.Clone(calendar.FacetNames), calendar.FacetGeoGrid),
 			Description: "Count the events per value of these fields, under facets, as a multi-select sidebar shows them: each value with every filter of the list but its own field's (with categories=jazz, the count beside Rock is that of categories=rock with the other filters). Categories, tags, venues and organizers come with their id, slug and name, featured with its value; only what the caller may read; at most 1,000 values a field. geo_grid: the map's clusters, under geo_grid (the matching events that have a position per geohash cell of geo_precision characters, with their count, mean position and the cell's bounds; at most 1,000 cells, the most populous)."},
-		Arg{Name: "geo_precision", Type: TypeInteger, Default: app.DefaultGeoPrecision, Example: 4, Min: bound(1), Max: bound(calendar.MaxGeoPrecision),
+		Arg{Name: "geo_precision", Type: TypeInteger, Default: app.DefaultGeoPrecision, Min: bound(1), Max: bound(calendar.MaxGeoPrecision),
 			Description: "The length of geo_grid's geohash cells: 1 is about 5,000 km wide, 3 about 156 km, 5 about 5 km, 7 about 150 m."},
 		modifiedAfterArg)
 }()
@@ -165,8 +165,8 @@ func eventWriteArgs(create bool) []Arg {
 		{Name: "featured", Type: TypeBoolean, Description: "Featured."},
 		{Name: "categories", Type: TypeArray, Items: TypeString, MaxItems: calendar.MaxEventTerms, Description: "IDs, slugs or names; unknown names are created for those who may manage categories."},
 		{Name: "tags", Type: TypeArray, Items: TypeString, MaxItems: calendar.MaxEventTerms, Description: "IDs, slugs or names, as categories."},
-		{Name: "venue", Type: TypeMixed, Description: "A venue ID, an object of venue fields (or {id}), or a list of one of them; empty to unlink."},
-		{Name: "organizer", Type: TypeMixed, MaxItems: calendar.MaxOrganizers, Description: "Organizer IDs or objects of organizer fields (or {id}), in order."},
+		{Name: "venue", Type: TypeMixed, Example: map[string]any{"venue": "Salle Pleyel", "city": "Paris", "country": "France"}, Description: "A venue ID, an object of venue fields (or {id}), or a list of one of them; empty to unlink."},
+		{Name: "organizer", Type: TypeMixed, MaxItems: calendar.MaxOrganizers, Example: []any{map[string]any{"organizer": "Le Duc des Lombards"}}, Description: "Organizer IDs or objects of organizer fields (or {id}), in order."},
 	}
 }
 

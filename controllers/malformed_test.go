@@ -50,27 +50,40 @@ func TestNoClientMistakeIsA5xx(t *testing.T) {
 		path = wpParam.ReplaceAllString(path, "target")
 		return path
 	}
+	encoded := make([][]byte, len(malformedValues)) // once: the long and deep ones cost more to write than to send
+	for i, bad := range malformedValues {
+		raw, err := json.Marshal(bad)
+		if err != nil {
+			t.Fatal(err)
+		}
+		encoded[i] = raw
+	}
 	requests := 0
 	for _, ns := range []string{"vendor/events/v1", "vendor/admin/v1"} {
 		for route, desc := range routesOf(t, s, ns) {
+			if strings.Contains(route, "/by-slug/") { // the by-ID route's handler and arguments, found by another key (the matrix tries both)
+				continue
+			}
 			path := fill(route)
 			for _, ep := range desc["endpoints"].([]any) {
 				endpoint := ep.(map[string]any)
 				args, _ := endpoint["args"].(map[string]any)
 				for _, method := range oneEditable(toStrings(endpoint["methods"])) {
 					for name := range args {
-						for _, bad := range malformedValues {
+						for i, bad := range malformedValues {
 							for _, cred := range []option{asAdmin(), nil} {
 								if cred == nil && (method != http.MethodGet || route != "/"+ns+"/events") {
 									continue
 								}
-								opts := []option{jsonBody(map[string]any{name: bad})}
+								opts := []option{body("application/json", `{`+quoted(name)+`:`+string(encoded[i])+`}`)}
 								target := path
 								if method == http.MethodGet || method == http.MethodDelete {
-									raw, _ := json.Marshal(bad)
 									text, ok := bad.(string)
+									if !ok && len(encoded[i]) > 100 {
+										continue // a long array or a deep one is, as text, one more long string
+									}
 									if !ok {
-										text = string(raw)
+										text = string(encoded[i])
 									}
 									target = path + "?" + url.Values{name: {text}}.Encode()
 									opts = nil
@@ -106,17 +119,24 @@ func TestNoClientMistakeIsA5xx(t *testing.T) {
 			}
 		}
 	}
-	if requests < 5000 {
+	if requests < 4000 {
 		t.Fatalf("only %d requests sent: the route walk found too little", requests)
 	}
 	t.Logf("%d malformed requests", requests)
 	s.do("GET", "/readyz").expectStatus(t, http.StatusOK)
 }
 
+// quoted is a JSON string of s.
+func quoted(s string) string {
+	raw, _ := json.Marshal(s)
+	return string(raw)
+}
+
 // oneEditable keeps one of WordPress' EDITABLE methods (POST, PUT, PATCH)
 // when an endpoint registers the three: one handler serves them, with the
-// same arguments and the same body decoding (the permission matrix tries
-// each of the three on every route).
+// same arguments, body decoding and permission (handle registers one
+// controller for every method of editable; the permission matrix checks
+// that no route takes one of them without the others).
 func oneEditable(methods []string) []string {
 	if !slices.Contains(methods, http.MethodPost) || !slices.Contains(methods, http.MethodPut) || !slices.Contains(methods, http.MethodPatch) {
 		return methods

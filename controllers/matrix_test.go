@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
@@ -59,7 +60,7 @@ func (r *roles) item(t *testing.T, kind string, owner calendar.Role, status stri
 // checkMedia checks the media routes: anyone reads the library; those who
 // may upload (upload_files) add to it; edits and deletes follow the post
 // rules, an attachment being never published.
-func (r *roles) checkMedia(t *testing.T, check func(*testing.T, string, string, []option, int), method, rest string, role calendar.Role, name string, n *int) {
+func (r *roles) checkMedia(t *testing.T, check func(*testing.T, string, string, []option, int), shared map[string]map[string]any, method, rest string, role calendar.Role, name string, n *int) {
 	opts := r.caller(role)
 	jpg := photo(t, 20, 20)
 	if rest == "" {
@@ -87,10 +88,6 @@ func (r *roles) checkMedia(t *testing.T, check func(*testing.T, string, string, 
 		if owner == "own" && !own {
 			continue
 		}
-		*n++
-		res := r.do("POST", mediaPath, r.creds[ownerRole], rawUpload(fmt.Sprintf("m-%d.jpg", *n), "image/jpeg", jpg))
-		res.expectStatus(t, http.StatusCreated)
-		path := mediaPath + "/" + idOf(res.object(t))
 		want := http.StatusOK
 		switch {
 		case role == "wrong":
@@ -99,6 +96,7 @@ func (r *roles) checkMedia(t *testing.T, check func(*testing.T, string, string, 
 			method != "GET" && method != "DELETE" && !mayChange(role, own, "draft", calendar.CapEditOthersPosts, calendar.CapEditPublishedPosts, calendar.CapEditPosts):
 			want = denied(role)
 		}
+		path := mediaPath + "/" + idOf(r.upload(t, shared, ownerRole, method == "DELETE" && want < 400, jpg, n))
 		if method == "DELETE" {
 			path += "?force=true"
 		}
@@ -106,6 +104,25 @@ func (r *roles) checkMedia(t *testing.T, check func(*testing.T, string, string, 
 			check(t, method, path, append(opts, jsonBody(map[string]any{"caption": "changed"})), want)
 		})
 	}
+}
+
+// upload is an attachment owned by owner: one of its own when the request
+// tried on it deletes it, one shared by every other request of that owner
+// (a read or a refused write changes nothing; an edit, the caption alone).
+func (r *roles) upload(t *testing.T, shared map[string]map[string]any, owner calendar.Role, deleted bool, jpg []byte, n *int) map[string]any {
+	t.Helper()
+	key := "media|" + string(owner)
+	if !deleted && shared[key] != nil {
+		return shared[key]
+	}
+	*n++
+	res := r.do("POST", mediaPath, r.creds[owner], rawUpload(fmt.Sprintf("m-%d.jpg", *n), "image/jpeg", jpg))
+	res.expectStatus(t, http.StatusCreated)
+	item := res.object(t)
+	if !deleted {
+		shared[key] = item
+	}
+	return item
 }
 
 // The contract's rules, written from the permission tables of the reference.
@@ -201,6 +218,13 @@ func TestThePermissionMatrix(t *testing.T) {
 			routes[k] = v
 		}
 	}
+	for route, desc := range routes { // so one of them stands for the three (oneEditable)
+		methods := toStrings(desc["methods"])
+		if editables := len(slices.DeleteFunc(slices.Clone(methods), func(m string) bool { return m != "PUT" && m != "PATCH" })); editables > 0 &&
+			(editables != 2 || !slices.Contains(methods, "POST")) {
+			t.Errorf("%s takes %v: PUT or PATCH without all of POST, PUT and PATCH", route, methods)
+		}
+	}
 	checked, n := 0, 0
 	check := func(t *testing.T, method, path string, opts []option, want int) {
 		t.Helper()
@@ -231,7 +255,7 @@ func TestThePermissionMatrix(t *testing.T) {
 	}
 	for route, desc := range routes {
 		kind, rest := splitRoute(route)
-		for _, method := range toStrings(desc["methods"]) {
+		for _, method := range oneEditable(toStrings(desc["methods"])) { // PUT and PATCH reach POST's handler
 			for _, role := range matrixCallers {
 				name := fmt.Sprintf("%s %s as %q", method, route, role)
 				opts := r.caller(role)
@@ -283,12 +307,19 @@ func TestThePermissionMatrix(t *testing.T) {
 					}
 					n++
 					path := "/vendor/events/v1/" + kind
-					if rest != "" {
-						path += "/" + idOf(r.term(kind, "name", fmt.Sprintf("term %d", n)))
+					if rest != "" { // a term of its own for a delete that goes through, a shared one otherwise
+						key := kind + "|term"
+						if method == "DELETE" && want < 400 {
+							key = fmt.Sprint(kind, "|", n)
+						}
+						if shared[key] == nil {
+							shared[key] = r.term(kind, "name", fmt.Sprintf("term %d", n))
+						}
+						path += "/" + idOf(shared[key])
 					}
 					check(t, method, path, append(opts, form("name", fmt.Sprintf("made %d", n), "description", "d")), want)
 				case kind == "media":
-					r.checkMedia(t, check, method, rest, role, name, &n)
+					r.checkMedia(t, check, shared, method, rest, role, name, &n)
 				case kind == "webhooks":
 					r.checkWebhooks(t, check, method, rest, role, name, &n)
 				case rest == "": // a post collection: list, or create
@@ -329,6 +360,12 @@ func TestThePermissionMatrix(t *testing.T) {
 								continue // callers who cannot own posts
 							}
 							want := expectedItem(kind, method, role, own, status, strings.Contains(rest, "slug"))
+							if strings.Contains(rest, "slug") && method == "DELETE" && want < 400 {
+								// The by-ID delete after the lookup that a by-slug edit
+								// checks: each needs a post of its own, and the two
+								// legs are each checked.
+								continue
+							}
 							item := itemFor(t, kind, ownerRole, status, method == "DELETE" && want < 400)
 							path := "/vendor/events/v1/" + kind + "/" + idOf(item)
 							if strings.Contains(rest, "slug") {
@@ -343,7 +380,7 @@ func TestThePermissionMatrix(t *testing.T) {
 			}
 		}
 	}
-	if checked < 2000 {
+	if checked < 1300 {
 		t.Fatalf("only %d requests checked", checked)
 	}
 	t.Logf("%d requests checked against the contract", checked)

@@ -23,7 +23,7 @@ func mountReindex(api *API, reindex reindexService) {
 		return reindex.ReindexStatus(r.Context(), r.Caller)
 	}, fuego.OptionSummary("How the index's rebuild goes"),
 		fuego.OptionDescription("The last rebuild of the search index since the service started: state (idle, building, "+
-			"catching_up, done, failed), reason (requested, mapping_version, no_index, store_restored), why (in words: the "+
+			"catching_up, done, failed), reason (requested, mapping_version, languages, no_index, store_restored), why (in words: the "+
 			"index found and what this release builds), documents_done of documents_total, started_at, finished_at (UTC), "+
 			"error. Administrators only."), mayAnswer(calendar.KindNotImplemented))
 

@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-var pageLink = regexp.MustCompile(`(?:href|src|data-document)="([^"]+)"`)
+var pageLink = regexp.MustCompile(`(?:href|src|data-document|data-admin-document)="([^"]+)"`)
 
 func TestTheSwaggerUIPageLoadsItsFilesAndTheDocument(t *testing.T) {
 	t.Parallel()
@@ -25,31 +25,38 @@ func TestTheSwaggerUIPageLoadsItsFilesAndTheDocument(t *testing.T) {
 			if !strings.Contains(csp, "default-src 'none'") || !strings.Contains(csp, "script-src 'self';") {
 				t.Fatalf("Content-Security-Policy = %q", csp)
 			}
-			wantTypes := map[string]string{
-				"swagger-ui.css": "text/css; charset=UTF-8", "swagger-ui-bundle.js": "text/javascript; charset=UTF-8",
-				"init.js": "text/javascript; charset=UTF-8", "favicon-32x32.png": "image/png", "doc": "application/json; charset=UTF-8",
+			// What the page links, by where it leads: its files, itself (the
+			// events' document, ?admin the administration's), both documents.
+			want := map[string]string{
+				"/vendor/events/v1/doc/ui/swagger-ui.css": "text/css; charset=UTF-8", "/vendor/events/v1/doc/ui/swagger-ui-bundle.js": "text/javascript; charset=UTF-8",
+				"/vendor/events/v1/doc/ui/init.js": "text/javascript; charset=UTF-8", "/vendor/events/v1/doc/ui/favicon-32x32.png": "image/png",
+				"/vendor/events/v1/doc/ui": "text/html; charset=UTF-8", "/vendor/events/v1/doc/ui?admin": "text/html; charset=UTF-8",
+				"/vendor/events/v1/doc": "application/json; charset=UTF-8", "/vendor/admin/v1/doc": "application/json; charset=UTF-8",
 			}
 			links := pageLink.FindAllStringSubmatch(string(res.Body), -1)
-			if len(links) != len(wantTypes) {
-				t.Fatalf("the page links %d files, want %d:\n%s", len(links), len(wantTypes), res.Body)
+			if len(links) != len(want) {
+				t.Fatalf("the page links %d files, want %d:\n%s", len(links), len(want), res.Body)
 			}
 			base, _ := url.Parse(page)
 			for _, link := range links {
-				if strings.HasPrefix(link[1], "/") || strings.Contains(link[1], "://") {
+				ref, err := url.Parse(link[1])
+				if err != nil || strings.HasPrefix(link[1], "/") || ref.IsAbs() {
 					t.Fatalf("%s is not relative: behind a proxy or a language segment it breaks", link[1])
 				}
-				target := base.ResolveReference(&url.URL{Path: link[1]})
-				if !strings.HasPrefix(target.String(), s.URL+prefix+"/vendor/events/v1/doc") {
+				target := base.ResolveReference(ref)
+				where, ok := strings.CutPrefix(target.String(), s.URL+prefix)
+				if !ok || want[where] == "" {
 					t.Fatalf("%s resolves to %s", link[1], target)
 				}
-				name := target.Path[strings.LastIndex(target.Path, "/")+1:]
 				file := s.do("GET", strings.TrimPrefix(target.String(), s.URL))
 				file.expectStatus(t, http.StatusOK)
-				if ct := file.Header.Get("Content-Type"); ct != wantTypes[name] || len(file.Body) == 0 {
-					t.Fatalf("%s: Content-Type %q, want %q; %d bytes", target, ct, wantTypes[name], len(file.Body))
+				if ct := file.Header.Get("Content-Type"); ct != want[where] || len(file.Body) == 0 {
+					t.Fatalf("%s: Content-Type %q, want %q; %d bytes", target, ct, want[where], len(file.Body))
 				}
-				if name == "doc" && file.object(t)["openapi"] == nil {
-					t.Fatalf("the page points at %s, which is not the OpenAPI document", target)
+				if namespace, ok := strings.CutSuffix(where, "/doc"); ok {
+					if server := firstServer(file.object(t)); server != s.URL+prefix+namespace+"/" {
+						t.Fatalf("the page points at %s, whose server is %q", target, server)
+					}
 				}
 			}
 		})
@@ -63,10 +70,12 @@ func TestTheSwaggerUIServesNothingElse(t *testing.T) {
 		s.do("GET", "/vendor/events/v1/doc/ui/"+path).expectError(t, http.StatusNotFound, "rest_no_route")
 	}
 	s.do("POST", "/vendor/events/v1/doc/ui").expectError(t, http.StatusNotFound, "rest_no_route")
-	doc := s.do("GET", "/vendor/events/v1/doc").object(t)
-	for path := range doc["paths"].(map[string]any) {
-		if strings.Contains(path, "/doc/ui") || path == "/metrics" {
-			t.Fatalf("%s is in the OpenAPI document", path)
+	for _, namespace := range []string{"/vendor/events/v1", "/vendor/admin/v1"} {
+		doc := s.do("GET", namespace+"/doc").object(t)
+		for path := range doc["paths"].(map[string]any) {
+			if strings.Contains(path, "/doc/ui") || path == "/metrics" {
+				t.Fatalf("%s is in the OpenAPI document", path)
+			}
 		}
 	}
 }

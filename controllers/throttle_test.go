@@ -23,7 +23,11 @@ func startThrottled(t *testing.T, limits throttle.Limits) *roles {
 	return r
 }
 
-var smallLimits = throttle.Limits{Window: 3 * time.Second, SlowAfter: 2, BlockAfter: 5, Step: 80 * time.Millisecond,
+// smallLimits count failures over a minute: a test's guesses all fall within
+// it however busy the machine (under four copies of the suite, five guesses
+// and five sign-ins took longer than the 3 s window these had). That the
+// window ends is app/throttle's test, on its own clock.
+var smallLimits = throttle.Limits{Window: time.Minute, SlowAfter: 2, BlockAfter: 5, Step: 80 * time.Millisecond,
 	MaxDelay: 200 * time.Millisecond, ClientBlockAfter: 40, SubjectBlockAfter: 12,
 	SharedBurst: 12, SharedReserve: 2, SharedEvery: 3 * time.Second}
 
@@ -37,7 +41,7 @@ var postLimits = func() throttle.Limits {
 
 func expectRetryAfter(t *testing.T, res *response) {
 	t.Helper()
-	expectRetryAfterWithin(t, res, 4*time.Second)
+	expectRetryAfterWithin(t, res, smallLimits.Window+time.Second)
 }
 
 func expectRetryAfterWithin(t *testing.T, res *response, most time.Duration) {
@@ -68,10 +72,6 @@ func TestWrongPasswordsAreSlowedThenRefusedForThatAccountFromThatAddress(t *test
 	})
 	t.Run("another account signs in from the guesser's address", func(t *testing.T) {
 		r.do("GET", "/vendor/events/v1", r.creds[calendar.RoleSubscriber]).expectStatus(t, http.StatusOK)
-	})
-	t.Run("the window ends", func(t *testing.T) {
-		time.Sleep(smallLimits.Window)
-		r.do("GET", "/vendor/admin/v1/users", asAdmin()).expectStatus(t, http.StatusOK)
 	})
 }
 

@@ -193,7 +193,13 @@ type Arg struct {
 	Required    bool
 	Default     any
 	Enum        []string
-	Example     any // what the OpenAPI document shows a client may send
+	// Example is what the OpenAPI document shows a client may send, which
+	// Swagger UI's "Try it out" fills in and sends: only a value that is
+	// valid alone and beside the operation's other examples and defaults,
+	// so no optional filter has one (a search, two categories and a place
+	// together matched nothing, or named terms that do not exist); a
+	// parameter of several shapes has one, or Swagger UI sends "string".
+	Example any
 
 	// MaxBytes bounds a string's length in bytes (a mixed parameter's, when
 	// it is sent as a string); maxLength in the index and the document.

@@ -64,10 +64,12 @@ func TestWPJSONIsAnAliasOfTheAPIRootWhoseAnswersKeepItInAPIURLsButNotInPermalink
 	s.do("GET", strings.TrimPrefix(up.(string), s.URL)).expectStatus(t, http.StatusOK)
 }
 
-func TestTheSiteIndexAnswersAtWPJSONAndAtRestRouteSlash(t *testing.T) {
+// The site index answers where WordPress has it, and at the home page,
+// which here has no page of its own to answer.
+func TestTheSiteIndexAnswersAtWPJSONAtRestRouteSlashAndAtTheHomePage(t *testing.T) {
 	t.Parallel()
 	s := startService(t)
-	for _, path := range []string{"/wp-json/", "/wp-json", "/?rest_route=/", "/index.php?rest_route=%2F"} {
+	for _, path := range []string{"/wp-json/", "/wp-json", "/?rest_route=/", "/index.php?rest_route=%2F", "/"} {
 		res := s.do("GET", path)
 		res.expectStatus(t, http.StatusOK)
 		if link := res.Header.Get("Link"); link != "<"+s.URL+`/wp-json/>; rel="https://api.w.org/"` {
@@ -101,7 +103,7 @@ func TestTheSiteIndexAnswersAtWPJSONAndAtRestRouteSlash(t *testing.T) {
 		}
 	}
 	s.do("POST", "/wp-json/", asAdmin()).expectError(t, http.StatusNotFound, "rest_no_route")
-	s.do("GET", "/").expectError(t, http.StatusNotFound, "rest_no_route") // the home page is not the index
+	s.do("POST", "/", asAdmin()).expectError(t, http.StatusNotFound, "rest_no_route")
 	// Every answer of the API says where the index is, the enveloped ones outside the envelope.
 	res := s.do("GET", "/vendor/events/v1/nothing?_envelope")
 	if link := res.Header.Get("Link"); link != "<"+s.URL+`/wp-json/>; rel="https://api.w.org/"` || bytes.Contains(res.Body, []byte("api.w.org")) {

@@ -112,3 +112,20 @@ func Remove(dir string) error {
 	}
 	return nil
 }
+
+// Found says how the live index under dir was built, changing nothing: its
+// mapping version and the languages it stems in (0 and nil: none, or one
+// that does not open).
+func Found(dir string) (version int, languages []string) {
+	name, err := liveName(dir)
+	if err != nil {
+		return 0, nil
+	}
+	idx, version, err := openExisting(filepath.Join(dir, name))
+	if err != nil {
+		return 0, nil
+	}
+	languages = idx.languages
+	_ = idx.closeNow()
+	return version, languages
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -43,11 +44,23 @@ type Live struct {
 	// Version is the mapping version of the index opened.
 	Version int
 	// Found is the mapping version of the index found on disk (0: none),
-	// and Why says, when it is Fresh or Outdated, why it is rebuilt: what
-	// was found, and what this release builds and serves.
-	Found int
-	Why   string
+	// FoundLanguages those it stems in, and Why says, when it is Fresh or
+	// Outdated, why it is rebuilt: what was found, and what this release
+	// builds and serves; Cause names it (one of the Cause constants).
+	Found          int
+	FoundLanguages []string
+	Why            string
+	Cause          string
 }
+
+// Why an index is rebuilt (Live.Cause), as app.ReindexStatus.Reason and the
+// log name it.
+const (
+	CauseNoIndex        = "no_index"        // none was found: a first start, a restore, an index removed
+	CauseMappingVersion = "mapping_version" // it is of another mapping version than this release builds
+	CauseLanguages      = "languages"       // it stems in other languages than the service (CALENDAR_LANGUAGES)
+	CauseStoreRestored  = "store_restored"  // it has applied changes the store does not have (Reset)
+)
 
 // serving is one bleve index while it is live: each call holds calls
 // shared, and retiring the index takes it whole, so that it is closed only
@@ -87,14 +100,20 @@ func OpenVersions(dir string, versions Versions) (*Live, error) {
 	idx, version, err := openExisting(path)
 	switch {
 	case err == nil && versions.serves(version):
-		l.Version, l.Found, l.Why = version, version, versions.outdated(version, idx.languages)
+		l.Version, l.Found, l.FoundLanguages, l.Why = version, version, idx.languages, versions.outdated(version, idx.languages)
 		l.Outdated = l.Why != ""
+		switch {
+		case version != versions.Mapping:
+			l.Cause = CauseMappingVersion
+		case l.Outdated:
+			l.Cause = CauseLanguages
+		}
 	case err == nil:
-		l.Found, l.Why = version, versions.unserved(version)
+		l.Found, l.FoundLanguages, l.Why, l.Cause = version, idx.languages, versions.unserved(version), CauseMappingVersion
 		err = errors.Join(idx.closeNow(), os.RemoveAll(path))
 		idx = nil
 	case errors.Is(err, bleve.ErrorIndexPathDoesNotExist):
-		l.Why, err = "there was no index (a first start, a restore, or the index was removed)", nil
+		l.Why, l.Cause, err = "there was no index (a first start, a restore, or the index was removed)", CauseNoIndex, nil
 	default:
 		return nil, fmt.Errorf("opening index %s: %w", path, err)
 	}
@@ -133,7 +152,7 @@ func (l *Live) Reset(why string) error {
 	}
 	old.gone = true
 	l.current.Store(&serving{idx: idx, version: l.versions.Mapping, name: old.name, epoch: old.epoch + 1})
-	l.Fresh, l.Outdated, l.Version, l.Why = true, false, l.versions.Mapping, why
+	l.Fresh, l.Outdated, l.Version, l.Why, l.Cause = true, false, l.versions.Mapping, why, CauseStoreRestored
 	return nil
 }
 
@@ -243,6 +262,9 @@ func (l *Live) Segments() (files int, merging bool) {
 // ServingVersion is the mapping version of the index live now (Version is
 // the one opened; a promoted successor is of this release's).
 func (l *Live) ServingVersion() int { return l.current.Load().version }
+
+// ServingLanguages are the languages the live index stems in.
+func (l *Live) ServingLanguages() []string { return slices.Clone(l.current.Load().idx.languages) }
 
 // Dir is the directory of the live index.
 func (l *Live) Dir() string { return filepath.Join(l.dir, l.current.Load().name) }

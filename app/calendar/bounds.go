@@ -11,7 +11,7 @@ import (
 // table of their numbers. A route's parameters name them in their
 // declarations (controllers' Arg: the checker that enforces them before any
 // use case runs, the namespace index and the OpenAPI document that show
-// them); the README's Limits table states them, checked against those
+// them); the Limits table (docs/limits.md) states them, checked against those
 // declarations by a test; a write's fields are bounded by them in app too
 // (app/limits.go), whatever the entry point. A value beyond one is a 400
 // naming the parameter.

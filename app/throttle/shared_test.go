@@ -122,9 +122,9 @@ func TestOneGuesserCannotSpendTheReserve(t *testing.T) {
 	}
 }
 
-// TestTheDefaultSharedLimitsAreTheREADMEs pins the numbers the README's
-// Limits table states for a post's password.
-func TestTheDefaultSharedLimitsAreTheREADMEs(t *testing.T) {
+// TestTheDefaultSharedLimitsAreTheDocumentedOnes pins the numbers the
+// Limits table (docs/limits.md) states for a post's password.
+func TestTheDefaultSharedLimitsAreTheDocumentedOnes(t *testing.T) {
 	th, clock := newClocked(Limits{})
 	for i := range 10 {
 		if !guess(th, "post:7", fmt.Sprint("10.0.0.", i)) {

@@ -91,9 +91,9 @@ func TestAFloodOfNewFailuresLiftsNoBlock(t *testing.T) {
 	}
 }
 
-// TestTheDefaultLimitsAreTheREADMEs pins the numbers the README's Limits
-// table states for wrong passwords.
-func TestTheDefaultLimitsAreTheREADMEs(t *testing.T) {
+// TestTheDefaultLimitsAreTheDocumentedOnes pins the numbers the Limits
+// table (docs/limits.md) states for wrong passwords.
+func TestTheDefaultLimitsAreTheDocumentedOnes(t *testing.T) {
 	start := time.Unix(0, 0)
 	now := start
 	th := New(Limits{})

@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"slices"
 	"syscall"
 	"time"
 
@@ -50,11 +51,14 @@ const headerTimeout = 10 * time.Second
 // run serves until ctx ends, then shuts down gracefully; "reindex" as the
 // first argument rebuilds the index instead, "verify" compares it with the
 // store, "users" lists users or resets a password, "restore" fills an empty
-// data directory from a backup, "help" shows the usage. -h is flag.ErrHelp
-// once the usage is written.
+// data directory from a backup, "version" (or -version) prints the build's
+// version, "help" shows the usage. -h is flag.ErrHelp once the usage is
+// written.
 func run(ctx context.Context, args []string, getenv func(string) string, logOut io.Writer) error {
 	if len(args) > 0 {
 		switch args[0] {
+		case "version", "-version", "--version":
+			return printVersion(os.Stdout)
 		case "reindex":
 			return reindex(ctx, args[1:], getenv, logOut)
 		case "verify":
@@ -79,6 +83,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, logOut 
 // gracefully.
 func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 	logger := newLogger(cfg.LogFormat, logOut)
+	built := thisBuild()
+	logger.Info("starting calendar", "version", built.Version, "commit", built.Commit, "go", built.GoVersion)
 	gc.FitUploads(cfg.UploadMemory)
 	// The address first: a first start must not create the admin, log its
 	// only copy of the password, then fail on a port already taken.
@@ -105,7 +111,7 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 
 	egress := controllers.NewEgress(cfg.OutboundAllowed) // every request the service makes
 	settings := app.Settings{SiteURL: cfg.SiteURL, SiteName: cfg.SiteName, TimeZone: cfg.TimeZone, PerPage: cfg.PerPage, MaxUpload: cfg.MaxUpload, UploadMemory: cfg.UploadMemory,
-		SeriesQuota: seriesQuota(cfg.SeriesQuota), OnReindex: logReindex(logger, idx.ServingVersion, versionsOf(cfg).Mapping), Languages: cfg.Languages}
+		SeriesQuota: seriesQuota(cfg.SeriesQuota), OnReindex: logReindex(logger, idx, versionsOf(cfg)), Languages: cfg.Languages}
 	if cfg.Sideload {
 		settings.Sideload = controllers.NewSideloader(sideloadTimeout, egress)
 	}
@@ -138,8 +144,7 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 			}
 		}
 	}
-	// Which versions the rebuild goes from and to, and why it runs.
-	why := []any{"why", idx.Why, "from_version", idx.Found, "to_version", versionsOf(cfg).Mapping}
+	versions := versionsOf(cfg)
 	if idx.Fresh {
 		// Serve at once while the index fills from the store: readyz, and
 		// everything that needs the index, answer 503 until it is whole.
@@ -147,8 +152,9 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 		if err != nil {
 			return err
 		}
+		line := rebuildLine(idx.Cause, idx.Why, idx.Found, versions.Mapping, idx.FoundLanguages, versions.Languages, meanwhileNothing)
 		go func() {
-			if err := rebuild(syncCtx, fill, logger, nil, why...); err != nil {
+			if err := rebuild(syncCtx, fill, logger, nil, line); err != nil {
 				logger.Error("building the index failed: what needs it answers 503 until a rebuild ends well", "error", err)
 			}
 			keepIndexTrue()
@@ -160,9 +166,9 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 		}
 		logger.Info("index caught up with the store", "changes", n)
 		go keepIndexTrue()
-		if idx.Outdated { // it serves meanwhile: the service is ready at once
-			logger.Info("the index serves as it is meanwhile: building the new one beside it", why...)
-			if _, err := a.StartReindex(app.ReindexMappingVersion, idx.Why); err != nil {
+		if idx.Outdated { // it serves meanwhile: the service is ready at once; logReindex says why
+			// The index's causes are the app's reasons: mapping_version, languages.
+			if _, err := a.StartReindex(idx.Cause, idx.Why); err != nil {
 				logger.Error("building the new index failed to start: the old one serves on", "error", err)
 			}
 		}
@@ -195,7 +201,8 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 	}
 
 	api := controllers.New(controllers.Config{SiteURL: cfg.SiteURL, Logger: logger, MetricsToken: cfg.MetricsToken,
-		CORSOrigins: cfg.CORSOrigins, TrustedProxies: cfg.TrustedProxies, Collectors: []prometheus.Collector{ln.Collector()}}, a)
+		CORSOrigins: cfg.CORSOrigins, TrustedProxies: cfg.TrustedProxies, Version: built.Version,
+		Collectors: []prometheus.Collector{ln.Collector(), buildInfoMetric(built)}}, a)
 	go func() { defer close(delivered); a.Webhooks.Run(syncCtx) }() // once the routes lent it their filter reader
 	srv := &http.Server{
 		Handler:           api,
@@ -316,10 +323,12 @@ func reindex(ctx context.Context, args []string, getenv func(string) string, log
 		return err
 	}
 	defer store.Close(context.Background())
+	versions := versionsOf(cfg)
+	foundVersion, foundLanguages := index.Found(cfg.DataDir)
 	if err := index.Remove(cfg.DataDir); err != nil {
 		return err
 	}
-	idx, err := index.Open(cfg.DataDir, cfg.Languages...)
+	idx, err := index.OpenVersions(cfg.DataDir, versions)
 	if err != nil {
 		return err
 	}
@@ -329,7 +338,12 @@ func reindex(ctx context.Context, args []string, getenv func(string) string, log
 	if isTerminal(os.Stderr) {
 		bar = os.Stderr
 	}
-	if err := rebuild(ctx, a.Rebuild, logger, bar, "why", "calendar reindex", "to_version", idx.Version); err != nil {
+	if foundVersion != 0 && !slices.Equal(foundLanguages, versions.Languages) {
+		logger.Warn("the index replaced stemmed in other languages than this command's settings: run calendar reindex with the service's settings (CALENDAR_LANGUAGES), or its next start rebuilds the index again",
+			"from_languages", languageNames(foundLanguages), "to_languages", languageNames(versions.Languages))
+	}
+	line := rebuildLine(app.ReindexRequested, "calendar reindex", foundVersion, versions.Mapping, foundLanguages, versions.Languages, meanwhileNoService)
+	if err := rebuild(ctx, a.Rebuild, logger, bar, line); err != nil {
 		return err
 	}
 	logger.Info("merging the index's segments")

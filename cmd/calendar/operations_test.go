@@ -88,6 +88,7 @@ esac
 		{"calendar users list", "administrator"},
 		{"$ADMIN/users/me ", `"login":"admin"`},
 		{"users/me/application-passwords", `"name":"Reset `},
+		{"calendar version", "calendar devel (commit "},
 		{"-X POST $ADMIN/reindex", `"state":"building"`},
 		{"finished_at", `"state":"done"`},
 		{"ready all along", `"status":"ready"`},

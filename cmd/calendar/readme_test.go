@@ -7,18 +7,18 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"unicode"
 )
 
-// readmePassword is the password the README's examples show; the test's
-// service is started with it, as a newcomer pastes the one printed.
-const readmePassword = "abcd EFGH ijkl MNOP qrst UVWX"
-
-// The README's examples, run as a newcomer runs them: in order, in one
-// shell, with curl, against a service started on a fresh data directory.
-// Every request must succeed and every example show what its comment says.
+// The README's examples, then the API guide's and the front-end guide's,
+// which go on from them, run as a newcomer runs them: in order, in one
+// shell, with curl, against a service started on a fresh data directory as
+// the README's first steps start it. Every request must succeed and every
+// example show what its comment says.
 func TestTheREADMEExamplesRunInOrderOnAFreshStart(t *testing.T) {
 	t.Parallel()
 	commands := readmeCommands(t)
@@ -27,9 +27,10 @@ func TestTheREADMEExamplesRunInOrderOnAFreshStart(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	dataDir := t.TempDir() // here, not in the goroutine: its removal must be registered before the stop below, so it runs after it
+	settings := readmeStartSettings(t)
+	settings["CALENDAR_ADDR"], settings["CALENDAR_DATA_DIR"], settings["CALENDAR_LOG_FORMAT"] = addr, dataDir, "json"
 	go func() {
-		done <- run(ctx, nil, env(map[string]string{"CALENDAR_ADDR": addr, "CALENDAR_DATA_DIR": dataDir,
-			"CALENDAR_ADMIN_PASSWORD": readmePassword, "CALENDAR_LOG_FORMAT": "json", "CALENDAR_LANGUAGES": "fr,de"}), logs)
+		done <- run(ctx, nil, env(settings), logs)
 	}()
 	t.Cleanup(func() {
 		cancel()
@@ -58,7 +59,16 @@ func TestTheREADMEExamplesRunInOrderOnAFreshStart(t *testing.T) {
 		}
 	}
 	// What each example's comment promises, by a part of its command.
-	checkPromises(t, "README example", commands, outputs, []promise{
+	checkPromises(t, "README or guide example", commands, outputs, []promise{
+		{"curl -s $API                                   #", `"namespace":"vendor/events/v1"`},
+		{`"$API/events?per_page=1"               #`, `"title":"Jazz night"`},
+		{`"$API/events?per_page=1"               #`, `"total":1,"total_pages":1`},
+		{"end_date=next+week&categories=jazz", `"title":"Jazz night"`},
+		{"search=jazz%20knight&orderby=relevance", `"title":"Jazz night"`},
+		{"search=jazz%20knight&orderby=relevance", `"slug":"music","name":"Music","count":1}`},
+		{"near=Paris&geoloc_radius=10", `"distance":`},
+		{"geo_bounds=48,1,49,3", `"geo_grid":{"precision":4,"cells":[{"geohash":"u09t","count":1`},
+		{"$ADMIN/doc |", `/vendor/admin/v1/"}]`},
 		{"$ADMIN/users            #", `"login":"admin"`},
 		{"login=maria", `"application_password"`},
 		{"$ADMIN/users/me         #", `"role":"administrator"`},
@@ -106,10 +116,120 @@ func TestTheREADMEExamplesRunInOrderOnAFreshStart(t *testing.T) {
 }
 
 // readmeCommands are the shell commands of the README's sh blocks, from its
-// first steps on; blocks that build, test or need Docker are left out.
+// first steps on, then those of the API guide and of the front-end guide,
+// which go on from them; blocks that build, test or need Docker are left
+// out.
 func readmeCommands(t *testing.T) []string {
 	t.Helper()
-	return shellCommands(t, "../../README.md", "## First steps", 20)
+	return slices.Concat(shellCommands(t, "../../README.md", "## First steps", 8),
+		shellCommands(t, "../../docs/api.md", "# API guide", 25),
+		shellCommands(t, "../../docs/frontend.md", "# Front-end guide", 8))
+}
+
+// readmeStartSettings are the settings the README's first steps start the
+// service with (its data directory aside): the examples assume them.
+func readmeStartSettings(t *testing.T) map[string]string {
+	t.Helper()
+	raw, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := regexp.MustCompile("(?s)```sh\n(CALENDAR_DATA_DIR=\\$\\(mktemp -d\\).*?go run ./cmd/calendar)\n```").FindSubmatch(raw)
+	if start == nil {
+		t.Fatal("the README's first steps start the service on no fresh data directory")
+	}
+	settings := map[string]string{}
+	for _, m := range regexp.MustCompile(`(CALENDAR_[A-Z_]+)=('[^']*'|\S+)`).FindAllStringSubmatch(string(start[1]), -1) {
+		settings[m[1]] = strings.Trim(m[2], "'")
+	}
+	delete(settings, "CALENDAR_DATA_DIR")
+	if settings["CALENDAR_ADMIN_PASSWORD"] == "" || settings["CALENDAR_LANGUAGES"] == "" {
+		t.Fatalf("the README's start sets no password or no languages: %s", start[1])
+	}
+	return settings
+}
+
+// The README is read in ten minutes: at most about 200 lines, its sections
+// in order, the two commands in one block, and every file and section it
+// links to there (and the guides' links too).
+func TestTheREADMEReadsInTenMinutes(t *testing.T) {
+	t.Parallel()
+	raw, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(raw)
+	if lines := strings.Count(readme, "\n"); lines > 200 {
+		t.Errorf("the README has %d lines, more than 200: move what is for one audience to its guide", lines)
+	}
+	at := 0
+	for _, heading := range []string{"\n## On a fresh machine\n", "\n## First steps\n", "\n## What people come for\n",
+		"\n### This week's events\n", "\n### Search", "\n### Near me", "\n## Where to go next\n"} {
+		i := strings.Index(readme[at:], heading)
+		if i < 0 {
+			t.Fatalf("the README has no %q after its byte %d", strings.TrimSpace(heading), at)
+		}
+		at += i + len(heading)
+	}
+	if !regexp.MustCompile("```sh\ngo run \\./cmd/calendar +#[^\n]*\ngo test -race [^\n]*\\./\\.\\.\\.[^\n]*\n```").MatchString(readme) {
+		t.Error("the README does not give the two commands, running the service and the whole suite, in one block")
+	}
+	for _, doc := range []string{"README.md", "CHANGELOG.md", "docs/api.md", "docs/frontend.md", "docs/limits.md", "docs/operations.md", "docs/contract.md"} {
+		linksLead(t, "../..", doc)
+	}
+}
+
+var mdLink = regexp.MustCompile(`\]\(([^)#\s]*)(#[^)\s]*)?\)`)
+
+// linksLead checks that every relative link of a document (under root)
+// names a file there, and a section of it that exists.
+func linksLead(t *testing.T, root, doc string) {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join(root, doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range mdLink.FindAllStringSubmatch(string(raw), -1) {
+		target, anchor := m[1], strings.TrimPrefix(m[2], "#")
+		if strings.Contains(target, "://") {
+			continue
+		}
+		path := filepath.Join(root, filepath.Dir(doc), target)
+		if target == "" {
+			path = filepath.Join(root, doc)
+		}
+		linked, err := os.ReadFile(path)
+		if err != nil {
+			t.Errorf("%s links to %s, which is not there: %v", doc, m[0], err)
+			continue
+		}
+		if anchor != "" && !slices.Contains(sectionAnchors(string(linked)), anchor) {
+			t.Errorf("%s links to %s, which has no section %q", doc, m[0], anchor)
+		}
+	}
+}
+
+// sectionAnchors are the anchors GitHub gives a document's headings:
+// lower-cased, punctuation but hyphens dropped, spaces as hyphens.
+func sectionAnchors(doc string) []string {
+	var anchors []string
+	for _, line := range strings.Split(doc, "\n") {
+		if !strings.HasPrefix(line, "#") {
+			continue
+		}
+		title := strings.ToLower(strings.TrimSpace(strings.TrimLeft(line, "#")))
+		var anchor strings.Builder
+		for _, r := range title {
+			switch {
+			case r == ' ':
+				anchor.WriteRune('-')
+			case r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r):
+				anchor.WriteRune(r)
+			}
+		}
+		anchors = append(anchors, anchor.String())
+	}
+	return anchors
 }
 
 // markedScript runs commands in one shell, each after a marker line

@@ -5,18 +5,45 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"strings"
 	"time"
 
 	"calendar/app"
+	"calendar/index"
 )
 
+// What answers while a rebuild runs, as its first log line says it
+// (meanwhile): the old index, or nothing (503 with Retry-After, readyz
+// included, until the new one is whole).
+const (
+	meanwhileNothing   = "503: readyz, lists, searches, feeds, counts and writes answer 503 with Retry-After until the new index is whole; the progress lines say how long is left"
+	meanwhileOldIndex  = "the old index: it serves every read and takes every write until the new one is live, then they swap; readyz stays 200"
+	meanwhileNoService = "nothing: the service is stopped while calendar reindex runs"
+)
+
+// rebuildLine is what the first log line of a rebuild says besides its
+// message: its cause (an index.Cause*, or app.ReindexRequested), why in
+// words, from which mapping version and languages to which ("none": no
+// language; from_version 0: no index), and what answers meanwhile.
+func rebuildLine(cause, why string, fromVersion, toVersion int, fromLanguages, toLanguages []string, meanwhile string) []any {
+	return []any{"cause", cause, "why", why, "from_version", fromVersion, "to_version", toVersion,
+		"from_languages", languageNames(fromLanguages), "to_languages", languageNames(toLanguages), "meanwhile", meanwhile}
+}
+
+func languageNames(languages []string) string {
+	if len(languages) == 0 {
+		return "none"
+	}
+	return strings.Join(languages, ",")
+}
+
 // rebuild fills the index from the store in place (fill: from
-// app.BeginRebuild), logging why it runs (why: the attributes of its first
-// line), then its progress (count, rate, time left) every few seconds, and
-// drawing a progress line on bar when not nil.
-func rebuild(ctx context.Context, fill func(context.Context, func(done, total int64)) (int64, error), logger *slog.Logger, bar io.Writer, why ...any) error {
+// app.BeginRebuild), logging why it runs (line: rebuildLine's attributes),
+// then its progress (count, rate, time left) every few seconds, and drawing
+// a progress line on bar when not nil.
+func rebuild(ctx context.Context, fill func(context.Context, func(done, total int64)) (int64, error), logger *slog.Logger, bar io.Writer, line []any) error {
 	progress := newProgressLog(logger, bar)
-	logger.Info("building the index from the store in place: until it is whole, readyz and what needs the index answer 503", why...)
+	logger.Info("building the index from the store in place: until it is whole, readyz and what needs the index answer 503", line...)
 	n, err := fill(ctx, progress.heard)
 	if bar != nil {
 		fmt.Fprintln(bar)
@@ -29,11 +56,11 @@ func rebuild(ctx context.Context, fill func(context.Context, func(done, total in
 }
 
 // logReindex logs a rebuild beside the live index (an administrator's, a
-// new mapping version's, or one for a store restored under the live index):
-// when it starts (why, and from the live index's version, as from says it,
-// to this release's, to), its progress every few seconds, and how it ends.
-// rebuild logs one in place.
-func logReindex(logger *slog.Logger, from func() int, to int) func(app.ReindexStatus) {
+// new mapping version's or languages', or one for a store restored under
+// the live index): when it starts (rebuildLine: from the live index's
+// version and languages, as live says them, to the service's, to), its
+// progress every few seconds, and how it ends. rebuild logs one in place.
+func logReindex(logger *slog.Logger, live *index.Live, to index.Versions) func(app.ReindexStatus) {
 	var progress *progressLog
 	state := app.ReindexIdle
 	return func(st app.ReindexStatus) { // one at a time: the app tells under its lock
@@ -45,11 +72,11 @@ func logReindex(logger *slog.Logger, from func() int, to int) func(app.ReindexSt
 		switch {
 		case changed && st.State == app.ReindexBuilding:
 			progress = newProgressLog(logger, nil)
-			starts := "building a new index beside the live one, which serves meanwhile"
+			starts, meanwhile := "building a new index beside the live one, which serves meanwhile", meanwhileOldIndex
 			if st.Reason == app.ReindexStoreRestored {
-				starts = "building a new index beside the live one, which is of another store state: until the new one is live, readyz and what needs the index answer 503"
+				starts, meanwhile = "building a new index beside the live one, which is of another store state: until the new one is live, readyz and what needs the index answer 503", meanwhileNothing
 			}
-			logger.Info(starts, "reason", st.Reason, "why", st.Why, "from_version", from(), "to_version", to)
+			logger.Info(starts, rebuildLine(st.Reason, st.Why, live.ServingVersion(), to.Mapping, live.ServingLanguages(), to.Languages, meanwhile)...)
 		case changed && st.State == app.ReindexCatchingUp:
 			logger.Info("new index filled: applying the writes made meanwhile", "documents", st.DocumentsDone)
 		case changed && st.State == app.ReindexDone:

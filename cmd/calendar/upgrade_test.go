@@ -148,7 +148,7 @@ func TestANewMappingVersionIsBuiltBesideTheOldIndexWhileItServes(t *testing.T) {
 	if strings.Join(indexes, ",") != "index-1" {
 		t.Fatalf("index directories after the upgrade: %v, want index-1 alone", indexes)
 	}
-	for _, line := range []string{"building the new one beside it", "the new index is live",
+	for _, line := range []string{"building a new index beside the live one, which serves meanwhile", `"cause":"mapping_version"`, "the new index is live",
 		fmt.Sprintf(`"why":"the index is of mapping version %d, older than version %d this release builds`, this-1, this),
 		fmt.Sprintf(`"from_version":%d,"to_version":%d`, this-1, this)} {
 		if !strings.Contains(logs.String(), line) {

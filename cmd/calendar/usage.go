@@ -12,6 +12,7 @@ var commands = []struct{ name, usage string }{
 	{"verify", "compare the search index with the store and report what differs"},
 	{"users", "list: the users and their roles; reset-password LOGIN [--keep-others]: a new password, the others revoked (or kept); set-role LOGIN ROLE: another role, administrator too (service stopped)"},
 	{"restore", "fill an empty data directory from a backup archive: calendar restore [flags] FILE (- reads standard input); service stopped"},
+	{"version", "print the version, the commit and the Go release it was built from (also -version)"},
 	{"help", "show this help"},
 }
 

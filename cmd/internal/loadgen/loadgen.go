@@ -31,6 +31,10 @@ type Config struct {
 	// acknowledged (or ctx ends), so a slow machine still proves something.
 	MinWrites int
 	Seed      uint64
+	// RequestTimeout bounds each request (30 s when zero). A test gives
+	// it its own deadline: on a machine loaded twentyfold a write can
+	// wait longer than that, which is slowness, not an error.
+	RequestTimeout time.Duration
 }
 
 // Report is what a run found.
@@ -59,8 +63,12 @@ const api = "/vendor/events/v1"
 // Run drives the service for cfg.Duration and then verifies what was
 // acknowledged. An error means the run itself could not be set up.
 func Run(ctx context.Context, cfg Config) (*Report, error) {
+	timeout := cfg.RequestTimeout
+	if timeout == 0 {
+		timeout = 30 * time.Second
+	}
 	l := &load{cfg: cfg, client: &http.Client{
-		Timeout:   30 * time.Second,
+		Timeout:   timeout,
 		Transport: &http.Transport{MaxIdleConnsPerHost: cfg.Clients, MaxConnsPerHost: cfg.Clients},
 	}, latencies: map[string][]time.Duration{}}
 	run := strconv.FormatInt(time.Now().UnixNano(), 36)
