@@ -77,6 +77,18 @@ func organizersAlone(t *testing.T, svc *recordedLinked[app.OrganizerView]) *serv
 	})
 }
 
+// linkedAlone serves the venues' or the organizers' routes (plural) alone,
+// with the recorder of what their service was asked.
+func linkedAlone(t *testing.T, plural string) (*service, *recorder) {
+	t.Helper()
+	if plural == "venues" {
+		svc := &recordedLinked[app.VenueView]{}
+		return venuesAlone(t, svc), &svc.recorder
+	}
+	svc := &recordedLinked[app.OrganizerView]{}
+	return organizersAlone(t, svc), &svc.recorder
+}
+
 func TestTheVenueAndOrganizerListsReadTheirParametersIntoTheFilter(t *testing.T) {
 	t.Parallel()
 	venues, organizers := &recordedLinked[app.VenueView]{}, &recordedLinked[app.OrganizerView]{}
@@ -145,15 +157,7 @@ func TestTheVenueAndOrganizerWritesHandTheServiceWhatWasSent(t *testing.T) {
 		{"an organizer updated by slug", "organizers", "POST", "/organizers/by-slug/ann", `{"phone":"555"}`, "Update", app.PostRef{Slug: "ann"},
 			app.LinkedInput{Meta: map[string]string{"phone": "555"}}},
 	} {
-		var s *service
-		var rec *recorder
-		if tc.plural == "venues" {
-			svc := &recordedLinked[app.VenueView]{}
-			s, rec = venuesAlone(t, svc), &svc.recorder
-		} else {
-			svc := &recordedLinked[app.OrganizerView]{}
-			s, rec = organizersAlone(t, svc), &svc.recorder
-		}
+		s, rec := linkedAlone(t, tc.plural)
 		contentType := "application/json"
 		if !strings.HasPrefix(tc.body, "{") {
 			contentType = "application/x-www-form-urlencoded"
@@ -225,15 +229,7 @@ func TestABadVenueOrOrganizerRequestIsRefusedBeforeTheServiceIsAsked(t *testing.
 		{"organizers", "POST", "/organizers", `{"organizer":`, 400, "rest_invalid_json"},
 		{"organizers", "DELETE", "/organizers/3?force=maybe", "", 400, "rest_invalid_param"},
 	} {
-		var s *service
-		var rec *recorder
-		if tc.plural == "venues" {
-			svc := &recordedLinked[app.VenueView]{}
-			s, rec = venuesAlone(t, svc), &svc.recorder
-		} else {
-			svc := &recordedLinked[app.OrganizerView]{}
-			s, rec = organizersAlone(t, svc), &svc.recorder
-		}
+		s, rec := linkedAlone(t, tc.plural)
 		s.do(tc.method, aloneAPI+tc.path, bearer("editor-token"), body("application/json", tc.body)).expectError(t, tc.status, tc.code)
 		if calls := rec.called(); calls != "" {
 			t.Errorf("%s %s %s: the service was asked %s", tc.method, tc.path, tc.body, calls)
