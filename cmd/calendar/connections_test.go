@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -15,27 +14,15 @@ import (
 	"time"
 )
 
-// startServing runs the service with extra settings until the test ends. It
-// waits for /readyz on connections it closes, so that none of them is left
-// for the connection bounds to count.
+// startServing runs the service with extra settings until the test ends.
+// Its wait for /readyz (ready) closes each connection it opens, so none of
+// them is left for the connection bounds to count.
 func startServing(t *testing.T, extra map[string]string) (addr string, logs *syncWriter) {
 	t.Helper()
-	addr, logs = freeAddr(t), &syncWriter{b: &strings.Builder{}}
-	settings := map[string]string{"CALENDAR_ADDR": addr, "CALENDAR_DATA_DIR": t.TempDir()}
+	logs = &syncWriter{b: &strings.Builder{}}
+	settings := map[string]string{"CALENDAR_DATA_DIR": t.TempDir()}
 	maps.Copy(settings, extra)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- run(ctx, nil, env(settings), logs) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("run: %v", err)
-		}
-	})
-	waitFor(t, func() bool {
-		status, err := requestOnce("127.0.0.1", addr, "/readyz")
-		return err == nil && status == http.StatusOK
-	}, func() string { return addr + " to get ready:\n" + logs.String() })
+	addr, _ = serveInProcess(t, settings, logs)
 	return addr, logs
 }
 

@@ -41,9 +41,17 @@ func TestMain(m *testing.M) {
 const childPassword = "crash test password"
 
 type child struct {
-	cmd  *exec.Cmd
-	addr string
-	logs *syncWriter // the child's standard error
+	cmd     *exec.Cmd
+	addr    string
+	logs    *syncWriter   // the child's standard error
+	exited  chan struct{} // closed once the child has exited and been waited for
+	exitErr error         // what waiting for it returned
+}
+
+// wait waits for the child to exit and returns how it exited.
+func (c *child) wait() error {
+	<-c.exited
+	return c.exitErr
 }
 
 func startChild(t *testing.T, dir, addr string, env ...string) *child {
@@ -56,10 +64,26 @@ func startChild(t *testing.T, dir, addr string, env ...string) *child {
 	if err := c.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, func() bool { return ready(addr) }, func() string {
+	c.exited = make(chan struct{})
+	go func() { c.exitErr = c.cmd.Wait(); close(c.exited) }()
+	// A child that exits before it is ready (a port taken meanwhile, a
+	// store it cannot open) fails the test at once, not at go test's -timeout.
+	exitedEarly := false
+	waitFor(t, func() bool {
+		select {
+		case <-c.exited:
+			exitedEarly = true
+			return true
+		default:
+			return ready(addr)
+		}
+	}, func() string {
 		_ = c.cmd.Process.Kill()
 		return "the child to get ready; logs:\n" + c.logs.String()
 	})
+	if exitedEarly {
+		t.Fatalf("the child exited before it was ready: %v; logs:\n%s", c.exitErr, c.logs.String())
+	}
 	return c
 }
 
@@ -69,7 +93,7 @@ func (c *child) stop(t *testing.T) {
 	if err := c.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.cmd.Wait(); err != nil {
+	if err := c.wait(); err != nil {
 		t.Fatalf("graceful stop: %v; logs:\n%s", err, c.logs.String())
 	}
 }
@@ -86,7 +110,7 @@ func (c *child) killOnce(t *testing.T, enough int, acknowledged func() int) {
 	if err := c.cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	_ = c.cmd.Wait()
+	_ = c.wait()
 }
 
 func (c *child) post(path, body string) (int, map[string]any, error) {
@@ -161,7 +185,7 @@ func TestAcknowledgedWritesSurviveSIGKILLAndTheIndexMatchesTheStore(t *testing.T
 	if err := c.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.cmd.Wait(); err != nil {
+	if err := c.wait(); err != nil {
 		t.Fatalf("graceful stop: %v", err)
 	}
 	verifyIndexMatchesStore(t, dir)
@@ -197,7 +221,7 @@ func TestStartUpCatchesUpWithChangesTheIndexMissed(t *testing.T) {
 	_, kept, _ := c.post("/vendor/events/v1/venues", `{"venue": "kept"}`)
 	_, gone, _ := c.post("/vendor/events/v1/venues", `{"venue": "gone"}`)
 	_ = c.cmd.Process.Signal(syscall.SIGTERM)
-	_ = c.cmd.Wait()
+	_ = c.wait()
 
 	ctx := context.Background()
 	store, err := bolt.Open(dir)
@@ -238,7 +262,7 @@ func TestStartUpCatchesUpWithChangesTheIndexMissed(t *testing.T) {
 		t.Fatalf("after the restart the list has %v, want [behind kept] (%v)", names, kept["id"])
 	}
 	_ = c.cmd.Process.Signal(syscall.SIGTERM)
-	_ = c.cmd.Wait()
+	_ = c.wait()
 	verifyIndexMatchesStore(t, dir)
 }
 
@@ -252,13 +276,13 @@ func TestAMissingIndexIsRebuiltFromTheStore(t *testing.T) {
 		c.post("/vendor/events/v1/organizers", fmt.Sprintf(`{"organizer": "o%d"}`, i))
 	}
 	_ = c.cmd.Process.Signal(syscall.SIGTERM)
-	_ = c.cmd.Wait()
+	_ = c.wait()
 	if err := index.Remove(dir); err != nil {
 		t.Fatal(err)
 	}
 	c = startChild(t, dir, addr)
 	_ = c.cmd.Process.Signal(syscall.SIGTERM)
-	_ = c.cmd.Wait()
+	_ = c.wait()
 	if !strings.Contains(c.logs.String(), "built the index from the store") {
 		t.Fatalf("no rebuild in the logs:\n%s", c.logs.String())
 	}

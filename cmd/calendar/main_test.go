@@ -120,21 +120,15 @@ func freeAddr(t *testing.T) string { return ferretdbtest.FreeAddr(t) }
 
 func TestTheServiceServesOnTheEmbeddedStoreAndShutsDownCleanly(t *testing.T) {
 	t.Parallel()
-	dir, addr := t.TempDir(), freeAddr(t)
-	ctx, cancel := context.WithCancel(context.Background())
 	var logs strings.Builder
-	done := make(chan error, 1)
-	go func() {
-		done <- run(ctx, nil, env(map[string]string{"CALENDAR_ADDR": addr, "CALENDAR_DATA_DIR": dir}), &syncWriter{b: &logs})
-	}()
-	waitReady(t, addr)
+	dir := t.TempDir()
+	addr, stop := serveInProcess(t, map[string]string{"CALENDAR_DATA_DIR": dir}, &syncWriter{b: &logs})
 	req, _ := http.NewRequest("GET", "http://"+addr+"/vendor/events/v1", nil)
 	req.Header.Set("X-Request-ID", "main-test-1")
 	if res, err := http.DefaultClient.Do(req); err == nil {
 		res.Body.Close()
 	}
-	cancel()
-	if err := <-done; err != nil { // a shutdown that hangs is stopped by go test's -timeout
+	if err := stop(); err != nil { // a shutdown that hangs is stopped by go test's -timeout
 		t.Fatalf("run returned %v", err)
 	}
 	var password, accessed bool

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -22,20 +21,9 @@ import (
 func TestTheServiceRidesOutAMongoDBRestart(t *testing.T) {
 	t.Parallel()
 	db := ferretdbtest.StartServer(t)
-	addr := freeAddr(t)
-	env := map[string]string{"CALENDAR_ADDR": addr, "CALENDAR_DATA_DIR": t.TempDir(), "CALENDAR_MONGODB_DB": "outage",
-		"CALENDAR_MONGODB_URI": db.URI() + "?serverSelectionTimeoutMS=500", "CALENDAR_ADMIN_PASSWORD": childPassword}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
 	logs := &syncWriter{b: &strings.Builder{}}
-	go func() { done <- run(ctx, nil, func(k string) string { return env[k] }, logs) }()
-	defer func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("service: %v", err)
-		}
-	}()
-	waitReady(t, addr)
+	addr, _ := serveInProcess(t, map[string]string{"CALENDAR_DATA_DIR": t.TempDir(), "CALENDAR_MONGODB_DB": "outage",
+		"CALENDAR_MONGODB_URI": db.URI() + "?serverSelectionTimeoutMS=500", "CALENDAR_ADMIN_PASSWORD": childPassword}, logs)
 	svc := &child{addr: addr}
 
 	var mu sync.Mutex

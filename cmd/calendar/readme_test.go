@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -22,21 +21,10 @@ import (
 func TestTheREADMEExamplesRunInOrderOnAFreshStart(t *testing.T) {
 	t.Parallel()
 	commands := readmeCommands(t)
-	addr := freeAddr(t)
 	logs := &syncWriter{b: &strings.Builder{}}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	dataDir := t.TempDir() // here, not in the goroutine: its removal must be registered before the stop below, so it runs after it
 	settings := readmeStartSettings(t)
-	settings["CALENDAR_ADDR"], settings["CALENDAR_DATA_DIR"], settings["CALENDAR_LOG_FORMAT"] = addr, dataDir, "json"
-	go func() {
-		done <- run(ctx, nil, env(settings), logs)
-	}()
-	t.Cleanup(func() {
-		cancel()
-		<-done // a stop that hangs is caught by go test's -timeout
-	})
-	waitReady(t, addr)
+	settings["CALENDAR_DATA_DIR"], settings["CALENDAR_LOG_FORMAT"] = t.TempDir(), "json"
+	addr, _ := serveInProcess(t, settings, logs)
 
 	cmd := exec.Command("bash", "-c", markedScript(commands, strings.NewReplacer("127.0.0.1:8080", addr)))
 	cmd.Dir = t.TempDir()

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -21,18 +20,11 @@ func TestTwoReplicasOnOneMongoDBSeeEachOthersWrites(t *testing.T) {
 	uri := ferretdbtest.Start(t)
 	const interval = 500 * time.Millisecond
 	replica := func(name string) (string, func()) {
-		addr := freeAddr(t)
-		ctx, cancel := context.WithCancel(context.Background())
-		done := make(chan error, 1)
-		env := map[string]string{"CALENDAR_ADDR": addr, "CALENDAR_DATA_DIR": t.TempDir(), "CALENDAR_MONGODB_URI": uri,
-			"CALENDAR_MONGODB_DB": "replicas", "CALENDAR_SYNC_INTERVAL": interval.String(), "CALENDAR_ADMIN_PASSWORD": childPassword}
-		go func() {
-			done <- run(ctx, nil, func(k string) string { return env[k] }, &syncWriter{b: &strings.Builder{}})
-		}()
-		waitReady(t, addr)
+		addr, stop := serveInProcess(t, map[string]string{"CALENDAR_DATA_DIR": t.TempDir(), "CALENDAR_MONGODB_URI": uri,
+			"CALENDAR_MONGODB_DB": "replicas", "CALENDAR_SYNC_INTERVAL": interval.String(), "CALENDAR_ADMIN_PASSWORD": childPassword},
+			&syncWriter{b: &strings.Builder{}})
 		return addr, func() {
-			cancel()
-			if err := <-done; err != nil {
+			if err := stop(); err != nil {
 				t.Errorf("replica %s: %v", name, err)
 			}
 		}
@@ -133,9 +125,14 @@ func waitReady(t *testing.T, addr string) {
 	waitFor(t, func() bool { return ready(addr) }, func() string { return addr + " to get ready" })
 }
 
+// readyClient gives up on an answer after a while: whatever else holds
+// the port (another test process's listener) may never answer, and the wait
+// for readiness asks again.
+var readyClient = &http.Client{Timeout: 10 * time.Second}
+
 // ready reports whether the service at addr answers /readyz with 200.
 func ready(addr string) bool {
-	res, err := http.Get("http://" + addr + "/readyz")
+	res, err := readyClient.Get("http://" + addr + "/readyz")
 	if err != nil {
 		return false
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"context"
 	"io"
 	"net"
 	"strings"
@@ -16,18 +15,7 @@ import (
 func TestAClientThatNeverFinishesItsHeadersIsCutOff(t *testing.T) {
 	t.Parallel()
 	long(t)
-	addr := freeAddr(t)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	dataDir := t.TempDir()
-	go func() {
-		done <- run(ctx, nil, env(map[string]string{"CALENDAR_ADDR": addr, "CALENDAR_DATA_DIR": dataDir}), &syncWriter{b: &strings.Builder{}})
-	}()
-	defer func() {
-		cancel()
-		<-done
-	}()
-	waitReady(t, addr)
+	addr, _ := serveInProcess(t, map[string]string{"CALENDAR_DATA_DIR": t.TempDir()}, &syncWriter{b: &strings.Builder{}})
 	conn, err := net.Dial("tcp", addr)
 	if err != nil {
 		t.Fatal(err)

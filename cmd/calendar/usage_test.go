@@ -97,17 +97,12 @@ func TestABusyPortFailsBeforeTheAdminIsCreated(t *testing.T) {
 		t.Fatalf("the admin was created, its password logged, then the start failed:\n%s", logs.String())
 	}
 	// The next start, on a free port, creates the admin and shows its password.
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
 	next := &syncWriter{b: &strings.Builder{}}
-	go func() {
-		done <- run(ctx, nil, env(map[string]string{"CALENDAR_ADDR": freeAddr(t), "CALENDAR_DATA_DIR": dir}), next)
-	}()
-	waitFor(t, func() bool { return strings.Contains(next.String(), "application_password") }, func() string {
-		return "a password logged on the next start:\n" + next.String()
-	})
-	cancel()
-	if err := <-done; err != nil {
+	_, stop := serveInProcess(t, map[string]string{"CALENDAR_DATA_DIR": dir}, next)
+	if !strings.Contains(next.String(), "application_password") {
+		t.Errorf("no password logged on the next start:\n%s", next.String())
+	}
+	if err := stop(); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -39,17 +39,10 @@ func signsIn(t *testing.T, addr, login, password string) int {
 // serveOn runs the service on dir until the returned stop is called.
 func serveOn(t *testing.T, dir, adminPassword string) (addr string, logs *syncWriter, stop func()) {
 	t.Helper()
-	addr, logs = freeAddr(t), &syncWriter{b: &strings.Builder{}}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() {
-		done <- run(ctx, nil, env(map[string]string{"CALENDAR_ADDR": addr, "CALENDAR_DATA_DIR": dir,
-			"CALENDAR_ADMIN_PASSWORD": adminPassword}), logs)
-	}()
-	waitReady(t, addr)
+	logs = &syncWriter{b: &strings.Builder{}}
+	addr, stopRun := serveInProcess(t, map[string]string{"CALENDAR_DATA_DIR": dir, "CALENDAR_ADMIN_PASSWORD": adminPassword}, logs)
 	return addr, logs, func() {
-		cancel()
-		if err := <-done; err != nil {
+		if err := stopRun(); err != nil {
 			t.Fatalf("run returned %v", err)
 		}
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -61,18 +60,8 @@ func TestTheServiceSaysWhichBuildItIs(t *testing.T) {
 		}
 	}
 
-	dir, addr := t.TempDir(), freeAddr(t)
-	ctx, cancel := context.WithCancel(context.Background())
 	logs := &syncWriter{b: &strings.Builder{}}
-	done := make(chan error, 1)
-	go func() {
-		done <- run(ctx, nil, env(map[string]string{"CALENDAR_ADDR": addr, "CALENDAR_DATA_DIR": dir}), logs)
-	}()
-	t.Cleanup(func() {
-		cancel()
-		<-done
-	})
-	waitReady(t, addr)
+	addr, _ := serveInProcess(t, map[string]string{"CALENDAR_DATA_DIR": t.TempDir()}, logs)
 	first, _, _ := strings.Cut(logs.String(), "\n")
 	var start struct{ Msg, Version, Commit string }
 	if json.Unmarshal([]byte(first), &start) != nil || start.Version != want.Version || start.Commit != want.Commit {

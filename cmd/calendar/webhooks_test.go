@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -146,21 +145,16 @@ func TestTwoReplicasDeliverEachChangeOnce(t *testing.T) {
 	tl, srv := newTally(0)
 	defer srv.Close()
 	replica := func() (*child, func()) {
-		addr := freeAddr(t)
-		ctx, cancel := context.WithCancel(context.Background())
-		done := make(chan error, 1)
-		env := map[string]string{"CALENDAR_ADDR": addr, "CALENDAR_DATA_DIR": t.TempDir(), "CALENDAR_MONGODB_URI": uri,
+		settings := map[string]string{"CALENDAR_DATA_DIR": t.TempDir(), "CALENDAR_MONGODB_URI": uri,
 			"CALENDAR_MONGODB_DB": "hooks", "CALENDAR_SYNC_INTERVAL": "200ms", "CALENDAR_ADMIN_PASSWORD": childPassword}
 		for _, kv := range webhookEnv {
 			k, v, _ := strings.Cut(kv, "=")
-			env[k] = v
+			settings[k] = v
 		}
 		logs := &syncWriter{b: &strings.Builder{}}
-		go func() { done <- run(ctx, nil, func(k string) string { return env[k] }, logs) }()
-		waitReady(t, addr)
+		addr, stop := serveInProcess(t, settings, logs)
 		return &child{addr: addr, logs: logs}, func() {
-			cancel()
-			if err := <-done; err != nil {
+			if err := stop(); err != nil {
 				t.Errorf("replica: %v", err)
 			}
 		}
