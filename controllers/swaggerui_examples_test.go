@@ -35,6 +35,9 @@ func TestSwaggerUIsFirstExecuteOfEveryOperationIsAnswered(t *testing.T) {
 	ids["categories"], ids["tags"] = idOf(asMap(asList(e["categories"])[0])), idOf(asMap(asList(e["tags"])[0]))
 	ids["media"] = idOf(s.upload("poster.png", pngImage(t, 20, 20)))
 	ids["users"] = "1"
+	hook := s.do("POST", "/vendor/admin/v1/webhooks", asAdmin(), jsonBody(map[string]any{"url": "https://hooks.example/in"}))
+	hook.expectStatus(t, http.StatusCreated)
+	ids["webhooks"] = idOf(hook.object(t))
 	passwords := s.do("GET", "/vendor/admin/v1/users/1/application-passwords", asAdmin()).list(t)
 	uuid := passwords[0]["uuid"].(string)
 

@@ -20,9 +20,7 @@ import (
 // the fields it changes; the store's write stamps them with its sequence.
 func (p *Post) NoteChanges(prev *Post) {
 	p.changing = diffFields(reflect.ValueOf(prev).Elem(), reflect.ValueOf(p).Elem(), postNames)
-	for _, k := range changedMeta(prev.Meta, p.Meta) {
-		p.changing = append(p.changing, k)
-	}
+	p.changing = append(p.changing, changedMeta(prev.Meta, p.Meta)...)
 	p.standing = 0
 	if prev.Status != p.Status || prev.Author != p.Author {
 		p.Standings = append(slices.Clone(prev.Standings), Standing{Status: prev.Status, Author: prev.Author})
