@@ -79,6 +79,20 @@ func (r *recordedEvents) Feed(_ context.Context, caller app.Caller, f app.EventF
 	return &app.Feed{Body: []byte("BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n")}, nil
 }
 
+func (r *recordedEvents) EventFeed(_ context.Context, caller app.Caller, ref app.PostRef, password string) (*app.Feed, error) {
+	if err := r.record("EventFeed", caller, ref, password); err != nil {
+		return nil, err
+	}
+	return &app.Feed{Body: []byte("BEGIN:VCALENDAR\r\nX-RECORDED:event\r\nEND:VCALENDAR\r\n")}, nil
+}
+
+func (r *recordedEvents) SiteFeed(_ context.Context, caller app.Caller, req app.SiteFeedRequest) (*app.Feed, error) {
+	if err := r.record("SiteFeed", caller, req); err != nil {
+		return nil, err
+	}
+	return &app.Feed{Body: []byte("BEGIN:VCALENDAR\r\nX-RECORDED:site\r\nEND:VCALENDAR\r\n")}, nil
+}
+
 // The text fields of the small world's venues and organizers.
 var (
 	aloneVenueMeta     = []string{"address", "city"}
