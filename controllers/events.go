@@ -82,7 +82,7 @@ func mountEvents(api *API, events eventService, venueMeta, organizerMeta []strin
 			}
 			return events.Get(r.Context(), r.Caller, postRef(r), password)
 		}, fuego.OptionSummary("Read an event (Accept: text/calendar, or {api}/events/<id>.ics, gives it as an iCalendar file)"),
-			fuego.OptionAddResponse(http.StatusOK, "The event", fuego.Response{Type: app.EventView{}, ContentTypes: []string{"application/json", calendarType}}))
+			fuego.OptionAddResponse(http.StatusOK, "The event", fuego.Response{Type: app.EventView{}}))
 		handle(api, EventsNamespace, []string{http.MethodDelete}, path, with(deleteArgs), func(r *Request) (any, error) {
 			force, _ := r.Values.Bool("force")
 			return removalAnswer(events.Delete(r.Context(), r.Caller, postRef(r), force))
@@ -96,6 +96,9 @@ func mountEvents(api *API, events eventService, venueMeta, organizerMeta []strin
 			return events.Update(r.Context(), r.Caller, postRef(r), in)
 		}, fuego.OptionSummary("Update the fields sent"))
 	}
+	// An event's iCalendar file: served by GET /events/{id} (readdress tells
+	// it so), listed and documented as a route of its own.
+	api.register(EventsNamespace, "/"+EventsNamespace+"/events/{id}.ics", []string{http.MethodGet}, append([]Arg{idArg}, readArgs...))
 }
 
 var dateDescriptions = map[string]string{

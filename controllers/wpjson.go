@@ -24,7 +24,7 @@ type via struct {
 }
 
 // eventFile is an event's iCalendar file, routed as the event with via.ics.
-var eventFile = regexp.MustCompile(`^/` + regexp.QuoteMeta(EventsNamespace) + `/events/[0-9]+\.ics$`)
+var eventFile = regexp.MustCompile(`^/` + regexp.QuoteMeta(EventsNamespace) + `/events/[0-9]+\.ics/?$`)
 
 // languageSegment is a language tag such as fr, de or pt-br; never wp-json
 // (languageOf says so).
@@ -84,8 +84,8 @@ func readdress(r *http.Request) via {
 		_, r.URL.RawPath, _ = address(r.URL.RawPath, "")
 	}
 	if eventFile.MatchString(route) {
-		route, v.ics = strings.TrimSuffix(route, ".ics"), true
-		r.URL.RawPath = strings.TrimSuffix(r.URL.RawPath, ".ics")
+		route, v.ics = strings.TrimSuffix(strings.TrimSuffix(route, "/"), ".ics"), true
+		r.URL.RawPath = strings.TrimSuffix(strings.TrimSuffix(r.URL.RawPath, "/"), ".ics")
 	}
 	r.URL.Path = route
 	return v
