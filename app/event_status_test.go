@@ -117,7 +117,8 @@ func TestTheJSONLDSaysWhetherAndWhereTheEventTakesPlace(t *testing.T) {
 		{"canceled", app.EventInput{Venue: at, EventStatus: ptr("canceled")}, "EventCancelled", "OfflineEventAttendanceMode", "Place"},
 		{"postponed", app.EventInput{EventStatus: ptr("postponed")}, "EventPostponed", "OfflineEventAttendanceMode", ""},
 		{"online with a venue", app.EventInput{Venue: at, AttendanceMode: ptr("online"), OnlineURL: link}, "EventScheduled", "OnlineEventAttendanceMode", "VirtualLocation"},
-		{"moved online", app.EventInput{EventStatus: ptr("moved_online"), AttendanceMode: ptr("online"), OnlineURL: link}, "EventMovedOnline", "OnlineEventAttendanceMode", "VirtualLocation"},
+		{"moved online", app.EventInput{EventStatus: ptr("moved_online"), OnlineURL: link}, "EventMovedOnline", "OnlineEventAttendanceMode", "VirtualLocation"},
+		{"moved online, and offline too", app.EventInput{EventStatus: ptr("moved_online"), AttendanceMode: ptr("offline"), Venue: at}, "EventMovedOnline", "OfflineEventAttendanceMode", "Place"},
 		{"mixed", app.EventInput{Venue: at, AttendanceMode: ptr("mixed"), OnlineURL: link}, "EventScheduled", "MixedEventAttendanceMode", "Place,VirtualLocation"},
 	} {
 		t.Run(c.name, func(t *testing.T) {

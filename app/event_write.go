@@ -432,8 +432,8 @@ func applyEventStatus(p *calendar.Post, in *eventInput, before time.Time) {
 	if p.EventStatus == calendar.EventScheduled {
 		p.EventStatus = "" // the default, as the plugin keeps no status for it
 	}
-	if p.Attendance == calendar.AttendanceOffline {
-		p.Attendance = ""
+	if p.Attendance == calendar.AttendanceOffline && p.EventStatus != calendar.EventMovedOnline {
+		p.Attendance = "" // the default, but for an event moved online
 	}
 	switch p.EventStatusOf() {
 	case calendar.EventRescheduled:

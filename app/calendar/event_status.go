@@ -34,10 +34,15 @@ func (p *Post) EventStatusOf() string {
 	return p.EventStatus
 }
 
-// AttendanceOf is how one attends the event, offline when none was set.
+// AttendanceOf is how one attends the event when none was set: offline,
+// or online for an event moved online (schema.org's EventMovedOnline is
+// an event one now attends online).
 func (p *Post) AttendanceOf() string {
-	if p.Attendance == "" {
-		return AttendanceOffline
+	switch {
+	case p.Attendance != "":
+		return p.Attendance
+	case p.EventStatus == EventMovedOnline:
+		return AttendanceOnline
 	}
-	return p.Attendance
+	return AttendanceOffline
 }
