@@ -31,8 +31,9 @@ type parsedEvent struct {
 	Rule       bool   `json:"rule"`
 }
 
-// The expanded feed and an event's .ics, read by three independent parsers
-// (ical.js, node-ical, python3-icalendar), hold the list's occurrences: a
+// The expanded feed, an event's .ics and the plugin's month export, read by
+// three independent parsers (ical.js, node-ical, python3-icalendar), hold
+// the list's occurrences (the month's, those of its grid): a
 // weekly series across Europe's change of clocks, each occurrence a VEVENT
 // of its own without rules, at the instants the list gives, a canceled
 // event CANCELLED and an online one with its CONFERENCE.
@@ -61,7 +62,13 @@ func TestTheExpandedFeedAndAnEventsFileReadAlikeInThreeParsers(t *testing.T) {
 
 	list := s.do("GET", "/vendor/events/v1/events?per_page=50&"+window)
 	list.expectStatus(t, http.StatusOK)
-	var want, talk []parsedEvent
+	// The month view's grid of that October ends on the Sunday of the week of
+	// the 31st: the plugin's month export holds what starts by then.
+	gridEnd := time.Date(year, time.October, 31, 0, 0, 0, 0, time.UTC)
+	for gridEnd.Weekday() != time.Sunday {
+		gridEnd = gridEnd.AddDate(0, 0, 1)
+	}
+	var want, talk, month []parsedEvent
 	for _, e := range list.object(t)["events"].([]any) {
 		ev := e.(map[string]any)
 		id := int64(ev["id"].(float64))
@@ -69,6 +76,9 @@ func TestTheExpandedFeedAndAnEventsFileReadAlikeInThreeParsers(t *testing.T) {
 		if id == online {
 			p.Status, p.Conference = "CANCELLED", "https://meet.example/talk"
 			talk = append(talk, p)
+		}
+		if ev["start_date"].(string)[:10] <= day(gridEnd) {
+			month = append(month, p)
 		}
 		want = append(want, p)
 	}
@@ -80,7 +90,8 @@ func TestTheExpandedFeedAndAnEventsFileReadAlikeInThreeParsers(t *testing.T) {
 	if err := os.Symlink(modules, filepath.Join(work, "node_modules")); err != nil {
 		t.Fatal(err)
 	}
-	files := map[string]string{"expanded.ics": "/vendor/events/v1/events.ics?expand=true&" + window, "talk.ics": fmt.Sprintf("/vendor/events/v1/events/%d.ics", online)}
+	files := map[string]string{"expanded.ics": "/vendor/events/v1/events.ics?expand=true&" + window, "talk.ics": fmt.Sprintf("/vendor/events/v1/events/%d.ics", online),
+		"month.ics": fmt.Sprintf("/events/?ical=1&tribe_display=month&eventDate=%d-10", year)}
 	for name, path := range files {
 		res := s.do("GET", path)
 		res.expectStatus(t, http.StatusOK)
@@ -98,7 +109,8 @@ func TestTheExpandedFeedAndAnEventsFileReadAlikeInThreeParsers(t *testing.T) {
 		}
 	}
 	parsed := map[string]map[string][]parsedEvent{} // parser -> file -> events
-	for _, cmd := range []*exec.Cmd{exec.Command("node", "parse.mjs", "expanded.ics", "talk.ics"), exec.Command(debianPython, "parse.py", "expanded.ics", "talk.ics")} {
+	for _, cmd := range []*exec.Cmd{exec.Command("node", "parse.mjs", "expanded.ics", "talk.ics", "month.ics"),
+		exec.Command(debianPython, "parse.py", "expanded.ics", "talk.ics", "month.ics")} {
 		cmd.Dir = work
 		out, err := cmd.Output()
 		if err != nil {
@@ -114,6 +126,9 @@ func TestTheExpandedFeedAndAnEventsFileReadAlikeInThreeParsers(t *testing.T) {
 	for parser, byFile := range parsed {
 		if got := byFile["expanded.ics"]; !reflect.DeepEqual(got, want) {
 			t.Errorf("%s reads the expanded feed as\n%+v\nwant the list's\n%+v", parser, got, want)
+		}
+		if got := byFile["month.ics"]; !reflect.DeepEqual(got, month) {
+			t.Errorf("%s reads the plugin's month export as\n%+v\nwant\n%+v", parser, got, month)
 		}
 		if got := byFile["talk.ics"]; !reflect.DeepEqual(got, talk) {
 			t.Errorf("%s reads the talk's .ics as %+v, want %+v", parser, got, talk)
