@@ -40,6 +40,20 @@ func (s *Events) loadEvent(ctx context.Context, actor *calendar.User, ref PostRe
 // Get answers a single event with its json_ld; password is the one the
 // caller sent ("" when none).
 func (s *Events) Get(ctx context.Context, caller Caller, ref PostRef, password string) (*EventView, error) {
+	p, err := s.readable(ctx, caller, ref, password)
+	if err != nil {
+		return nil, err
+	}
+	views, err := s.render(ctx, caller, []*calendar.Post{p}, password, true)
+	if err != nil {
+		return nil, err
+	}
+	return &views[0], nil
+}
+
+// readable is the event a single read answers, with its errors: trashed,
+// unreadable, or protected by a password the caller did not send.
+func (s *Events) readable(ctx context.Context, caller Caller, ref PostRef, password string) (*calendar.Post, error) {
 	actor := caller.User
 	p, err := s.loadEvent(ctx, actor, ref)
 	if err != nil {
@@ -56,11 +70,7 @@ func (s *Events) Get(ctx context.Context, caller Caller, ref PostRef, password s
 	} else if !ok {
 		return nil, calendar.NewError(calendar.KindForbidden, "event-password-protected", "The requested event is not accessible without a password")
 	}
-	views, err := s.render(ctx, caller, []*calendar.Post{p}, password, true)
-	if err != nil {
-		return nil, err
-	}
-	return &views[0], nil
+	return p, nil
 }
 
 func (s *Events) one(ctx context.Context, caller Caller, p *calendar.Post) (*EventView, error) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -28,6 +29,10 @@ type eventInput struct {
 	categories, tags *[]string
 	recurrence       *[]string
 	parent           *int64
+	eventStatus      *string
+	statusReason     *string
+	attendance       *string
+	onlineURL        *string
 }
 
 // EventFlags are the flags an event write takes, by their API names.
@@ -36,8 +41,10 @@ var EventFlags = []string{"show_map", "show_map_link", "hide_from_listings", "st
 // checkEventInput checks every sent field; existing is nil on create.
 func (s *Events) checkEventInput(ctx context.Context, raw EventInput, existing *calendar.Post) (*eventInput, error) {
 	in := &eventInput{slug: raw.Slug, website: raw.Website, allDay: raw.AllDay, cost: raw.Cost, flags: map[string]bool{},
-		venue: raw.Venue, categories: raw.Categories, tags: raw.Tags, recurrence: raw.Recurrence, parent: raw.Parent}
+		venue: raw.Venue, categories: raw.Categories, tags: raw.Tags, recurrence: raw.Recurrence, parent: raw.Parent,
+		eventStatus: raw.EventStatus, statusReason: raw.EventStatusReason, attendance: raw.AttendanceMode, onlineURL: raw.OnlineURL}
 	var bad calendar.InvalidParams
+	checkEventStatus(&bad, in)
 	checkLengths(&bad, map[string]*string{"slug": raw.Slug, "website": raw.Website, "timezone": raw.Timezone,
 		"start_date": raw.StartDate, "end_date": raw.EndDate})
 	if in.recurrence != nil {
@@ -109,6 +116,31 @@ func (s *Events) checkEventInput(ctx context.Context, raw EventInput, existing *
 		}
 	}
 	return in, bad.Err()
+}
+
+// checkEventStatus checks the event's status and attendance: values of
+// their lists ("" is the default), a reason of bounded length (kept as
+// text, tags stripped), and a link to join that is an http(s) URL.
+func checkEventStatus(bad *calendar.InvalidParams, in *eventInput) {
+	for _, f := range []struct {
+		name   string
+		value  *string
+		values []string
+	}{{"event_status", in.eventStatus, calendar.EventStatuses}, {"attendance_mode", in.attendance, calendar.AttendanceModes}} {
+		if f.value != nil && *f.value != "" && !slices.Contains(f.values, *f.value) {
+			bad.Add(f.name, f.name+" is not one of "+strings.Join(f.values, ", ")+".", nil)
+		}
+	}
+	if r := in.statusReason; r != nil {
+		if len(*r) > calendar.MaxStatusReasonBytes {
+			bad.Add("event_status_reason", fmt.Sprintf("event_status_reason must not be longer than %d bytes.", calendar.MaxStatusReasonBytes), nil)
+		}
+		reason := sanitizeText(*r)
+		in.statusReason = &reason
+	}
+	if u := in.onlineURL; u != nil && *u != "" && (len(*u) > calendar.MaxURLBytes || !isHTTPURL(*u)) {
+		bad.Add("online_url", "online_url must be an http or https URL.", nil)
+	}
 }
 
 // distinctRefs keeps the order of the refs and drops repeated IDs.

@@ -53,7 +53,18 @@ type EventView struct {
 	Venue               any             `json:"venue"` // one VenueView, or [] when none
 	Organizer           []OrganizerView `json:"organizer"`
 	CustomFields        []any           `json:"custom_fields"`
-	JSONLD              json.RawMessage `json:"json_ld,omitempty"`
+	// Whether and how the event takes place, by the names of the plugin's
+	// Event Status and Virtual Events features (event_status.go):
+	// previous_start_date is a rescheduled event's start before it moved
+	// ("" otherwise), online_url the link to join ("" when none).
+	EventStatus       string `json:"event_status"`
+	EventStatusReason string `json:"event_status_reason"`
+	PreviousStartDate string `json:"previous_start_date"`
+	AttendanceMode    string `json:"attendance_mode"`
+	OnlineURL         string `json:"online_url"`
+	// CalendarLinks are what an "add to calendar" button opens.
+	CalendarLinks *CalendarLinks  `json:"calendar_links,omitempty"`
+	JSONLD        json.RawMessage `json:"json_ld,omitempty"`
 	// Distance from the point of a "near me" list, in its unit.
 	Distance *float64 `json:"distance,omitempty"`
 	// Highlight is there when a list with a search asks for it (highlight=true).
@@ -165,6 +176,9 @@ func (s *Events) showTo(caller Caller, view *EventView, e *calendar.Post, passwo
 		zone := s.eventZone(e)
 		view.JSONLD = encodeLD(eventJSONLD(*view, e.Start.In(zone), e.End.In(zone)))
 	}
+	if changed && view.CalendarLinks != nil { // they name the venue
+		view.CalendarLinks = calendarLinks(view, e, caller.Root)
+	}
 }
 
 // renderMissing renders events[i] into out[i] for each i of missing, reading
@@ -243,6 +257,10 @@ func (s *Events) renderEvent(e *calendar.Post, posts map[int64]*calendar.Post, t
 		Categories: eventTerms(e.Categories, terms, counts, s.categories, root), Tags: eventTerms(e.Tags, terms, counts, s.tags, root),
 		Venue: []any{}, Organizer: []OrganizerView{}, CustomFields: []any{}, modifiedAt: e.Modified, revision: e.Seq,
 		Recurrence: e.Recurrence, PostParent: e.Parent,
+		EventStatus: e.EventStatusOf(), EventStatusReason: e.EventStatusReason, AttendanceMode: e.AttendanceOf(), OnlineURL: e.OnlineURL,
+	}
+	if e.PreviousStart != nil && e.EventStatusOf() == calendar.EventRescheduled {
+		v.PreviousStartDate = e.PreviousStart.In(zone).Format(DateFormat)
 	}
 	if c.image != nil {
 		v.Image = c.image
@@ -255,6 +273,7 @@ func (s *Events) renderEvent(e *calendar.Post, posts map[int64]*calendar.Post, t
 			v.Organizer = append(v.Organizer, s.renderOrganizer(p, renderAs{single: single, home: home}))
 		}
 	}
+	v.CalendarLinks = calendarLinks(&v, e, root)
 	if single {
 		v.JSONLD = encodeLD(eventJSONLD(v, start, end))
 	}
@@ -284,20 +303,46 @@ func mask(v *EventView) {
 	v.AllDay, v.ShowMap, v.ShowMapLink, v.HideFromListings, v.Sticky, v.Featured = nil, nil, nil, nil, nil, nil
 	v.CostDetails = CostDetails{Values: []string{}}
 	v.Categories, v.Tags, v.Organizer, v.Venue, v.CustomFields = []EventTerm{}, []EventTerm{}, []OrganizerView{}, []any{}, []any{}
+	v.EventStatusReason, v.OnlineURL = "", ""
+	if v.CalendarLinks != nil { // the others carry the place and the link to join
+		v.CalendarLinks = &CalendarLinks{ICal: v.CalendarLinks.ICal}
+	}
 }
 
 func eventJSONLD(v EventView, start, end time.Time) map[string]any {
 	ld := map[string]any{
 		"@context": "http://schema.org", "@type": "Event", "name": v.Title, "description": stripTags(v.Excerpt),
 		"url": v.URL, "startDate": start.Format(time.RFC3339), "endDate": end.Format(time.RFC3339),
-		"eventAttendanceMode": "https://schema.org/OfflineEventAttendanceMode",
-		"eventStatus":         "https://schema.org/EventScheduled",
+		"eventAttendanceMode": schemaAttendance[v.AttendanceMode],
+		"eventStatus":         schemaEventStatus[v.EventStatus],
+	}
+	switch v.EventStatus {
+	case calendar.EventRescheduled:
+		if v.PreviousStartDate != "" {
+			if prev, err := time.ParseInLocation(DateFormat, v.PreviousStartDate, start.Location()); err == nil {
+				ld["previousStartDate"] = prev.Format(time.RFC3339)
+			}
+		}
+	case calendar.EventPostponed: // no new date yet: the one it had
+		ld["previousStartDate"] = start.Format(time.RFC3339)
 	}
 	if img, ok := v.Image.(*ImageView); ok {
 		ld["image"] = img.URL
 	}
-	if venue, ok := v.Venue.(VenueView); ok {
-		ld["location"] = venueJSONLD(venue)
+	// An online event is at its link alone; a mixed one at its venue and
+	// its link; neither has a placeholder place.
+	var locations []any
+	if venue, ok := v.Venue.(VenueView); ok && v.AttendanceMode != calendar.AttendanceOnline {
+		locations = append(locations, venueJSONLD(venue))
+	}
+	if v.OnlineURL != "" && v.AttendanceMode != calendar.AttendanceOffline {
+		locations = append(locations, map[string]any{"@type": "VirtualLocation", "url": v.OnlineURL})
+	}
+	switch len(locations) {
+	case 1:
+		ld["location"] = locations[0]
+	case 2:
+		ld["location"] = locations
 	}
 	// The organizers are those the caller may read (showTo left the others
 	// out): the plugin's performer, a placeholder "Organization" on every
@@ -314,3 +359,17 @@ func eventJSONLD(v EventView, start, end time.Time) map[string]any {
 	}
 	return ld
 }
+
+// schema.org's names of the event's status and attendance.
+var (
+	schemaEventStatus = map[string]string{
+		calendar.EventScheduled: "https://schema.org/EventScheduled", calendar.EventCanceled: "https://schema.org/EventCancelled",
+		calendar.EventPostponed: "https://schema.org/EventPostponed", calendar.EventRescheduled: "https://schema.org/EventRescheduled",
+		calendar.EventMovedOnline: "https://schema.org/EventMovedOnline",
+	}
+	schemaAttendance = map[string]string{
+		calendar.AttendanceOffline: "https://schema.org/OfflineEventAttendanceMode",
+		calendar.AttendanceOnline:  "https://schema.org/OnlineEventAttendanceMode",
+		calendar.AttendanceMixed:   "https://schema.org/MixedEventAttendanceMode",
+	}
+)

@@ -290,9 +290,11 @@ func (s *Events) applyEventInput(p *calendar.Post, in *eventInput, links eventLi
 		p.Cost = slices.Clone(*in.cost)
 		p.CostSymbol, p.CostPosition = inferCurrency(p.Cost, p.CostSymbol, p.CostPosition)
 	}
+	before := p.Start
 	if err := s.applySchedule(p, in); err != nil {
 		return err
 	}
+	applyEventStatus(p, in, before)
 	if links.venue != nil {
 		p.Venue = *links.venue
 	}
@@ -411,4 +413,36 @@ func containsID(ids []int64, id int64) bool {
 		}
 	}
 	return false
+}
+
+// applyEventStatus writes the sent status and attendance. A rescheduled
+// event keeps the start it had before its latest move (schema.org's
+// previousStartDate); one scheduled again, or canceled, forgets it.
+func applyEventStatus(p *calendar.Post, in *eventInput, before time.Time) {
+	for _, f := range []struct {
+		sent *string
+		dst  *string
+	}{
+		{in.eventStatus, &p.EventStatus}, {in.statusReason, &p.EventStatusReason},
+		{in.attendance, &p.Attendance}, {in.onlineURL, &p.OnlineURL}} {
+		if f.sent != nil {
+			*f.dst = *f.sent
+		}
+	}
+	if p.EventStatus == calendar.EventScheduled {
+		p.EventStatus = "" // the default, as the plugin keeps no status for it
+	}
+	if p.Attendance == calendar.AttendanceOffline && p.EventStatus != calendar.EventMovedOnline {
+		p.Attendance = "" // the default, but for an event moved online
+	}
+	switch p.EventStatusOf() {
+	case calendar.EventRescheduled:
+		if !before.IsZero() && !before.Equal(p.Start) {
+			prev := before.UTC()
+			p.PreviousStart = &prev
+		}
+	case calendar.EventPostponed:
+	default:
+		p.PreviousStart = nil
+	}
 }

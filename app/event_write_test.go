@@ -26,7 +26,7 @@ func TestTheEventObjectKeyByKey(t *testing.T) {
 		"description excerpt slug image all_day start_date start_date_details end_date end_date_details " +
 		"utc_start_date utc_start_date_details utc_end_date utc_end_date_details timezone timezone_abbr cost " +
 		"cost_details website show_map show_map_link hide_from_listings sticky featured categories tags venue " +
-		"organizer custom_fields")
+		"organizer custom_fields event_status event_status_reason previous_start_date attendance_mode online_url calendar_links")
 	keysAre(t, created, keys)
 	single, err := w.app.Events.Get(w.ctx, visitor, app.PostRef{ID: created.ID}, "")
 	w.must(err)

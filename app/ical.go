@@ -34,7 +34,9 @@ type Feed struct {
 
 // Feed answers the event list's filters and visibility with every matching
 // event up to the feed limit, rendered from the same views as the list; the
-// filter's PerPage only sets the totals the list would report.
+// filter's PerPage only sets the totals the list would report. A series is
+// written once with its rules, unless the filter expands it (Expand): then
+// each occurrence listed is a VEVENT of its own, as the plugin writes them.
 func (s *Events) Feed(ctx context.Context, caller Caller, f EventFilter) (*Feed, error) {
 	ctx = searchingAs(ctx, caller)
 	_, perPage := s.paging(f.Page)
@@ -43,7 +45,20 @@ func (s *Events) Feed(ctx context.Context, caller Caller, f EventFilter) (*Feed,
 		return nil, err
 	}
 	q.Limit = s.settings.FeedLimit
-	q.GeoGrid = 0 // a feed has no map
+	return s.feedOf(ctx, caller, q, feedAs{password: f.Password, expand: f.Expand, perPage: perPage})
+}
+
+// feedAs is how a feed writes what its query finds: expanded (a VEVENT per
+// event, no rules), with the totals of pages of perPage.
+type feedAs struct {
+	password string
+	expand   bool
+	perPage  int
+}
+
+// feedOf writes the events q finds (at most q.Limit) as a feed.
+func (s *Events) feedOf(ctx context.Context, caller Caller, q calendar.PostQuery, as feedAs) (*Feed, error) {
+	q.GeoGrid, q.Facets = 0, nil // a feed has no map, nor counts
 	found, err := s.index.SearchPosts(ctx, q)
 	if err != nil {
 		return nil, err
@@ -52,16 +67,59 @@ func (s *Events) Feed(ctx context.Context, caller Caller, f EventFilter) (*Feed,
 	if err != nil {
 		return nil, err
 	}
-	views, err := s.render(ctx, caller, events, f.Password, false)
+	views, err := s.render(ctx, caller, events, as.password, false)
 	if err != nil {
 		return nil, err
 	}
-	entries, err := s.feedEntries(ctx, caller, events, views, f.Password)
+	var entries []feedEntry
+	if as.expand {
+		entries = eachOnItsOwn(events, views)
+	} else if entries, err = s.feedEntries(ctx, caller, events, views, as.password); err != nil {
+		return nil, err
+	}
+	page := newPage(views, 1, max(as.perPage, 1), found.Total)
+	return &Feed{Body: s.renderICal(entries, s.feedHead(caller)), Total: page.Total, TotalPages: page.TotalPages}, nil
+}
+
+// EventFeed is one event as an iCalendar document (its .ics: what an "add
+// to calendar" button downloads): the event as the caller may read it, a
+// VEVENT of its own (an occurrence without its series' rules, as the
+// plugin's single event export writes it).
+func (s *Events) EventFeed(ctx context.Context, caller Caller, ref PostRef, password string) (*Feed, error) {
+	e, err := s.readable(ctx, caller, ref, password)
 	if err != nil {
 		return nil, err
 	}
-	page := newPage(views, 1, perPage, found.Total)
-	return &Feed{Body: s.renderICal(entries), Total: page.Total, TotalPages: page.TotalPages}, nil
+	views, err := s.render(ctx, caller, []*calendar.Post{e}, password, false)
+	if err != nil {
+		return nil, err
+	}
+	head := s.feedHead(caller)
+	head.name, head.url = views[0].Title, views[0].URL
+	return &Feed{Body: s.renderICal(eachOnItsOwn([]*calendar.Post{e}, views), head), Total: 1, TotalPages: 1}, nil
+}
+
+// eachOnItsOwn makes each event a VEVENT of its own.
+func eachOnItsOwn(events []*calendar.Post, views []EventView) []feedEntry {
+	entries := make([]feedEntry, len(events))
+	for i, e := range events {
+		entries[i] = feedEntry{event: e, view: &views[i]}
+	}
+	return entries
+}
+
+// feedHead is what a calendar says of itself (RFC 7986): its name, the page
+// that shows it, and how often a subscriber should fetch it again.
+type feedHead struct {
+	name, url string
+}
+
+// FeedRefreshInterval is how often a subscribed calendar asks us to fetch
+// the feed again (REFRESH-INTERVAL, X-PUBLISHED-TTL).
+const FeedRefreshInterval = "PT1H"
+
+func (s *Events) feedHead(caller Caller) feedHead {
+	return feedHead{name: s.siteName(), url: s.home(caller) + "/events/"}
 }
 
 // siteHost names the site in UIDs and the calendar name.
@@ -98,13 +156,17 @@ func hasTZID(loc *time.Location) bool {
 // entry is written while the feed keeps within its bytes and its zones
 // within their years (FeedZoneYears, so that the years of a feed are kept
 // whole for the next request); the first that does not fit ends the feed.
-func (s *Events) renderICal(entries []feedEntry) []byte {
+func (s *Events) renderICal(entries []feedEntry, head feedHead) []byte {
 	w := &ical.Writer{}
 	w.Line("BEGIN", "", "VCALENDAR")
 	w.Line("VERSION", "", "2.0")
 	w.Line("PRODID", "", "-//calendar//events feed//EN")
 	w.Line("CALSCALE", "", "GREGORIAN")
-	w.Text("X-WR-CALNAME", s.siteName())
+	w.Text("X-WR-CALNAME", head.name)
+	w.Text("NAME", head.name)
+	w.Line("URL", ";VALUE=URI", head.url)
+	w.Line("REFRESH-INTERVAL", ";VALUE=DURATION", FeedRefreshInterval)
+	w.Line("X-PUBLISHED-TTL", "", FeedRefreshInterval)
 	end := len("END:VCALENDAR\r\n")
 	zones, events := ical.NewZones(), &ical.Writer{}
 	written := 0
@@ -167,9 +229,15 @@ func (s *Events) writeVEvent(w *ical.Writer, en feedEntry) {
 	}
 	s.writeRecurrence(w, en)
 	w.Text("SUMMARY", v.Title)
-	w.Text("DESCRIPTION", plainText(v.Description))
+	w.Text("DESCRIPTION", statusNote(v)+plainText(v.Description))
 	w.Line("URL", "", v.URL)
-	if venue, ok := v.Venue.(VenueView); ok {
+	if img, ok := v.Image.(*ImageView); ok && img.URL != "" {
+		w.Line("IMAGE", ";VALUE=URI;DISPLAY=BADGE", img.URL)
+	}
+	if v.OnlineURL != "" && v.AttendanceMode != calendar.AttendanceOffline {
+		w.Line("CONFERENCE", ";VALUE=URI;FEATURE=VIDEO;LABEL="+ical.Param("Join online"), v.OnlineURL)
+	}
+	if venue, ok := v.Venue.(VenueView); ok && v.AttendanceMode != calendar.AttendanceOnline {
 		w.Text("LOCATION", joinNonEmpty(venue.Venue, venue.Address, venue.City, venue.StateProvince, venue.Zip, venue.Country))
 		if venue.GeoLat != nil && venue.GeoLng != nil {
 			w.Line("GEO", "", formatCoord(*venue.GeoLat)+";"+formatCoord(*venue.GeoLng))
@@ -197,7 +265,14 @@ func (s *Events) writeVEvent(w *ical.Writer, en feedEntry) {
 	if !e.Modified.IsZero() {
 		w.Line("LAST-MODIFIED", "", ical.UTC(e.Modified))
 	}
-	if status, ok := feedStatus[e.Status]; ok {
+	status, ok := feedStatus[e.Status]
+	switch v.EventStatus {
+	case calendar.EventCanceled:
+		status, ok = "CANCELLED", true
+	case calendar.EventPostponed:
+		status, ok = "TENTATIVE", true
+	}
+	if ok {
 		w.Line("STATUS", "", status)
 	}
 	if e.Status == calendar.StatusPrivate {
@@ -230,4 +305,23 @@ func plainText(html string) string {
 	s := lineBreakTag.ReplaceAllString(html, "\n")
 	s = paragraphEnd.ReplaceAllString(s, "\n\n")
 	return extraNewlines.ReplaceAllString(stripTags(s), "\n\n")
+}
+
+// statusNote leads the description of an event that does not take place as
+// planned: calendars show no status but CANCELLED, and that one only as a
+// strike-through.
+func statusNote(v *EventView) string {
+	label, ok := eventStatusLabels[v.EventStatus]
+	if !ok {
+		return ""
+	}
+	if v.EventStatusReason != "" {
+		label += ": " + v.EventStatusReason
+	}
+	return label + "\n\n"
+}
+
+var eventStatusLabels = map[string]string{
+	calendar.EventCanceled: "Canceled", calendar.EventPostponed: "Postponed",
+	calendar.EventRescheduled: "Rescheduled", calendar.EventMovedOnline: "Moved online",
 }

@@ -62,6 +62,11 @@ type EventInput struct {
 	// occurrence edited on its own) or, 0, out of its series.
 	Recurrence *[]string
 	Parent     *int64
+	// EventStatus (calendar.EventStatuses) and its reason, AttendanceMode
+	// (calendar.AttendanceModes) and the link to join online: "" resets
+	// each to its default.
+	EventStatus, EventStatusReason *string
+	AttendanceMode, OnlineURL      *string
 }
 
 // LinkRef names a venue or an organizer: an existing one by ID, or the fields
@@ -116,12 +121,14 @@ type EventFilter struct {
 	Categories, Tags   *[]string // IDs or slugs
 	Venues, Organizers *[]int64
 	Featured, HasGeo   *bool
-	Statuses           *[]string // nil: the caller's default statuses
-	Parent             *int64
-	Include            *[]int64
-	Dates              Dates
-	StrictDates        bool
-	Near               NearInput
+	// EventStatuses keeps the events of these statuses (any of them); nil: all.
+	EventStatuses *[]string
+	Statuses      *[]string // nil: the caller's default statuses
+	Parent        *int64
+	Include       *[]int64
+	Dates         Dates
+	StrictDates   bool
+	Near          NearInput
 	// Password unmasks the events it protects.
 	Password      string
 	Facets        *[]string
@@ -133,6 +140,9 @@ type EventFilter struct {
 	// AllDates leaves out the list's default window (yesterday to two
 	// years ahead): a subscription's filter bounds only the dates it names.
 	AllDates bool
+	// Expand writes a feed's series as their occurrences, each a VEVENT of
+	// its own without rules (for importers that cannot read rules).
+	Expand bool
 }
 
 // LinkedFilter is a venue or organizer list.

@@ -79,6 +79,14 @@ func (s *Events) listQuery(ctx context.Context, caller Caller, f EventFilter) (c
 		}
 	}
 	q.Featured, q.HasGeo = f.Featured, f.HasGeo
+	if f.EventStatuses != nil {
+		for _, st := range *f.EventStatuses {
+			if !slices.Contains(calendar.EventStatuses, st) {
+				bad.Add("event_status", "event_status must list values of "+strings.Join(calendar.EventStatuses, ", ")+".", nil)
+			}
+		}
+		q.EventStatuses = *f.EventStatuses
+	}
 	near := readNear(f.Near, &bad)
 	if near != nil {
 		q.Near = &near.GeoNear

@@ -83,6 +83,15 @@ type API struct {
 	// (UTC when nil).
 	zone     *time.Location
 	siteName string
+	// siteEvents answers the plugin's export URLs on the site's paths
+	// (site_feeds.go); nil when no events are mounted.
+	siteEvents siteFeeds
+}
+
+// siteFeeds is what the site's export URLs ask of the events (app.Events).
+type siteFeeds interface {
+	SiteFeed(ctx context.Context, caller app.Caller, r app.SiteFeedRequest) (*app.Feed, error)
+	EventFeed(ctx context.Context, caller app.Caller, ref app.PostRef, password string) (*app.Feed, error)
 }
 
 // accounts is what every request asks of the users (app.Users): who its
@@ -262,6 +271,9 @@ func (api *API) serve(w *answer, r *http.Request, bodyLimit int64, v via, overri
 	if r.URL.Path == "/" && r.Method == http.MethodGet { // the home page too: it has no page of its own here
 
 		_ = encodeJSON(w, api.siteIndex(v))
+		return
+	}
+	if api.sitePageFeed(w, r, v) {
 		return
 	}
 	if _, pattern := api.server.Mux.Handler(r); pattern == "" {

@@ -56,6 +56,9 @@ func namespaceDoc(spec *openapi3.T, namespace, server, description string) []byt
 		describeOperations(rel, item, namespace == AdminNamespace)
 		paths.Set(rel, item)
 	}
+	if namespace == EventsNamespace {
+		documentEventFile(paths)
+	}
 	doc := *spec
 	info := *spec.Info
 	info.Description += " " + description
@@ -97,6 +100,31 @@ func (api *API) mountDoc(namespace string) {
 		fuego.OptionSummary("OpenAPI document"),
 		fuego.OptionDescription("This namespace's OpenAPI document: every route, parameter and schema of it."),
 		fuego.OptionAddResponse(http.StatusOK, "An OpenAPI 3 document", fuego.Response{Type: OpenAPIDocument{}}))
+}
+
+// documentEventFile documents {api}/events/{id}.ics, which the router
+// serves as /events/{id} (its pattern cannot end a segment with .ics): the
+// read's parameters, an iCalendar answer.
+func documentEventFile(paths *openapi3.Paths) {
+	item := paths.Value("/events/{id}")
+	if item == nil || item.Get == nil {
+		return
+	}
+	op := *item.Get
+	op.OperationID += "_ics"
+	op.Summary = "An event as an iCalendar file (what an add-to-calendar button downloads)"
+	op.Description = "The event as GET /events/{id} reads it, as one VEVENT (an occurrence of a series without its rules); the same as /events/{id} with Accept: text/calendar."
+	responses := openapi3.NewResponses()
+	for code, r := range op.Responses.Map() {
+		if code != "200" {
+			responses.Set(code, r)
+		}
+	}
+	ok := openapi3.NewResponse().WithDescription("The iCalendar file")
+	ok.Content = openapi3.Content{calendarType: openapi3.NewMediaType().WithSchema(openapi3.NewStringSchema())}
+	responses.Set("200", &openapi3.ResponseRef{Value: ok})
+	op.Responses = responses
+	paths.Set("/events/{id}.ics", &openapi3.PathItem{Get: &op})
 }
 
 // dropAcceptHeader removes the Accept header parameter fuego documents on every

@@ -32,12 +32,14 @@ type eventService interface {
 	Update(ctx context.Context, caller app.Caller, ref app.PostRef, in app.EventInput) (*app.EventView, error)
 	Delete(ctx context.Context, caller app.Caller, ref app.PostRef, force bool) (app.Removal[*app.EventView], error)
 	Feed(ctx context.Context, caller app.Caller, f app.EventFilter) (*app.Feed, error)
+	siteFeeds
 }
 
 // mountEvents registers the event routes: list and create, then read, update
 // and delete by ID and by slug.
 func mountEvents(api *API, events eventService, venueMeta, organizerMeta []string) {
 	readInput := func(r *Request) (app.EventInput, error) { return readEventInput(r.Values, venueMeta, organizerMeta) }
+	api.siteEvents = events
 	handle(api, EventsNamespace, []string{http.MethodGet}, "/events", eventListArgs, func(r *Request) (any, error) {
 		if wantsCalendar(r.HTTP.Header.Values("Accept")) {
 			return eventFeedBody(api, events, r)
@@ -73,10 +75,14 @@ func mountEvents(api *API, events eventService, venueMeta, organizerMeta []strin
 			path = "/events/by-slug/{slug}"
 		}
 		with := func(args []Arg) []Arg { return append([]Arg{key}, args...) }
-		handle(api, EventsNamespace, []string{http.MethodGet}, path, with(readArgs), func(r *Request) (*app.EventView, error) {
+		handle(api, EventsNamespace, []string{http.MethodGet}, path, with(readArgs), func(r *Request) (any, error) {
 			password, _ := r.Values.String("password")
+			if r.via.ics || wantsCalendar(r.HTTP.Header.Values("Accept")) {
+				return eventFileBody(events, r, password)
+			}
 			return events.Get(r.Context(), r.Caller, postRef(r), password)
-		}, fuego.OptionSummary("Read an event"))
+		}, fuego.OptionSummary("Read an event (Accept: text/calendar, or {api}/events/<id>.ics, gives it as an iCalendar file)"),
+			fuego.OptionAddResponse(http.StatusOK, "The event", fuego.Response{Type: app.EventView{}}))
 		handle(api, EventsNamespace, []string{http.MethodDelete}, path, with(deleteArgs), func(r *Request) (any, error) {
 			force, _ := r.Values.Bool("force")
 			return removalAnswer(events.Delete(r.Context(), r.Caller, postRef(r), force))
@@ -90,6 +96,9 @@ func mountEvents(api *API, events eventService, venueMeta, organizerMeta []strin
 			return events.Update(r.Context(), r.Caller, postRef(r), in)
 		}, fuego.OptionSummary("Update the fields sent"))
 	}
+	// An event's iCalendar file: served by GET /events/{id} (readdress tells
+	// it so), listed and documented as a route of its own.
+	api.register(EventsNamespace, "/"+EventsNamespace+"/events/{id}.ics", []string{http.MethodGet}, append([]Arg{idArg}, readArgs...))
 }
 
 var dateDescriptions = map[string]string{
@@ -115,6 +124,8 @@ var eventListArgs = func() []Arg {
 		Arg{Name: "venue", Type: TypeArray, Items: TypeInteger, Description: "Venue IDs (any of them)."},
 		Arg{Name: "organizer", Type: TypeArray, Items: TypeInteger, Description: "Organizer IDs (any of them)."},
 		Arg{Name: "featured", Type: TypeBoolean, Description: "Only featured events (true) or only the others (false)."},
+		Arg{Name: "event_status", Type: TypeArray, Items: TypeString, Enum: calendar.EventStatuses,
+			Description: "Only events of these event statuses (any of them): canceled,postponed. Lists show every status by default, so that front-ends can label them."},
 		Arg{Name: "status", Type: TypeArray, Items: TypeString, Description: "Statuses to list; only publish for visitors who may not edit. Only the posts the caller may read are listed."},
 		Arg{Name: "post_parent", Type: TypeInteger, Description: "Only the children of this event."},
 		Arg{Name: "include", Type: TypeArray, Items: TypeInteger, Description: "Only these events; date filters are ignored."},
@@ -163,6 +174,10 @@ func eventWriteArgs(create bool) []Arg {
 		{Name: "hide_from_listings", Type: TypeBoolean, Description: "Leave the event out of every list (it stays readable by ID)."},
 		{Name: "sticky", Type: TypeBoolean, Description: "Sticky; for those who may publish or edit others' events."},
 		{Name: "featured", Type: TypeBoolean, Description: "Featured."},
+		{Name: "event_status", Type: TypeString, Enum: calendar.EventStatuses, Description: "Whether the event takes place: scheduled (the default), canceled, postponed (no new date yet), rescheduled (moving the start of a rescheduled event keeps the start it had as previous_start_date), moved_online."},
+		{Name: "event_status_reason", Type: TypeString, MaxBytes: calendar.MaxStatusReasonBytes, Description: "Why the event is canceled, postponed or moved, as plain text; empty to remove."},
+		{Name: "attendance_mode", Type: TypeString, Enum: calendar.AttendanceModes, Description: "How one attends: offline (at the venue, the default), online (at online_url), mixed (both)."},
+		{Name: "online_url", Type: TypeString, MaxBytes: calendar.MaxURLBytes, Description: "The link to join the event online, an http(s) URL; empty to remove."},
 		{Name: "categories", Type: TypeArray, Items: TypeString, MaxItems: calendar.MaxEventTerms, Description: "IDs, slugs or names; unknown names are created for those who may manage categories."},
 		{Name: "tags", Type: TypeArray, Items: TypeString, MaxItems: calendar.MaxEventTerms, Description: "IDs, slugs or names, as categories."},
 		{Name: "venue", Type: TypeMixed, Example: map[string]any{"venue": "Salle Pleyel", "city": "Paris", "country": "France"}, Description: "A venue ID, an object of venue fields (or {id}), or a list of one of them; empty to unlink."},
@@ -176,7 +191,7 @@ func readEventFilter(v Values) (app.EventFilter, error) {
 	f := app.EventFilter{
 		Page: readPage(v), Search: stringParam(v, "search"), Categories: stringsParam(v, "categories"),
 		Tags: stringsParam(v, "tags"), Venues: intsParam(v, "venue"), Organizers: intsParam(v, "organizer"),
-		Featured: boolParam(v, "featured"), HasGeo: boolParam(v, "geoloc"), Statuses: stringsParam(v, "status"),
+		Featured: boolParam(v, "featured"), HasGeo: boolParam(v, "geoloc"), Statuses: stringsParam(v, "status"), EventStatuses: stringsParam(v, "event_status"),
 		Parent: intParam(v, "post_parent"), Include: intsParam(v, "include"), Near: readNear(v), GeoPrecision: intParam(v, "geo_precision"),
 		Facets: stringsParam(v, "facets"), ModifiedAfter: stringParam(v, "modified_after"), Dates: app.Dates{},
 	}
@@ -225,7 +240,8 @@ func readEventInput(v Values, venueMeta, organizerMeta []string) (app.EventInput
 		Website: stringParam(v, "website"), Timezone: stringParam(v, "timezone"), AllDay: boolParam(v, "all_day"),
 		StartDate: stringParam(v, "start_date"), EndDate: stringParam(v, "end_date"),
 		Categories: stringsParam(v, "categories"), Tags: stringsParam(v, "tags"), Flags: map[string]bool{},
-		Parent: intParam(v, "post_parent")}
+		Parent: intParam(v, "post_parent"), EventStatus: stringParam(v, "event_status"),
+		EventStatusReason: stringParam(v, "event_status_reason"), AttendanceMode: stringParam(v, "attendance_mode"), OnlineURL: stringParam(v, "online_url")}
 	for _, f := range app.EventFlags {
 		if b, ok := v.Bool(f); ok {
 			in.Flags[f] = b

@@ -79,6 +79,20 @@ func (r *recordedEvents) Feed(_ context.Context, caller app.Caller, f app.EventF
 	return &app.Feed{Body: []byte("BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n")}, nil
 }
 
+func (r *recordedEvents) EventFeed(_ context.Context, caller app.Caller, ref app.PostRef, password string) (*app.Feed, error) {
+	if err := r.record("EventFeed", caller, ref, password); err != nil {
+		return nil, err
+	}
+	return &app.Feed{Body: []byte("BEGIN:VCALENDAR\r\nX-RECORDED:event\r\nEND:VCALENDAR\r\n")}, nil
+}
+
+func (r *recordedEvents) SiteFeed(_ context.Context, caller app.Caller, req app.SiteFeedRequest) (*app.Feed, error) {
+	if err := r.record("SiteFeed", caller, req); err != nil {
+		return nil, err
+	}
+	return &app.Feed{Body: []byte("BEGIN:VCALENDAR\r\nX-RECORDED:site\r\nEND:VCALENDAR\r\n")}, nil
+}
+
 // The text fields of the small world's venues and organizers.
 var (
 	aloneVenueMeta     = []string{"address", "city"}
@@ -129,6 +143,7 @@ func TestTheEventListReadsItsParametersIntoTheFilter(t *testing.T) {
 		{"near a place, within a box", "near=K%C3%B6ln&geo_bounds=50.8,6.8,51.0,7.1",
 			app.EventFilter{Near: app.NearInput{Place: ptr("Köln"), Bounds: ptr("50.8,6.8,51.0,7.1")}}},
 		{"relevance", "orderby=relevance&search=jazz", app.EventFilter{OrderBy: "relevance", Search: ptr("jazz")}},
+		{"event statuses", "event_status=canceled,postponed", app.EventFilter{EventStatuses: &[]string{"canceled", "postponed"}}},
 		{"an order of WordPress' the plugin ignores", "orderby=title", app.EventFilter{}},
 		{"per_page capped", "per_page=500", app.EventFilter{Page: app.PageRequest{PerPage: calendar.MaxPerPage}}},
 		{"ticketed=false is no filter", "ticketed=false", app.EventFilter{}},
@@ -221,6 +236,10 @@ func TestTheEventWritesHandTheServiceWhatWasSentByWhom(t *testing.T) {
 				in.Flags = map[string]bool{"featured": true, "sticky": false, "show_map": true, "show_map_link": false, "hide_from_listings": true}
 				in.Categories, in.Tags, in.Parent = &[]string{"jazz", "7"}, &[]string{"live"}, ptr(int64(0))
 			})},
+		{"the event's status and attendance", "POST", "/events", `{` + gala + `,"event_status":"canceled","event_status_reason":"Ill",` +
+			`"attendance_mode":"mixed","online_url":"https://meet.example/x"}`, "Create", app.PostRef{}, with(func(in *app.EventInput) {
+			in.EventStatus, in.EventStatusReason, in.AttendanceMode, in.OnlineURL = ptr("canceled"), ptr("Ill"), ptr("mixed"), ptr("https://meet.example/x")
+		})},
 		{"a cost as text", "POST", "/events", `{` + gala + `,"cost":" 20$ "}`, "Create", app.PostRef{},
 			with(func(in *app.EventInput) { in.Cost = &[]string{"20$"} })},
 		{"a cost as a list of numbers and texts", "POST", "/events", `{` + gala + `,"cost":[0,"30$"]}`, "Create", app.PostRef{},

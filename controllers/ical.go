@@ -16,6 +16,8 @@ const calendarType = "text/calendar"
 func mountEventFeed(api *API, events eventService) {
 	// A feed has no pages; per_page stays, as it sets the X-*-TotalPages the list would report.
 	args := slices.DeleteFunc(slices.Clone(eventListArgs), func(a Arg) bool { return a.Name == "page" })
+	args = append(args, Arg{Name: "expand", Type: TypeBoolean, Default: false,
+		Description: "true: each occurrence of a series is a VEVENT of its own, without RRULE, RDATE or EXDATE (for importers that cannot read rules); at most 1,000 events, as without it."})
 	handle(api, EventsNamespace, []string{http.MethodGet}, "/events.ics", args, func(r *Request) (rawBody, error) {
 		return eventFeedBody(api, events, r)
 	}, fuego.OptionSummary("The events as an iCalendar feed (RFC 5545)"),
@@ -29,11 +31,21 @@ func eventFeedBody(api *API, events eventService, r *Request) (rawBody, error) {
 		return rawBody{}, err
 	}
 	f.Page.Page = 1 // a feed has no pages
+	f.Expand, _ = r.Values.Bool("expand")
 	feed, err := events.Feed(r.Context(), r.Caller, f)
 	if err != nil {
 		return rawBody{}, err
 	}
 	setTotals(r.Header(), feed.Total, feed.TotalPages)
+	return rawBody{contentType: calendarType + "; charset=utf-8", body: feed.Body}, nil
+}
+
+// eventFileBody is one event as an iCalendar file.
+func eventFileBody(events eventService, r *Request, password string) (rawBody, error) {
+	feed, err := events.EventFeed(r.Context(), r.Caller, postRef(r), password)
+	if err != nil {
+		return rawBody{}, err
+	}
 	return rawBody{contentType: calendarType + "; charset=utf-8", body: feed.Body}, nil
 }
 

@@ -162,7 +162,9 @@ func (api *API) register(namespace, full string, methods []string, args []Arg) {
 	}
 	rt := &route{namespace: namespace, path: full, endpoints: []endpoint{{methods: methods, args: args}}}
 	api.routes = append(api.routes, rt)
-	api.lookup.Handle(full, routeHandler{rt})
+	if !strings.Contains(full, "}.") { // an event's .ics is routed as the event (readdress): the mux takes no such pattern
+		api.lookup.Handle(full, routeHandler{rt})
+	}
 }
 
 // routeHandler only carries a route through the lookup mux.

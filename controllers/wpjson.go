@@ -19,7 +19,12 @@ type via struct {
 	lang      string
 	wpJSON    bool
 	restRoute bool
+	// ics: the event was addressed as its iCalendar file, {api}/events/<id>.ics.
+	ics bool
 }
+
+// eventFile is an event's iCalendar file, routed as the event with via.ics.
+var eventFile = regexp.MustCompile(`^/` + regexp.QuoteMeta(EventsNamespace) + `/events/[0-9]+\.ics/?$`)
 
 // languageSegment is a language tag such as fr, de or pt-br; never wp-json
 // (languageOf says so).
@@ -77,6 +82,10 @@ func readdress(r *http.Request) via {
 		r.URL.RawPath, r.URL.RawQuery = "", query
 	} else if r.URL.RawPath != "" { // the prefixes are plain ASCII, written alike in both
 		_, r.URL.RawPath, _ = address(r.URL.RawPath, "")
+	}
+	if eventFile.MatchString(route) {
+		route, v.ics = strings.TrimSuffix(strings.TrimSuffix(route, "/"), ".ics"), true
+		r.URL.RawPath = strings.TrimSuffix(strings.TrimSuffix(r.URL.RawPath, "/"), ".ics")
 	}
 	r.URL.Path = route
 	return v

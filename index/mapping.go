@@ -23,7 +23,7 @@ import (
 
 // MappingVersion changes whenever the mapping or the indexed document changes:
 // the index is then rebuilt from the store.
-const MappingVersion = 26 // 23: events start and end at their local wall-clock times; 24: spaceless scripts in pairs, marks in words, words folded after tokenizing, stems per language; 25: venues and events marked with the venue's public position (place), events placed from their venue as stored when indexed; 26: the parts of words (word_parts), which the plugin's search reads
+const MappingVersion = 27 // 23: events start and end at their local wall-clock times; 24: spaceless scripts in pairs, marks in words, words folded after tokenizing, stems per language; 25: venues and events marked with the venue's public position (place), events placed from their venue as stored when indexed; 26: the parts of words (word_parts), which the plugin's search reads; 27: events' event_status, which the list's filter reads
 
 // ServesFrom is the oldest mapping version whose index this release's
 // queries answer correctly, and whose mapping takes this release's
@@ -40,8 +40,9 @@ const MappingVersion = 26 // 23: events start and end at their local wall-clock 
 // otherwise, so a 23 index would not find a Chinese or Thai search; 25's
 // near me reads the venues' place, which a 24 index lacks, and a 24
 // index's events may still carry the position of a venue hidden since; 26's
-// event search reads word_parts, which a 25 index does not have).
-const ServesFrom = 26
+// event search reads word_parts, which a 25 index does not have; 27's
+// event_status filter reads a field a 26 index lacks).
+const ServesFrom = 27
 
 // Versions are the mapping versions a release builds and serves, and the
 // languages its index stems in (some of Languages): an index stemming in
@@ -107,6 +108,7 @@ const (
 	fieldCats     = "categories"
 	fieldTags     = "tags"
 	fieldFeatured = "featured"
+	fieldEventSt  = "event_status" // scheduled when none was set
 	fieldListed   = "listed"
 	fieldGeo      = "geo"
 	fieldHasGeo   = "has_geo"
@@ -145,7 +147,7 @@ func newMapping(languages []string) mapping.IndexMapping {
 	doc := bleve.NewDocumentStaticMapping()
 	doc.AddSubDocumentMapping("_all", bleve.NewDocumentDisabledMapping()) // nothing searches every field at once
 	doc.AddFieldMappingsAt(fieldGeo, geo)
-	for _, f := range []string{fieldHasGeo, fieldPlace, fieldListed, fieldKind, fieldType, fieldStatus, fieldAuthor, fieldTitleKey, fieldNameKey, fieldImage, fieldSource, fieldSeries, fieldSeriesOf} {
+	for _, f := range []string{fieldHasGeo, fieldPlace, fieldListed, fieldKind, fieldType, fieldStatus, fieldAuthor, fieldTitleKey, fieldNameKey, fieldImage, fieldSource, fieldSeries, fieldSeriesOf, fieldEventSt} {
 		doc.AddFieldMappingsAt(f, keywordField)
 	}
 	for _, f := range []string{fieldStartKey, fieldDateKey, fieldVenue, fieldOrgs, fieldCats, fieldTags, fieldFeatured, fieldSlug, fieldNameSort, fieldDescSort} {
@@ -254,6 +256,7 @@ func newPostDoc(p *calendar.Post, languages []string) postDoc {
 			d[fieldVenue] = docID(p.Venue)
 		}
 		d[fieldFeatured] = strconv.FormatBool(p.Featured)
+		d[fieldEventSt] = p.EventStatusOf()
 		if p.Parent != 0 { // a keyword, set on occurrences only: a number costs every event 16 terms
 			d[fieldSeriesOf] = docID(p.Parent)
 		}

@@ -176,6 +176,9 @@ func (i *Index) filter(q calendar.PostQuery, near query.Query) query.Query {
 	if q.Featured != nil {
 		must = append(must, term(fieldFeatured, strconv.FormatBool(*q.Featured)))
 	}
+	if q.EventStatuses != nil {
+		must = append(must, anyOf(fieldEventSt, q.EventStatuses))
+	}
 	if q.ListedOnly {
 		must = append(must, term(fieldListed, "true"))
 	}

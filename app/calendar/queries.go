@@ -72,7 +72,9 @@ type PostQuery struct {
 	Images   []int64
 	Source   string
 	Featured *bool
-	Parent   *int64
+	// EventStatuses keeps events of these statuses (EventStatuses; any of them).
+	EventStatuses []string
+	Parent        *int64
 	// SeriesOnly keeps events that recur (have rules).
 	SeriesOnly bool
 	// Near keeps posts within a great-circle radius of a point (venues by their

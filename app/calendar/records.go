@@ -75,6 +75,14 @@ type Post struct {
 	Featured         bool     `bson:"featured,omitempty"`
 	Venue            int64    `bson:"venue,omitempty"`
 	Organizers       []int64  `bson:"organizers,omitempty"`
+	// Whether and how the event takes place (event_status.go): "" is
+	// scheduled and offline. PreviousStart is the start a rescheduled
+	// event had before it moved.
+	EventStatus       string     `bson:"event_status,omitempty"`
+	EventStatusReason string     `bson:"event_status_reason,omitempty"`
+	PreviousStart     *time.Time `bson:"previous_start,omitempty"`
+	Attendance        string     `bson:"attendance_mode,omitempty"`
+	OnlineURL         string     `bson:"online_url,omitempty"`
 
 	// VenueGeo is the venue's public position (PublicPosition), which the
 	// app reads from the venue as stored whenever it indexes the event or
