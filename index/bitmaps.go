@@ -103,11 +103,11 @@ func (s *segments) eval(q query.Query) (docSet, error) {
 			return s.someTerms(q.FieldVal, func() (index.FieldDict, error) { return s.snap.FieldDictRegexp(q.FieldVal, re) })
 		}
 	case suffixQuery:
-		terms, err := wordSuffixes(s.ctx, s.snap, q.fragment)
+		terms, err := wordSuffixes(s.ctx, s.snap, q.field, q.fragment)
 		if err != nil {
 			return nil, err
 		}
-		return s.anyTerm(fieldWordParts, terms)
+		return s.anyTerm(q.field, terms)
 	case *query.PrefixQuery:
 		if q.FieldVal != "" {
 			return s.someTerms(q.FieldVal, func() (index.FieldDict, error) { return s.snap.FieldDictPrefix(q.FieldVal, []byte(q.Prefix)) })

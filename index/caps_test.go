@@ -9,8 +9,8 @@ import (
 )
 
 // TestNoIndexedWordIsLongerThanTheCap: a giant word is kept cut, so that no
-// search of the index reads it whole; a venue's text fields are kept to a
-// bound too; a protected post's text is not kept at all.
+// search of the index reads it whole, and so are the parts of a venue's
+// words; a protected post's text is not kept at all.
 func TestNoIndexedWordIsLongerThanTheCap(t *testing.T) {
 	idx := openIndex(t, t.TempDir())
 	defer idx.Close()
@@ -34,7 +34,7 @@ func TestNoIndexedWordIsLongerThanTheCap(t *testing.T) {
 	}
 	defer r.Close()
 	for field, limit := range map[string]int{fieldWords: calendar.MaxWordBytes, fieldFoldedTitle: calendar.MaxWordBytes, fieldWordParts: calendar.MaxWordBytes,
-		textPrefix + "content": calendar.MaxIndexedTextBytes, textPrefix + "address": calendar.MaxIndexedTextBytes} {
+		partsField("content"): calendar.MaxWordBytes, partsField("address"): calendar.MaxWordBytes} {
 		dict, err := r.FieldDict(field)
 		if err != nil {
 			t.Fatal(err)

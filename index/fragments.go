@@ -45,6 +45,8 @@ import (
 // and read from the same budget of terms.
 
 // fieldWordParts holds the parts of an event's words (those of fieldWords).
+// The searchable fields of the other posts hold their words' parts each in
+// a field of its own (partsField), which their search reads the same way.
 const fieldWordParts = "word_parts"
 
 // wordPartsAnalyzer is foldedAnalyzer, each word then cut into its parts.
@@ -122,30 +124,35 @@ func init() {
 	}
 }
 
-func addWordPartsMapping(m *mapping.IndexMappingImpl, doc *mapping.DocumentMapping) {
+// addWordPartsMapping maps fieldWordParts and the other fields of words'
+// parts.
+func addWordPartsMapping(m *mapping.IndexMappingImpl, doc *mapping.DocumentMapping, others []string) {
 	if err := m.AddCustomAnalyzer(wordPartsAnalyzer, map[string]any{"type": custom.Name, "tokenizer": wordsTokenizer,
 		"token_filters": []any{foldFilter, lowercase.Name, wordPartsFilter}}); err != nil {
 		panic(err)
 	}
-	doc.AddFieldMappingsAt(fieldWordParts, textField(wordPartsAnalyzer))
-}
-
-// inWordQuery finds the events with a word that holds the fragment (a term
-// of foldedAnalyzer).
-func inWordQuery(fragment string) query.Query {
-	if utf8.RuneCountInString(fragment) <= shortParts {
-		return term(fieldWordParts, fragment)
+	for _, f := range append([]string{fieldWordParts}, others...) {
+		doc.AddFieldMappingsAt(f, textField(wordPartsAnalyzer))
 	}
-	return suffixQuery{fragment}
 }
 
-// suffixQuery finds the events with a word suffix that begins with a
-// fragment of three characters or more: the postings of those suffixes,
+// inWordQuery finds the posts with a word that holds the fragment (a term
+// of foldedAnalyzer) in field, a field of words' parts (fieldWordParts, a
+// partsField).
+func inWordQuery(field, fragment string) query.Query {
+	if utf8.RuneCountInString(fragment) <= shortParts {
+		return term(field, fragment)
+	}
+	return suffixQuery{field: field, fragment: fragment}
+}
+
+// suffixQuery finds the posts with a word suffix in field that begins with
+// a fragment of three characters or more: the postings of those suffixes,
 // ORed, read from the search's budget of terms (wordSuffixes).
-type suffixQuery struct{ fragment string }
+type suffixQuery struct{ field, fragment string }
 
 func (q suffixQuery) Searcher(ctx context.Context, r index.IndexReader, _ mapping.IndexMapping, options search.SearcherOptions) (search.Searcher, error) {
-	terms, err := wordSuffixes(ctx, r, q.fragment)
+	terms, err := wordSuffixes(ctx, r, q.field, q.fragment)
 	if err != nil {
 		return nil, err
 	}
@@ -156,13 +163,14 @@ func (q suffixQuery) Searcher(ctx context.Context, r index.IndexReader, _ mappin
 	for k, t := range terms {
 		words[k] = string(t)
 	}
-	return searcher.NewMultiTermSearcher(ctx, r, words, fieldWordParts, 1, options, false)
+	return searcher.NewMultiTermSearcher(ctx, r, words, q.field, 1, options, false)
 }
 
-// wordSuffixes are the terms of fieldWordParts that begin with fragment, or
-// ErrSearchTooBroad when they are more than the search's budget has left.
-func wordSuffixes(ctx context.Context, r index.IndexReader, fragment string) ([][]byte, error) {
-	return budgetedTerms(ctx, r, fieldWordParts, []byte(fragment), fragment)
+// wordSuffixes are the terms of field (of words' parts) that begin with
+// fragment, or ErrSearchTooBroad when they are more than the search's
+// budget has left.
+func wordSuffixes(ctx context.Context, r index.IndexReader, field, fragment string) ([][]byte, error) {
+	return budgetedTerms(ctx, r, field, []byte(fragment), fragment)
 }
 
 // holdersQuery finds, in field, the words that hold a lone spaceless

@@ -227,12 +227,13 @@ func sorted(ids []int64) []int64 {
 	return ids
 }
 
-// TestASearchWalksNoDictionary: what the plugin's search and a relevance
-// search ask of the index is term lookups and walks of the terms that begin
-// with a fragment, a prefix or a character's key (or, for a typo, of the
-// words within one edit), never a walk of a whole dictionary (a wildcard or
-// a regular expression reads every word the index holds, however many an
-// author wrote).
+// TestASearchWalksNoDictionary: what the plugin's search (of events, and of
+// venues, organizers and media) and a relevance search ask of the index is
+// term lookups and walks of the terms that begin with a fragment, a prefix
+// or a character's key (or, for a typo, of the words within one edit),
+// never a walk of a whole dictionary (a wildcard or a regular expression
+// reads every word the index holds, however many an author wrote, and
+// compiles an automaton per fragment and field).
 func TestASearchWalksNoDictionary(t *testing.T) {
 	t.Parallel()
 	idx := unmergedIndex(t)
@@ -264,6 +265,9 @@ func TestASearchWalksNoDictionary(t *testing.T) {
 		}
 		walk(idx.filter(q, nil))
 		walk(ranked)
+		for _, postType := range []string{calendar.PostTypeVenue, calendar.PostTypeOrganizer, calendar.PostTypeAttachment} {
+			walk(idx.filter(calendar.PostQuery{Type: postType, Fragments: calendar.CapSearchWords(strings.Fields(search))}, nil))
+		}
 	}
 }
 
@@ -271,8 +275,9 @@ func TestASearchWalksNoDictionary(t *testing.T) {
 // fragments begin more of the words' suffixes than calendar.MaxSearchTerms
 // in all is answered with a client error naming the search (from the
 // bitmaps and through bleve's searchers alike), having read no more than
-// that many, and so is a relevance search for the prefixes of as many
-// words; each of its fragments alone, within fewer words, finds them.
+// that many, an event search and a venue search alike, and so is a
+// relevance search for the prefixes of as many words; each of its
+// fragments alone, within fewer words, finds them.
 func TestASearchWithinTooManyWordsIsRefusedNotWalked(t *testing.T) {
 	t.Parallel()
 	idx := unmergedIndex(t)
@@ -287,6 +292,19 @@ func TestASearchWithinTooManyWordsIsRefusedNotWalked(t *testing.T) {
 		}
 		posts = append(posts, &calendar.Post{ID: int64(p + 1), Type: calendar.PostTypeEvent, Status: calendar.StatusPublish,
 			Title: "Words", Content: strings.Join(words, " "), Start: start, End: start.Add(time.Hour), Date: start})
+	}
+	venuesEach := 0 // venues whose addresses hold the same words, as many as a field's bound of text takes
+	for _, post := range slices.Clone(posts) {
+		words := strings.Fields(post.Content)
+		for len(words) > 0 {
+			n := min(len(words), calendar.MaxIndexedTextBytes/(len(words[0])+1))
+			posts = append(posts, &calendar.Post{ID: int64(len(posts) + 1), Type: calendar.PostTypeVenue, Status: calendar.StatusPublish,
+				Title: "Hall", Meta: map[string]string{"address": strings.Join(words[:n], " ")}})
+			words = words[n:]
+			if post.ID == 1 {
+				venuesEach++
+			}
+		}
 	}
 	if err := idx.PutPosts(ctx, posts); err != nil {
 		t.Fatal(err)
@@ -304,6 +322,18 @@ func TestASearchWithinTooManyWordsIsRefusedNotWalked(t *testing.T) {
 			q.Words = []string{alone}
 			if page, err := idx.SearchPosts(ctx, q); err != nil || page.Total != 1 {
 				t.Fatalf("order %v: %q, within %d words: %+v, %v", order, alone, each, page, err)
+			}
+		}
+	}
+	for _, order := range []calendar.PostOrder{calendar.OrderStart, calendar.OrderNewest} { // a venue search, read field by field from one budget
+		q := calendar.PostQuery{Type: calendar.PostTypeVenue, Fragments: []string{"qqq", "zzz"}, Order: order, Limit: 10}
+		if _, err := idx.SearchPosts(ctx, q); !refused(err) {
+			t.Fatalf("order %v: a venue search within %d words answered %v", order, 2*each, err)
+		}
+		for _, alone := range []string{"qqq", "zzz"} {
+			q.Fragments = []string{alone}
+			if page, err := idx.SearchPosts(ctx, q); err != nil || page.Total != venuesEach {
+				t.Fatalf("order %v: venues %q, within %d words: %+v, %v", order, alone, each, page, err)
 			}
 		}
 	}
@@ -350,5 +380,142 @@ func BenchmarkAFragmentAtTheBudget(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestAVenueSearchFindsWhatASubstringSearchOfOneFieldFinds: the parts of
+// the venues' words find the venues that the plugin finds (and the
+// wildcards "*fragment*" over each field's whole value found): those with
+// one searchable field that holds every fragment as a substring, in any
+// case; fragments of one, two and more characters, at the start or the end
+// of a word, within it, across a hyphen, in Latin and Cyrillic, with digits,
+// within values cut by spaces, commas, @, dots and slashes; and fragments
+// no field holds; from the bitmaps and through bleve's own searchers, over
+// segments holding moved and deleted venues.
+func TestAVenueSearchFindsWhatASubstringSearchOfOneFieldFinds(t *testing.T) {
+	t.Parallel()
+	idx := unmergedIndex(t)
+	ctx := context.Background()
+	rng := rand.New(rand.NewSource(38))
+	letters := []string{"a", "b", "A", "-", "1", "д", "Д", "ж"}
+	var vocabulary []string
+	for range 40 {
+		var b strings.Builder
+		for range 1 + rng.Intn(5) {
+			b.WriteString(letters[rng.Intn(len(letters))])
+		}
+		vocabulary = append(vocabulary, b.String())
+	}
+	separators := []string{" ", ", ", "@", ".", "://", "/"}
+	value := func() string {
+		if rng.Intn(4) == 0 {
+			return ""
+		}
+		v := vocabulary[rng.Intn(len(vocabulary))]
+		for range rng.Intn(4) {
+			v += separators[rng.Intn(len(separators))] + vocabulary[rng.Intn(len(vocabulary))]
+		}
+		return v
+	}
+	fields := searchedFields(calendar.PostTypeVenue)
+	live := map[int64]*calendar.Post{}
+	venue := func(id int64) *calendar.Post {
+		p := &calendar.Post{ID: id, Type: calendar.PostTypeVenue, Status: calendar.StatusPublish, Title: value(), Content: value(), Excerpt: value(), Meta: map[string]string{}}
+		for _, m := range calendar.SearchableMeta[calendar.PostTypeVenue] {
+			p.Meta[m] = value()
+		}
+		live[id] = p
+		return p
+	}
+	const n = 120
+	for batch := int64(0); batch < 3; batch++ {
+		var posts []*calendar.Post
+		for id := batch*n/3 + 1; id <= (batch+1)*n/3; id++ {
+			posts = append(posts, venue(id))
+		}
+		if err := idx.PutPosts(ctx, posts); err != nil {
+			t.Fatal(err)
+		}
+		if err := idx.persist(closeWait); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range 10 { // moved and deleted: their old parts stay in the segments' dictionaries
+		if err := idx.PutPosts(ctx, []*calendar.Post{venue(1 + rng.Int63n(n))}); err != nil {
+			t.Fatal(err)
+		}
+		gone := 1 + rng.Int63n(n)
+		if err := idx.DeletePost(ctx, gone); err != nil {
+			t.Fatal(err)
+		}
+		delete(live, gone)
+	}
+	fragment := func() string {
+		if rng.Intn(8) == 0 {
+			return "zq" // in no field
+		}
+		w := []rune(strings.ToLower(vocabulary[rng.Intn(len(vocabulary))]))
+		from := rng.Intn(len(w))
+		return string(w[from : from+min(1+rng.Intn(4), len(w)-from)])
+	}
+	for range 60 {
+		var fragments []string
+		for range 1 + rng.Intn(3) {
+			fragments = append(fragments, fragment())
+		}
+		var want []int64
+		for id, p := range live {
+			text := map[string]string{"title": p.Title, "content": p.Content, "excerpt": p.Excerpt}
+			for _, f := range fields {
+				v := strings.ToLower(text[f] + p.Meta[f])
+				if v != "" && !slices.ContainsFunc(fragments, func(fr string) bool { return !strings.Contains(v, fr) }) {
+					want = append(want, id)
+					break
+				}
+			}
+		}
+		q := calendar.PostQuery{Type: calendar.PostTypeVenue, Fragments: fragments, Order: calendar.OrderStart, Limit: n}
+		fromBitmaps, err := idx.searchBitmaps(ctx, q, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		throughBleve := idsOf(t, idx, []query.Query{idx.filter(q, nil)})
+		if got, want := sorted(fromBitmaps.IDs), sorted(want); !slices.Equal(got, want) || !slices.Equal(throughBleve, want) {
+			t.Fatalf("%q: the parts find %v (bleve: %v), a substring search %v", fragments, got, throughBleve, want)
+		}
+	}
+}
+
+// TestAVenueSearchIgnoresAccentsAsTheDatabaseDoes: a venue's words are
+// folded as an event's are, so a fragment typed without its accents finds
+// them, as WordPress' database collation does (a search's own accented
+// Latin letters split it: app.SearchFragments).
+func TestAVenueSearchIgnoresAccentsAsTheDatabaseDoes(t *testing.T) {
+	t.Parallel()
+	idx := openIndex(t, t.TempDir())
+	defer idx.Close()
+	ctx := context.Background()
+	posts := []*calendar.Post{
+		{ID: 1, Type: calendar.PostTypeVenue, Status: calendar.StatusPublish, Title: "Café de Flore", Meta: map[string]string{"city": "Zürich"}},
+		{ID: 2, Type: calendar.PostTypeOrganizer, Status: calendar.StatusPublish, Title: "Société Générale"},
+	}
+	if err := idx.PutPosts(ctx, posts); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		postType  string
+		fragments []string
+		want      []int64
+	}{
+		{calendar.PostTypeVenue, []string{"cafe", "flore"}, []int64{1}},
+		{calendar.PostTypeVenue, []string{"zurich"}, []int64{1}},
+		{calendar.PostTypeVenue, []string{"rich"}, []int64{1}},
+		{calendar.PostTypeOrganizer, []string{"societe", "generale"}, []int64{2}},
+		{calendar.PostTypeVenue, []string{"cafe", "zurich"}, nil}, // still within one field
+	} {
+		page, err := idx.SearchPosts(ctx, calendar.PostQuery{Type: c.postType, Fragments: c.fragments, Limit: 10})
+		if err != nil || !slices.Equal(page.IDs, c.want) {
+			t.Errorf("%s %q: %v (%v), want %v", c.postType, c.fragments, page.IDs, err, c.want)
+		}
 	}
 }

@@ -23,7 +23,7 @@ import (
 
 // MappingVersion changes whenever the mapping or the indexed document changes:
 // the index is then rebuilt from the store.
-const MappingVersion = 27 // 23: events start and end at their local wall-clock times; 24: spaceless scripts in pairs, marks in words, words folded after tokenizing, stems per language; 25: venues and events marked with the venue's public position (place), events placed from their venue as stored when indexed; 26: the parts of words (word_parts), which the plugin's search reads; 27: events' event_status, which the list's filter reads
+const MappingVersion = 28 // 23: events start and end at their local wall-clock times; 24: spaceless scripts in pairs, marks in words, words folded after tokenizing, stems per language; 25: venues and events marked with the venue's public position (place), events placed from their venue as stored when indexed; 26: the parts of words (word_parts), which the plugin's search reads; 27: events' event_status, which the list's filter reads; 28: the parts of the words of venues', organizers' and attachments' searchable fields (parts_*), which their search reads, in place of the whole values (text_*)
 
 // ServesFrom is the oldest mapping version whose index this release's
 // queries answer correctly, and whose mapping takes this release's
@@ -41,8 +41,10 @@ const MappingVersion = 27 // 23: events start and end at their local wall-clock 
 // near me reads the venues' place, which a 24 index lacks, and a 24
 // index's events may still carry the position of a venue hidden since; 26's
 // event search reads word_parts, which a 25 index does not have; 27's
-// event_status filter reads a field a 26 index lacks).
-const ServesFrom = 27
+// event_status filter reads a field a 26 index lacks; 28's venue,
+// organizer and media searches read parts_* fields, which a 27 index does
+// not have).
+const ServesFrom = 28
 
 // Versions are the mapping versions a release builds and serves, and the
 // languages its index stems in (some of Languages): an index stemming in
@@ -95,8 +97,10 @@ func languageList(languages []string) string {
 	return strings.Join(languages, ",")
 }
 
-// Field names of an indexed post. Text fields hold the whole lower-cased value
-// as one term, so a fragment matches as a substring with a wildcard query.
+// Field names of an indexed post or term. A term's text fields hold its
+// whole lower-cased name or slug as one term, so a fragment matches as a
+// substring with a wildcard query; a post's searchable fields are held as
+// their words' parts (partsField).
 const (
 	fieldKind     = "kind" // "post" or "term"
 	fieldType     = "type"
@@ -124,6 +128,7 @@ const (
 	fieldStartKey = "start_key"
 	fieldDateKey  = "date_key"
 	textPrefix    = "text_"
+	partsPrefix   = "parts_"
 )
 
 // postDoc is what the index keeps of a post.
@@ -158,7 +163,7 @@ func newMapping(languages []string) mapping.IndexMapping {
 	doc.AddFieldMappingsAt(fieldID, sortableNumeric)
 	doc.AddFieldMappingsAt(fieldParent, sortableNumeric)
 	mapModified(doc, keywordField, &sortableKeyword)
-	for _, f := range textFields() {
+	for _, f := range []string{textPrefix + "name", textPrefix + "slug"} {
 		doc.AddFieldMappingsAt(f, keywordField)
 	}
 	m := bleve.NewIndexMapping()
@@ -169,7 +174,7 @@ func newMapping(languages []string) mapping.IndexMapping {
 		panic(err)
 	}
 	addRelevanceMapping(m, doc, languages)
-	addWordPartsMapping(m, doc)
+	addWordPartsMapping(m, doc, partsFields())
 	return m
 }
 
@@ -182,18 +187,24 @@ const wordsAnalyzer = "words"
 // "*word*" against, one posting per word and event) serves both.
 const fieldWords = "words"
 
-// wordSources are the texts of an event that fieldWords holds.
-var wordSources = map[string]bool{"title": true, "content": true, "excerpt": true}
+// searchedFields are the fields a search of postType's posts looks into
+// (but an event's: its words).
+func searchedFields(postType string) []string {
+	return append([]string{"title", "content", "excerpt"}, calendar.SearchableMeta[postType]...)
+}
 
-// textFields are the searchable fields of every post type.
-func textFields() []string {
-	seen := map[string]bool{}
-	fields := []string{textPrefix + "title", textPrefix + "content", textPrefix + "excerpt", textPrefix + "name", textPrefix + "slug"}
+// partsField holds the parts of the words of a post's searchable field
+// (searchedFields): a search finds its fragments all within one field, so
+// each has its own.
+func partsField(name string) string { return partsPrefix + name }
+
+// partsFields are the parts fields of every post type.
+func partsFields() []string {
+	fields := []string{partsField("title"), partsField("content"), partsField("excerpt")}
 	for _, metas := range calendar.SearchableMeta {
 		for _, m := range metas {
-			if !seen[m] {
-				seen[m] = true
-				fields = append(fields, textPrefix+m)
+			if f := partsField(m); !slices.Contains(fields, f) {
+				fields = append(fields, f)
 			}
 		}
 	}
@@ -286,18 +297,18 @@ func newPostDoc(p *calendar.Post, languages []string) postDoc {
 		}
 	}
 	for name, v := range text {
-		// An event search matches words; the whole-text terms that substring
-		// searches of venues and organizers need would only weigh on its index.
-		if v != "" && !(p.Type == calendar.PostTypeEvent && wordSources[name]) {
-			d[textPrefix+name] = capText(strings.ToLower(v))
+		// An event search reads the parts of its words (fieldWordParts):
+		// parts of each field of its own would only weigh on its index.
+		if v != "" && p.Type != calendar.PostTypeEvent {
+			d[partsField(name)] = capText(v)
 		}
 	}
 	addRelevanceFields(d, p)
 	return d
 }
 
-// capText keeps the first app.MaxIndexedTextBytes of a whole-value text field:
-// a substring search reads every such term of its field.
+// capText keeps the first app.MaxIndexedTextBytes of a searchable field of
+// a venue, an organizer or an attachment: a field's parts grow with its text.
 func capText(s string) string {
 	if len(s) <= calendar.MaxIndexedTextBytes {
 		return s

@@ -144,10 +144,10 @@ func (i *Index) filter(q calendar.PostQuery, near query.Query) query.Query {
 		must = append(must, term(fieldTitleKey, q.TitleKey))
 	}
 	if len(q.Fragments) > 0 {
-		must = append(must, fragmentsQuery(q.Type, q.Fragments))
+		must = append(must, i.fragmentsQuery(q.Type, q.Fragments))
 	}
 	if plan := i.plainPlan(q.Words); len(plan.words) > 0 {
-		must = append(must, plan.filterClauses()...)
+		must = append(must, plan.filterClauses(fieldWordParts, fieldWords)...)
 	}
 	if q.IDs != nil {
 		must = append(must, postIDsQuery(q.IDs))
@@ -273,20 +273,20 @@ func term(field, value string) query.Query {
 	return t
 }
 
-// fragmentsQuery: all fragments within one searchable field of the type.
-func fragmentsQuery(postType string, fragments []string) query.Query {
-	fields := []string{"title", "content", "excerpt"}
-	fields = append(fields, calendar.SearchableMeta[postType]...)
+// fragmentsQuery selects the posts of postType with one searchable field
+// that holds every fragment (the plugin's venue, organizer and media
+// search). A fragment is found within a word of the field's parts as an
+// event's within its words' (plainPlan, filterClauses): term lookups and
+// walks of the terms it begins, from the search's one budget of terms,
+// never a walk of a field's whole dictionary (a wildcard compiled an
+// automaton per fragment and field, 35 ms for four fragments on an empty
+// index: docs/benchmarks.md).
+func (i *Index) fragmentsQuery(postType string, fragments []string) query.Query {
+	plan := i.plainPlan(fragments)
 	var any []query.Query
-	for _, f := range fields {
-		var all []query.Query
-		for _, frag := range fragments {
-			// app.SearchFragments yields letters, marks, digits and hyphens: nothing a wildcard reads.
-			w := bleve.NewWildcardQuery("*" + frag + "*")
-			w.SetField(textPrefix + f)
-			all = append(all, w)
-		}
-		any = append(any, bleve.NewConjunctionQuery(all...))
+	for _, f := range searchedFields(postType) {
+		field := partsField(f)
+		any = append(any, bleve.NewConjunctionQuery(plan.filterClauses(field, field)...))
 	}
 	return bleve.NewDisjunctionQuery(any...)
 }

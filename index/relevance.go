@@ -132,19 +132,22 @@ func (i *Index) rankedPlan(text, lang string) searchPlan {
 
 func (i *Index) analyzer(name string) analysis.Analyzer { return i.bleve.Mapping().AnalyzerNamed(name) }
 
-// filterClauses select the events where every word of a plain plan occurs:
+// filterClauses select the posts where every word of a plain plan occurs,
+// a fragment within a word of parts (a field of words' parts), a pair of a
+// spaceless run as a term of whole (an event's words; a post's parts field,
+// where each word is a part of itself). For an event search, they are
 // clauses of the filter's own conjunction, not one nested in it, which bleve
 // would answer document by document instead of from bitmaps (a search with
 // a date window took twice as long so). A fragment within a word is found
 // by the words' parts (inWordQuery), not by a walk of every word.
-func (p searchPlan) filterClauses() []query.Query {
+func (p searchPlan) filterClauses(parts, whole string) []query.Query {
 	var all []query.Query
 	for _, w := range p.words {
 		for _, part := range w.parts {
 			if part.how == inWord {
-				all = append(all, inWordQuery(part.term))
+				all = append(all, inWordQuery(parts, part.term))
 			} else {
-				all = append(all, part.query(fieldWords, 1)...)
+				all = append(all, part.query(whole, 1)...)
 			}
 		}
 	}

@@ -21,11 +21,16 @@ func (i *Index) VerifyPost(ctx context.Context, p *calendar.Post) error {
 		switch v := value.(type) {
 		case string:
 			if isWordField(field) { // analysed text: every word present, as the field's analyzer reads it
+				analyzer := i.bleve.Mapping().AnalyzerNameForPath(field)
+				if isPartsField(field) { // every word is a part of itself: the parts follow from the words
+					analyzer = foldedAnalyzer
+				}
+				if len(i.analyzer(analyzer).Analyze([]byte(v))) == 0 {
+					continue // no word ("—", "!!!"): the field holds nothing, and a match of nothing finds nothing
+				}
 				m := bleve.NewMatchQuery(v)
 				m.SetField(field)
-				if field == fieldWordParts { // every word is a part of itself: the parts follow from the words
-					m.Analyzer = foldedAnalyzer
-				}
+				m.Analyzer = analyzer
 				m.SetOperator(query.MatchQueryOperatorAnd)
 				must = append(must, m)
 				continue
@@ -65,5 +70,9 @@ func (i *Index) CountPosts(ctx context.Context) (int, error) {
 }
 
 func isWordField(field string) bool {
-	return field == fieldWords || field == fieldFoldedTitle || field == fieldWordParts || strings.HasPrefix(field, stemsField(""))
+	return field == fieldWords || field == fieldFoldedTitle || isPartsField(field) || strings.HasPrefix(field, stemsField(""))
+}
+
+func isPartsField(field string) bool {
+	return field == fieldWordParts || strings.HasPrefix(field, partsPrefix)
 }

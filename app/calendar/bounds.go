@@ -82,12 +82,14 @@ const (
 	// and searched cut to this length, so one giant word cannot make every
 	// search scan it.
 	MaxWordBytes = 64
-	// MaxIndexedTextBytes is how much of a venue's or an organizer's text
-	// field their substring search looks into.
+	// MaxIndexedTextBytes is how much of a venue's, an organizer's or a
+	// media item's searchable field their substring search looks into.
 	MaxIndexedTextBytes = 4096
-	// MaxSearchTerms bounds the indexed terms one event search may read to
-	// find its words: the suffixes of words that its fragments of three
-	// characters or more begin, the words a relevance search's prefixes
+	// MaxSearchTerms bounds the indexed terms one search may read to find
+	// its words: the suffixes of words that its fragments of three
+	// characters or more begin (an event's words, or those of each
+	// searchable field of a venue, an organizer or a media item), the
+	// words a relevance search's prefixes
 	// begin and its lone characters of a script written without spaces are
 	// part of, all together. A search that would read more is refused
 	// (ErrSearchTooBroad), so that its cost is the search's, not the
