@@ -36,6 +36,7 @@ func TestTheNamespaceRootListsEveryRouteWithMethodsAndArgs(t *testing.T) {
 		"/vendor/events/v1":                                        {"GET"},
 		"/vendor/events/v1/doc":                                    {"GET"},
 		"/vendor/events/v1/events.ics":                             {"GET"},
+		`/vendor/events/v1/events/(?P<id>\d+).ics`:                 {"GET"},
 		"/vendor/events/v1/changes":                                {"GET"},
 		"/vendor/admin/v1":                                         {"GET"},
 		"/vendor/admin/v1/doc":                                     {"GET"},
