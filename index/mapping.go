@@ -23,7 +23,7 @@ import (
 
 // MappingVersion changes whenever the mapping or the indexed document changes:
 // the index is then rebuilt from the store.
-const MappingVersion = 26 // 23: events start and end at their local wall-clock times; 24: spaceless scripts in pairs, marks in words, words folded after tokenizing, stems per language; 25: venues and events marked with the venue's public position (place), events placed from their venue as stored when indexed; 26: the parts of words (word_parts), which the plugin's search reads
+const MappingVersion = 27 // 23: events start and end at their local wall-clock times; 24: spaceless scripts in pairs, marks in words, words folded after tokenizing, stems per language; 25: venues and events marked with the venue's public position (place), events placed from their venue as stored when indexed; 26: the parts of words (word_parts), which the plugin's search reads; 27: events of a series marked with their series and start (in_series, series_start), which a list showing each series once reads
 
 // ServesFrom is the oldest mapping version whose index this release's
 // queries answer correctly, and whose mapping takes this release's
@@ -40,8 +40,9 @@ const MappingVersion = 26 // 23: events start and end at their local wall-clock 
 // otherwise, so a 23 index would not find a Chinese or Thai search; 25's
 // near me reads the venues' place, which a 24 index lacks, and a 24
 // index's events may still carry the position of a venue hidden since; 26's
-// event search reads word_parts, which a 25 index does not have).
-const ServesFrom = 26
+// event search reads word_parts, which a 25 index does not have; 27's list
+// showing each series once reads series_start, which a 26 index lacks).
+const ServesFrom = 27
 
 // Versions are the mapping versions a release builds and serves, and the
 // languages its index stems in (some of Languages): an index stemming in
@@ -115,6 +116,11 @@ const (
 	fieldSource   = "source"    // the URL an attachment was sideloaded from
 	fieldSeries   = "series"    // "true" on an event that recurs
 	fieldSeriesOf = "series_of" // an occurrence's series
+	// An event of a series (the series or an occurrence): "true", and the
+	// series' ID then its start key, for a list that shows each series once
+	// (series.go).
+	fieldInSeries    = "in_series"
+	fieldSeriesStart = "series_start"
 	fieldID       = "id"        // terms only: posts are found by their document IDs
 	// One keyword each for the two post orders: sorting by a single doc
 	// value is several times faster than by start, then date, then ID
@@ -145,7 +151,7 @@ func newMapping(languages []string) mapping.IndexMapping {
 	doc := bleve.NewDocumentStaticMapping()
 	doc.AddSubDocumentMapping("_all", bleve.NewDocumentDisabledMapping()) // nothing searches every field at once
 	doc.AddFieldMappingsAt(fieldGeo, geo)
-	for _, f := range []string{fieldHasGeo, fieldPlace, fieldListed, fieldKind, fieldType, fieldStatus, fieldAuthor, fieldTitleKey, fieldNameKey, fieldImage, fieldSource, fieldSeries, fieldSeriesOf} {
+	for _, f := range []string{fieldHasGeo, fieldPlace, fieldListed, fieldKind, fieldType, fieldStatus, fieldAuthor, fieldTitleKey, fieldNameKey, fieldImage, fieldSource, fieldSeries, fieldSeriesOf, fieldInSeries, fieldSeriesStart} {
 		doc.AddFieldMappingsAt(f, keywordField)
 	}
 	for _, f := range []string{fieldStartKey, fieldDateKey, fieldVenue, fieldOrgs, fieldCats, fieldTags, fieldFeatured, fieldSlug, fieldNameSort, fieldDescSort} {
@@ -260,6 +266,10 @@ func newPostDoc(p *calendar.Post, languages []string) postDoc {
 		if len(p.Recurrence) > 0 {
 			d[fieldSeries] = "true"
 		}
+		if series := seriesOf(p); series != 0 {
+			d[fieldInSeries] = "true"
+			d[fieldSeriesStart] = seriesStartTerm(series, d[fieldStartKey].(string))
+		}
 		d[fieldListed] = strconv.FormatBool(!p.HideFromListings)
 	}
 	text := map[string]string{"title": p.Title}
@@ -291,6 +301,18 @@ func newPostDoc(p *calendar.Post, languages []string) postDoc {
 	}
 	addRelevanceFields(d, p)
 	return d
+}
+
+// seriesOf is the series an event belongs to (itself for a series), 0 for
+// none.
+func seriesOf(p *calendar.Post) int64 {
+	if p.Parent != 0 {
+		return p.Parent
+	}
+	if len(p.Recurrence) > 0 {
+		return p.ID
+	}
+	return 0
 }
 
 // capText keeps the first app.MaxIndexedTextBytes of a whole-value text field:
