@@ -121,7 +121,7 @@ const (
 	// (series.go).
 	fieldInSeries    = "in_series"
 	fieldSeriesStart = "series_start"
-	fieldID       = "id"        // terms only: posts are found by their document IDs
+	fieldID          = "id" // terms only: posts are found by their document IDs
 	// One keyword each for the two post orders: sorting by a single doc
 	// value is several times faster than by start, then date, then ID
 	// (125 ms against 22 ms for 90,000 events).
