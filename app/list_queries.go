@@ -78,7 +78,7 @@ func (s *Events) listQuery(ctx context.Context, caller Caller, f EventFilter) (c
 			*l.dst = *l.ids
 		}
 	}
-	q.Featured, q.HasGeo = f.Featured, f.HasGeo
+	q.Featured, q.HasGeo, q.OncePerSeries = f.Featured, f.HasGeo, f.HideSubsequentRecurrences
 	near := readNear(f.Near, &bad)
 	if near != nil {
 		q.Near = &near.GeoNear

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/go-fuego/fuego"
@@ -32,6 +33,7 @@ type eventService interface {
 	Update(ctx context.Context, caller app.Caller, ref app.PostRef, in app.EventInput) (*app.EventView, error)
 	Delete(ctx context.Context, caller app.Caller, ref app.PostRef, force bool) (app.Removal[*app.EventView], error)
 	Feed(ctx context.Context, caller app.Caller, f app.EventFilter) (*app.Feed, error)
+	Occurrences(ctx context.Context, caller app.Caller, ref app.PostRef, f app.EventFilter) (*app.Page[app.EventView], error)
 }
 
 // mountEvents registers the event routes: list and create, then read, update
@@ -54,6 +56,7 @@ func mountEvents(api *API, events eventService, venueMeta, organizerMeta []strin
 	}, fuego.OptionSummary("List events (Accept: text/calendar gives the iCalendar feed of events.ics)"),
 		fuego.OptionAddResponse(http.StatusOK, "One page of events", fuego.Response{Type: EventList{}}))
 	mountEventFeed(api, events)
+	mountOccurrences(api, events)
 
 	handle(api, EventsNamespace, []string{http.MethodPost}, "/events", eventWriteArgs(true), func(r *Request) (*app.EventView, error) {
 		in, err := readInput(r)
@@ -92,6 +95,31 @@ func mountEvents(api *API, events eventService, venueMeta, organizerMeta []strin
 	}
 }
 
+// occurrencesArgs are the parameters of GET /events/<id>/occurrences: the
+// list's, but those that choose other events than the series'.
+var occurrencesArgs = slices.DeleteFunc(slices.Clone(eventListArgs), func(a Arg) bool {
+	return a.Name == "post_parent" || a.Name == "include" || a.Name == "hide_subsequent_recurrences"
+})
+
+// mountOccurrences registers GET /events/<id>/occurrences.
+func mountOccurrences(api *API, events eventService) {
+	path := "/events/{id}/occurrences"
+	handle(api, EventsNamespace, []string{http.MethodGet}, path, append([]Arg{idArg}, occurrencesArgs...), func(r *Request) (any, error) {
+		f, err := readEventFilter(r.Values)
+		if err != nil {
+			return nil, err
+		}
+		ref := postRef(r)
+		page, err := events.Occurrences(r.Context(), r.Caller, ref, f)
+		if err != nil {
+			return nil, err
+		}
+		self := strings.Replace(path, "{id}", strconv.FormatInt(ref.ID, 10), 1)
+		return withGrid(withFacets(listAnswer(api, r, "events", self, occurrencesArgs, page), page.Facets), page.Grid), nil
+	}, fuego.OptionSummary("List one series' occurrences (the series first), with the event list's window, pages and filters; 404 for an event that is not a series"),
+		fuego.OptionAddResponse(http.StatusOK, "One page of the series' events", fuego.Response{Type: EventList{}}))
+}
+
 var dateDescriptions = map[string]string{
 	"start_date":    "Events that start on or after this date (the whole day unless strict_dates).",
 	"end_date":      "Events that end on or before this date (the whole day unless strict_dates).",
@@ -117,6 +145,8 @@ var eventListArgs = func() []Arg {
 		Arg{Name: "featured", Type: TypeBoolean, Description: "Only featured events (true) or only the others (false)."},
 		Arg{Name: "status", Type: TypeArray, Items: TypeString, Description: "Statuses to list; only publish for visitors who may not edit. Only the posts the caller may read are listed."},
 		Arg{Name: "post_parent", Type: TypeInteger, Description: "Only the children of this event."},
+		Arg{Name: "hide_subsequent_recurrences", Type: TypeBoolean, Default: false,
+			Description: "true: each series once, as its first occurrence within the list's window (and its other filters) that the caller may read; totals, pages and facets count it once."},
 		Arg{Name: "include", Type: TypeArray, Items: TypeInteger, Description: "Only these events; date filters are ignored."},
 		date("starts_before"), date("starts_after"), date("ends_before"), date("ends_after"),
 		Arg{Name: "strict_dates", Type: TypeString, Default: "false", NotEmpty: true, Description: "true: compare the dates as sent; otherwise whole days."},
@@ -187,6 +217,7 @@ func readEventFilter(v Values) (app.EventFilter, error) {
 	}
 	f.Password, _ = v.String("password")
 	f.Highlight, _ = v.Bool("highlight")
+	f.HideSubsequentRecurrences, _ = v.Bool("hide_subsequent_recurrences")
 	for _, name := range app.DateParams() {
 		if raw, ok := v.String(name); ok {
 			f.Dates[name] = raw

@@ -69,6 +69,13 @@ func (r *recordedEvents) Delete(_ context.Context, caller app.Caller, ref app.Po
 	return app.Removal[*app.EventView]{ForGood: &app.Deleted[*app.EventView]{Deleted: true, Previous: &app.EventView{ID: ref.ID}}}, nil
 }
 
+func (r *recordedEvents) Occurrences(_ context.Context, caller app.Caller, ref app.PostRef, f app.EventFilter) (*app.Page[app.EventView], error) {
+	if err := r.record("Occurrences", caller, f); err != nil {
+		return nil, err
+	}
+	return &app.Page[app.EventView]{Page: 1, PerPage: 10}, nil
+}
+
 func (r *recordedEvents) Feed(_ context.Context, caller app.Caller, f app.EventFilter) (*app.Feed, error) {
 	if err := r.record("Feed", caller, f); err != nil {
 		return nil, err

@@ -206,6 +206,9 @@ func (i *Index) filter(q calendar.PostQuery, near query.Query) query.Query {
 	if q.Parent != nil {
 		must = append(must, term(fieldSeriesOf, docID(*q.Parent)))
 	}
+	if q.Series != nil {
+		must = append(must, bleve.NewDisjunctionQuery(postIDsQuery([]int64{*q.Series}), term(fieldSeriesOf, docID(*q.Series))))
+	}
 	if q.HasGeo != nil {
 		must = append(must, term(fieldHasGeo, strconv.FormatBool(*q.HasGeo)))
 	}

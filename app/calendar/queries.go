@@ -73,6 +73,8 @@ type PostQuery struct {
 	Source   string
 	Featured *bool
 	Parent   *int64
+	// Series keeps the events of this series: itself and its occurrences.
+	Series *int64
 	// SeriesOnly keeps events that recur (have rules).
 	SeriesOnly bool
 	// OncePerSeries keeps, of the matches that are events of one series
