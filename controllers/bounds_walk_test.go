@@ -186,7 +186,8 @@ type boundWalk struct {
 func newBoundWalk(t *testing.T, s *service) *boundWalk {
 	w := &boundWalk{t: t, s: s, ids: map[string]string{"media": "999999", "users": "1", "webhooks": "999999"}, slugs: map[string]string{}, atTried: map[string]bool{}}
 	event := s.do("POST", "/vendor/events/v1/events", asAdmin(), jsonBody(map[string]any{"title": walkBase["title"],
-		"start_date": walkBase["start_date"], "end_date": walkBase["end_date"]}))
+		"start_date": walkBase["start_date"], "end_date": walkBase["end_date"],
+		"recurrence": "RRULE:FREQ=WEEKLY;COUNT=2"})) // a series (past the horizon: nothing made), so its occurrences are listed
 	event.expectStatus(t, http.StatusCreated)
 	w.ids["events"] = idOf(event.object(t))
 	for _, kind := range []string{"venue", "organizer"} {
@@ -226,6 +227,7 @@ func (w *boundWalk) target(path string) string {
 	kind := resource(path)
 	path = strings.ReplaceAll(path, "{id}", w.ids[kind])
 	path = strings.ReplaceAll(path, "{slug}", w.slugs[kind])
+	path = strings.ReplaceAll(path, "{relation}", "occurrences")
 	return strings.ReplaceAll(path, "{uuid}", "no-such-uuid")
 }
 
@@ -402,6 +404,8 @@ func indexArg(index map[string]map[string]any, path, method, name string) map[st
 		switch m {
 		case "{id}":
 			return `(?P<id>\d+)`
+		case "{relation}":
+			return `(?P<relation>occurrences)`
 		default:
 			return `(?P<` + m[1:len(m)-1] + `>[^/]+)`
 		}

@@ -103,8 +103,9 @@ var occurrencesArgs = slices.DeleteFunc(slices.Clone(eventListArgs), func(a Arg)
 
 // mountOccurrences registers GET /events/<id>/occurrences.
 func mountOccurrences(api *API, events eventService) {
-	path := "/events/{id}/occurrences"
-	handle(api, EventsNamespace, []string{http.MethodGet}, path, append([]Arg{idArg}, occurrencesArgs...), func(r *Request) (any, error) {
+	path := "/events/{id}/{relation}"
+	relation := Arg{Name: "relation", Type: TypeString, Required: true, Enum: []string{"occurrences"}, Description: "occurrences: the series' events."}
+	handle(api, EventsNamespace, []string{http.MethodGet}, path, append([]Arg{idArg, relation}, occurrencesArgs...), func(r *Request) (any, error) {
 		f, err := readEventFilter(r.Values)
 		if err != nil {
 			return nil, err
@@ -114,7 +115,7 @@ func mountOccurrences(api *API, events eventService) {
 		if err != nil {
 			return nil, err
 		}
-		self := strings.Replace(path, "{id}", strconv.FormatInt(ref.ID, 10), 1)
+		self := "/events/" + strconv.FormatInt(ref.ID, 10) + "/occurrences"
 		return withGrid(withFacets(listAnswer(api, r, "events", self, occurrencesArgs, page), page.Facets), page.Grid), nil
 	}, fuego.OptionSummary("List one series' occurrences (the series first), with the event list's window, pages and filters; 404 for an event that is not a series"),
 		fuego.OptionAddResponse(http.StatusOK, "One page of the series' events", fuego.Response{Type: EventList{}}))
