@@ -174,6 +174,16 @@ func TestASeriesListsItsOccurrencesWithinAWindow(t *testing.T) {
 			}
 		})
 	}
+	t.Run("each carries its series' summary", func(t *testing.T) {
+		res := occurrences(idOf(w.choir), visitor)
+		res.expectStatus(t, http.StatusOK)
+		for _, e := range res.object(t)["events"].([]any) {
+			summary, _ := e.(map[string]any)["recurrence_summary"].(map[string]any)
+			if text, _ := summary["text"].(map[string]any); text["en"] != "Every week at 10:00, 4 times" || summary["count"] != float64(4) {
+				t.Fatalf("recurrence_summary %v", summary)
+			}
+		}
+	})
 	t.Run("404 for an event that is no series, an occurrence, one unreadable", func(t *testing.T) {
 		for _, id := range []string{idOf(w.fair), w.choirAt[7], w.yogaAt[3]} {
 			occurrences(id, visitor).expectError(t, http.StatusNotFound, "rest-event-not-series")
