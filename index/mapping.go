@@ -151,10 +151,10 @@ func newMapping(languages []string) mapping.IndexMapping {
 	doc := bleve.NewDocumentStaticMapping()
 	doc.AddSubDocumentMapping("_all", bleve.NewDocumentDisabledMapping()) // nothing searches every field at once
 	doc.AddFieldMappingsAt(fieldGeo, geo)
-	for _, f := range []string{fieldHasGeo, fieldPlace, fieldListed, fieldKind, fieldType, fieldStatus, fieldAuthor, fieldTitleKey, fieldNameKey, fieldImage, fieldSource, fieldSeries, fieldSeriesOf, fieldInSeries, fieldSeriesStart} {
+	for _, f := range []string{fieldHasGeo, fieldPlace, fieldListed, fieldKind, fieldType, fieldStatus, fieldAuthor, fieldTitleKey, fieldNameKey, fieldImage, fieldSource, fieldSeries, fieldSeriesOf, fieldInSeries} {
 		doc.AddFieldMappingsAt(f, keywordField)
 	}
-	for _, f := range []string{fieldStartKey, fieldDateKey, fieldVenue, fieldOrgs, fieldCats, fieldTags, fieldFeatured, fieldSlug, fieldNameSort, fieldDescSort} {
+	for _, f := range []string{fieldStartKey, fieldSeriesStart, fieldDateKey, fieldVenue, fieldOrgs, fieldCats, fieldTags, fieldFeatured, fieldSlug, fieldNameSort, fieldDescSort} {
 		doc.AddFieldMappingsAt(f, &sortableKeyword)
 	}
 	mapTime(doc, keywordField, startTime, endTime)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/blevesearch/bleve/v2/search/query"
+	index "github.com/blevesearch/bleve_index_api"
 
 	"calendar/app/calendar"
 )
@@ -19,18 +20,21 @@ import (
 // is indexed (it depends on the window and on every other filter, the
 // caller's read rule included: an occurrence the caller may not read is no
 // match, so the next one the caller may read is the first), so it is found
-// at query time, from one keyword per event of a series: the series' ID then
-// the event's start key (fieldSeriesStart). A segment's dictionary lists
-// those terms series by series, each series' in start order, so the first
-// term of a series whose document is a match is that series' first in the
-// segment; the firsts of the segments are compared by their terms. Terms
-// starting before the query's lower bound on start are passed by comparing
-// strings (no postings read), and once a series' first is found its other
-// terms are passed the same way: a series of 1,000 occurrences costs a walk
-// of its terms in the dictionary and a few postings, not 1,000 matches.
+// at query time: each event of a series holds one keyword, the series' ID
+// then its start key (fieldSeriesStart), kept as a doc value too. The
+// matches that are events of a series (the matches ANDed with fieldInSeries'
+// postings, a bitmap operation) are read in document order, each one's
+// keyword from the doc values, and the least keyword of each series wins.
+// The cost is one doc value read per matching event of a series, nothing
+// per event outside the window: a series of 1,000 occurrences of which a
+// window holds 8 costs 8 reads. (Walking the keywords in the dictionary
+// instead found each series' first without reading the others, but read
+// the postings of every keyword after the window's start until one
+// matched: 59 ms a list at 100,000 events, a fifth of them in series,
+// against 1.3 ms without the collapse.)
 
-// seriesKey is the fieldSeriesStart prefix of a series' events: its ID, as
-// idKey writes it.
+// seriesKeyLen is the length of the fieldSeriesStart prefix that names the
+// series: its ID, as idKey writes it.
 const seriesKeyLen = 19
 
 // seriesStartTerm is the fieldSeriesStart term of an event of a series.
@@ -43,12 +47,15 @@ type seriesFirst struct {
 	doc  uint32
 }
 
-// oncePerSeries is matches with, of each series, only its first match;
-// startsFrom is the query's lower bound on start as a start key's first
-// characters ("" for none).
-func (s *segments) oncePerSeries(matches docSet, startsFrom string) (docSet, error) {
+// oncePerSeries is matches with, of each series, only its first match.
+func (s *segments) oncePerSeries(matches docSet) (docSet, error) {
+	values, err := s.snap.DocValueReader([]string{fieldSeriesStart})
+	if err != nil {
+		return nil, err
+	}
 	firsts := map[string]seriesFirst{}
 	inSeries := make(docSet, len(s.segs))
+	var id index.IndexInternalID
 	for seg, m := range matches {
 		if m == nil {
 			continue
@@ -57,41 +64,32 @@ func (s *segments) oncePerSeries(matches docSet, startsFrom string) (docSet, err
 		if err != nil {
 			return nil, err
 		}
-		if all == nil || !m.Intersects(all) {
+		if all == nil {
 			continue
 		}
 		inSeries[seg] = all
-		current, found := "", false
-		err = s.termsIn(seg, fieldSeriesStart, "", "", func(term string) (bool, error) {
-			if len(term) <= seriesKeyLen {
-				return false, errors.New("index: a series start term without its start")
+		for n, it := 0, roaring.And(m, all).Iterator(); it.HasNext(); n++ {
+			if n%checkDoneEvery == 0 && s.ctx.Err() != nil {
+				return nil, s.ctx.Err()
+			}
+			doc := it.Next()
+			id = index.NewIndexInternalID(id, s.offsets[seg]+uint64(doc))
+			var term string
+			err := values.VisitDocValues(id, func(field string, value []byte) {
+				if field == fieldSeriesStart && len(value) > seriesKeyLen {
+					term = string(value)
+				}
+			})
+			if err != nil {
+				return nil, err
+			}
+			if term == "" {
+				return nil, errors.New("index: an event of a series without its series start")
 			}
 			series := term[:seriesKeyLen]
-			if series != current {
-				current, found = series, false
-			}
-			if found || term[seriesKeyLen:] < startsFrom {
-				return false, nil
-			}
-			bm, doc, one, err := s.postingsOf(seg, fieldSeriesStart, []byte(term))
-			if err != nil {
-				return false, err
-			}
-			ok := one && m.Contains(doc)
-			if !one && bm != nil {
-				doc, ok = firstIn(bm, m)
-			}
-			if !ok {
-				return false, nil
-			}
-			found = true
 			if f, seen := firsts[series]; !seen || term < f.term {
-				firsts[series] = seriesFirst{string([]byte(term)), seg, doc}
+				firsts[series] = seriesFirst{term, seg, doc}
 			}
-			return false, nil
-		})
-		if err != nil {
-			return nil, err
 		}
 	}
 	kept := make(docSet, len(s.segs))
@@ -114,15 +112,6 @@ func (s *segments) oncePerSeries(matches docSet, startsFrom string) (docSet, err
 	})
 }
 
-// startsFrom is the start key prefix below which no match of q starts.
-func startsFrom(q calendar.PostQuery) string {
-	if q.StartAfter == nil {
-		return ""
-	}
-	lo, _ := secondsRange(q.StartAfter, nil)
-	return sortKeySecond(lo)
-}
-
 // droppedByOncePerSeries are the IDs of the matches of q that showing each
 // series once leaves out: the queries bleve runs (another order than by
 // start, relevance, the map's grid) leave them out by ID.
@@ -136,7 +125,7 @@ func (i *Index) droppedByOncePerSeries(ctx context.Context, q calendar.PostQuery
 	if err != nil {
 		return nil, err
 	}
-	kept, err := s.oncePerSeries(matches, startsFrom(q))
+	kept, err := s.oncePerSeries(matches)
 	if err != nil {
 		return nil, err
 	}

@@ -224,7 +224,7 @@ func (i *Index) searchBitmaps(ctx context.Context, q calendar.PostQuery, near qu
 	defer func() { err = errors.Join(err, release()) }()
 	matches, err := s.eval(i.filter(q, near))
 	if err == nil && q.OncePerSeries {
-		matches, err = s.oncePerSeries(matches, startsFrom(q))
+		matches, err = s.oncePerSeries(matches)
 	}
 	if err != nil {
 		return calendar.PostPage{}, err
