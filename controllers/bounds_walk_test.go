@@ -447,7 +447,7 @@ var limitsRows = []limitsRow{
 	{"organizers of an event", []limitsBound{{0, "maxItems", []string{"POST /events organizer"}}, {1, "maxItems", []string{"POST /events categories", "POST /events tags"}}}},
 	{"any list parameter", []limitsBound{{0, "maxItems", []string{"GET /events categories", "GET /events include", "GET /events facets", "GET /venues status", "GET /media author", "GET /categories exclude"}}}},
 	{"`page` of a list", []limitsBound{{0, "maximum", []string{"* page"}}}},
-	{"`per_page` of a list", []limitsBound{{0, "clamp", []string{"GET /events per_page", "GET /events.ics per_page", "GET /venues per_page", "GET /media per_page", "GET /tags per_page"}},
+	{"`per_page` of a list", []limitsBound{{0, "clamp", []string{"GET /events per_page", "GET /events.ics per_page", "GET /events/{id}/{relation} per_page", "GET /venues per_page", "GET /media per_page", "GET /tags per_page"}},
 		{2, "minimum", []string{"GET /changes per_page"}}, {3, "maximum", []string{"GET /changes per_page"}}}},
 	{"`search`", []limitsBound{{0, "maxLength", []string{"* search"}}}},
 	{"`near` (a place's name), `geo_bounds`", []limitsBound{{0, "maxLength", []string{"* near", "* geo_bounds"}}}},
