@@ -23,7 +23,8 @@ import (
 // Bounds of the summaries: the starts counted to come for one series, the
 // next starts shown, the periods one series' expansion may visit, and the
 // time the expansions of one answer (a page, a feed) may take together.
-// Past them, remaining (or next) is null: the text still says the rule.
+// Past them, remaining is null (and next left out): the text still says the
+// rule.
 const (
 	MaxSummaryRemaining = MaxOccurrencesAhead
 	MaxSummaryNext      = 5
@@ -46,8 +47,9 @@ type RecurrenceSummary struct {
 	// answer's budget ran out.
 	Remaining *int `json:"remaining"`
 	// Next are the next starts (local, in the series' zone), at most
-	// MaxSummaryNext; null when the answer's budget ran out.
-	Next []string `json:"next"`
+	// MaxSummaryNext ([] when none is to come); left out when the answer's
+	// budget ran out.
+	Next []string `json:"next,omitzero"`
 }
 
 // summaryBudget is what the summaries of one answer may spend: each
