@@ -73,12 +73,20 @@ func pageOfEvents(t *testing.T, res *response) (ids []string, total, pages float
 	return ids, total, pages
 }
 
+// One small world of series, for the two ways of listing them.
+func TestSeriesListedOnceAndOccurrenceByOccurrence(t *testing.T) {
+	t.Parallel()
+	w := newSeriesWorld(t)
+	t.Run("a list shows each series once, as its first occurrence in the window", func(t *testing.T) {
+		aListShowsEachSeriesOnce(t, w)
+	})
+	t.Run("a series lists its occurrences within a window", func(t *testing.T) { aSeriesListsItsOccurrences(t, w) })
+}
+
 // hide_subsequent_recurrences shows each series once, as its first
 // occurrence within the window that the caller may read: totals, pages and
 // facets count it once; the feed lists the same.
-func TestAListShowsEachSeriesOnceAsItsFirstOccurrenceInTheWindow(t *testing.T) {
-	t.Parallel()
-	w := newSeriesWorld(t)
+func aListShowsEachSeriesOnce(t *testing.T, w *seriesWorld) {
 	s := w.s
 	list := func(who option, params ...string) *response {
 		q := url.Values{"end_date": {w.day(30)}}
@@ -142,9 +150,7 @@ func TestAListShowsEachSeriesOnceAsItsFirstOccurrenceInTheWindow(t *testing.T) {
 // GET /events/<id>/occurrences lists one series' events, itself first, with
 // the list's window and pages, as the read rule lets the caller; an event
 // that is no series, or that the caller may not read, is 404.
-func TestASeriesListsItsOccurrencesWithinAWindow(t *testing.T) {
-	t.Parallel()
-	w := newSeriesWorld(t)
+func aSeriesListsItsOccurrences(t *testing.T, w *seriesWorld) {
 	s := w.s
 	occurrences := func(id string, who option, params ...string) *response {
 		q := url.Values{}
