@@ -220,7 +220,13 @@ func (p *phrasebook) say(opt *rrule.ROption, rdates int, exceptions []time.Time,
 	case opt.Count > 0:
 		fmt.Fprintf(&b, p.times, opt.Count)
 	case !opt.Until.IsZero():
-		fmt.Fprintf(&b, p.until, p.date(opt.Until.In(zone), p.monthNames))
+		// An UNTIL at midnight ends the day before: "until 2 June" is
+		// written UNTIL the 3rd at 00:00 by most calendars.
+		until := opt.Until.In(zone)
+		if until.Hour() == 0 && until.Minute() == 0 && until.Second() == 0 {
+			until = until.Add(-time.Second)
+		}
+		fmt.Fprintf(&b, p.until, p.date(until, p.monthNames))
 	}
 	switch {
 	case rdates == 1:
