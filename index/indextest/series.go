@@ -12,7 +12,7 @@ import (
 // runOncePerSeries: a list that shows each series once keeps, of each
 // series' matches, the first by start (within the window and what the
 // reader may read), whatever the list's order; its totals, pages and facets
-// count the series once. The world is its own, written in two batches, so
+// count the series once. A series' own list holds it and its occurrences. The world is its own, written in two batches, so
 // that one series' events lie in two segments of an index that has them.
 func runOncePerSeries(t *testing.T, b Backend) {
 	t.Parallel()
@@ -62,6 +62,10 @@ func runOncePerSeries(t *testing.T, b Backend) {
 			[]int64{weekly, beforeWindow, hiddenFirst, single}, -1},
 		{"every occurrence without it", calendar.PostQuery{Type: calendar.PostTypeEvent, Order: calendar.OrderStart, StartAfter: window},
 			[]int64{w2, single, h2, w3, h3, w4}, -1},
+		{"the events of one series: itself and its occurrences", calendar.PostQuery{Type: calendar.PostTypeEvent, Order: calendar.OrderStart, Series: ptr(weekly)},
+			[]int64{weekly, w2, w3, w4}, -1},
+		{"of a series, those the reader reads", calendar.PostQuery{Type: calendar.PostTypeEvent, Order: calendar.OrderStart, Series: ptr(hiddenFirst)},
+			[]int64{h2, h3}, -1},
 	})
 	t.Run("facets count each series once", func(t *testing.T) {
 		page, err := idx.SearchPosts(context.Background(), visitor(calendar.PostQuery{StartAfter: window, Limit: 1, Facets: []string{calendar.FacetCategories}}))
