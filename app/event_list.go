@@ -9,11 +9,17 @@ import (
 // List answers GET /events through the index.
 func (s *Events) List(ctx context.Context, caller Caller, f EventFilter) (*Page[EventView], error) {
 	ctx = searchingAs(ctx, caller)
-	page, perPage := s.paging(f.Page)
 	q, near, err := s.listQuery(ctx, caller, f)
 	if err != nil {
 		return nil, err
 	}
+	return s.listPage(ctx, caller, f, q, near)
+}
+
+// listPage answers one page of q, the index query of f, as the event list
+// does.
+func (s *Events) listPage(ctx context.Context, caller Caller, f EventFilter, q calendar.PostQuery, near *nearMe) (*Page[EventView], error) {
+	page, perPage := s.paging(f.Page)
 	q.Offset, q.Limit = (page-1)*perPage, perPage
 	found, err := s.searchFaceted(ctx, q)
 	if err != nil {

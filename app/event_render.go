@@ -1,8 +1,10 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
+	"slices"
 	"time"
 
 	"calendar/app/calendar"
@@ -72,8 +74,11 @@ type EventView struct {
 	// Recurrence is a series' rules; PostParent an occurrence's series.
 	Recurrence []string `json:"recurrence,omitempty"`
 	PostParent int64    `json:"post_parent,omitempty"`
-	modifiedAt time.Time
-	revision   int64
+	// RecurrenceSummary is on every event of a series the caller may read:
+	// the series' rules in words and its dates to come.
+	RecurrenceSummary *RecurrenceSummary `json:"recurrence_summary,omitempty"`
+	modifiedAt        time.Time
+	revision          int64
 }
 
 // DateDetails are a date's parts as zero-padded strings.
@@ -136,7 +141,56 @@ func (s *Events) render(ctx context.Context, caller Caller, events []*calendar.P
 	for i, e := range events {
 		s.showTo(caller, &out[i], e, password)
 	}
-	return out, nil
+	return out, s.addSummaries(ctx, caller, events, out, password)
+}
+
+// addSummaries gives each event of a series that its caller is shown its
+// series' recurrence_summary, worked out once per series and answer (it
+// depends on the time, so it is not kept with the views); the series of
+// occurrences listed without it are read in one query, and an occurrence
+// whose series the caller may not read has none.
+func (s *Events) addSummaries(ctx context.Context, caller Caller, events []*calendar.Post, views []EventView, password string) error {
+	series := map[int64]*calendar.Post{}
+	for _, e := range events {
+		if e.Parent == 0 && isSeries(e) {
+			series[e.ID] = e
+		}
+	}
+	var missing []int64
+	for _, e := range events {
+		if e.Parent != 0 && series[e.Parent] == nil && !slices.Contains(missing, e.Parent) {
+			missing = append(missing, e.Parent)
+		}
+	}
+	if len(missing) > 0 {
+		parents, err := s.store.Posts().GetMany(ctx, missing)
+		if err != nil {
+			return err
+		}
+		for _, p := range parents {
+			if p.Type == calendar.PostTypeEvent && p.Parent == 0 && isSeries(p) && p.Status != calendar.StatusTrash && calendar.CanRead(caller.User, p) {
+				series[p.ID] = p
+			}
+		}
+	}
+	budget, summaries := newSummaryBudget(), map[int64]*RecurrenceSummary{}
+	for i, e := range events {
+		id := cmp.Or(e.Parent, e.ID)
+		p := series[id]
+		if p == nil || !s.shown(caller, e, password) {
+			continue
+		}
+		summary, done := summaries[id]
+		if !done {
+			var err error
+			if summary, err = summarize(p.Recurrence, p.Excluded, p.Start, s.eventZone(p), s.now(), s.settings.Languages, budget); err != nil {
+				summary = nil // rules stored before a stricter check: the event is answered without
+			}
+			summaries[id] = summary
+		}
+		views[i].RecurrenceSummary = summary
+	}
+	return nil
 }
 
 // showTo fits a rendered event to its caller, as the read rule and the

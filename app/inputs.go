@@ -137,6 +137,10 @@ type EventFilter struct {
 	GeoPrecision *int64
 	// Highlight asks for each event's highlight of the search's words.
 	Highlight bool
+	// HideSubsequentRecurrences shows each series once, as its first
+	// occurrence within the window that the caller may read
+	// (calendar.PostQuery.OncePerSeries).
+	HideSubsequentRecurrences bool
 	// AllDates leaves out the list's default window (yesterday to two
 	// years ahead): a subscription's filter bounds only the dates it names.
 	AllDates bool

@@ -14,6 +14,8 @@ import (
 //	event           404 rest-event-not-found            400 rest-invalid-event-id      403 event-not-accessible            400 rest_invalid_param (slug)
 //	                                                                                   (trashed, for authors and below:
 //	                                                                                   403 event-no-longer-available)
+//	a series'       as event, but for an event that is no series, or that the caller may not read: 404 rest-event-not-series
+//	occurrences
 //	venue           404 venue-not-found (/0)            400 rest_invalid_param (id)    403 venue-not-accessible            400 rest_invalid_param (slug)
 //	                400 rest_invalid_param (id)
 //	organizer       as venue, organizer-*
@@ -42,6 +44,7 @@ var itemErrors = struct {
 	eventMissing     func(id int64) *calendar.Error
 	eventWrongType   func() *calendar.Error
 	eventTrashed     func() *calendar.Error
+	notSeries        func(id int64) *calendar.Error
 	postZero         func(postType string) *calendar.Error
 	postUnreadable   func(postType string) *calendar.Error
 	byRefNotFound    func(param string) error
@@ -58,6 +61,9 @@ var itemErrors = struct {
 	},
 	eventTrashed: func() *calendar.Error {
 		return calendar.NewError(calendar.KindForbidden, "event-no-longer-available", "This event is no longer available")
+	},
+	notSeries: func(id int64) *calendar.Error {
+		return calendar.NewError(calendar.KindNotFound, "rest-event-not-series", fmt.Sprintf("Event with ID %d is not a series.", id))
 	},
 	postZero: func(postType string) *calendar.Error {
 		return calendar.NewError(calendar.KindNotFound, postType+"-not-found", "The requested post ID does not exist or is not a "+postType+".")

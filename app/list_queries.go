@@ -78,7 +78,7 @@ func (s *Events) listQuery(ctx context.Context, caller Caller, f EventFilter) (c
 			*l.dst = *l.ids
 		}
 	}
-	q.Featured, q.HasGeo = f.Featured, f.HasGeo
+	q.Featured, q.HasGeo, q.OncePerSeries = f.Featured, f.HasGeo, f.HideSubsequentRecurrences
 	if f.EventStatuses != nil {
 		for _, st := range *f.EventStatuses {
 			if !slices.Contains(calendar.EventStatuses, st) {

@@ -140,7 +140,11 @@ var errRulesTooCostly = errors.New("the rules take too long to expand")
 // DTSTART, itself the first occurrence) in zone: the RRULE's, as app/recur
 // expands it within its budget, and the RDATEs, less the EXDATEs, in order.
 func (r *rules) between(start, from, until time.Time, zone *time.Location, limit int) ([]time.Time, error) {
-	budget := recur.Budget{Periods: expansionPeriods, Deadline: time.Now().Add(expansionTime)}
+	return r.within(start, from, until, zone, limit, recur.Budget{Periods: expansionPeriods, Deadline: time.Now().Add(expansionTime)})
+}
+
+// within is between under another budget.
+func (r *rules) within(start, from, until time.Time, zone *time.Location, limit int, budget recur.Budget) ([]time.Time, error) {
 	var out []time.Time
 	for _, opt := range r.options {
 		starts, err := recur.Expand(opt, start.In(zone), from, until, limit, budget)

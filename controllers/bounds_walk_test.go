@@ -186,7 +186,8 @@ type boundWalk struct {
 func newBoundWalk(t *testing.T, s *service) *boundWalk {
 	w := &boundWalk{t: t, s: s, ids: map[string]string{"media": "999999", "users": "1", "webhooks": "999999"}, slugs: map[string]string{}, atTried: map[string]bool{}}
 	event := s.do("POST", "/vendor/events/v1/events", asAdmin(), jsonBody(map[string]any{"title": walkBase["title"],
-		"start_date": walkBase["start_date"], "end_date": walkBase["end_date"]}))
+		"start_date": walkBase["start_date"], "end_date": walkBase["end_date"],
+		"recurrence": "RRULE:FREQ=WEEKLY;COUNT=2"})) // a series (past the horizon: nothing made), so its occurrences are listed
 	event.expectStatus(t, http.StatusCreated)
 	w.ids["events"] = idOf(event.object(t))
 	for _, kind := range []string{"venue", "organizer"} {
@@ -226,6 +227,7 @@ func (w *boundWalk) target(path string) string {
 	kind := resource(path)
 	path = strings.ReplaceAll(path, "{id}", w.ids[kind])
 	path = strings.ReplaceAll(path, "{slug}", w.slugs[kind])
+	path = strings.ReplaceAll(path, "{relation}", "occurrences")
 	return strings.ReplaceAll(path, "{uuid}", "no-such-uuid")
 }
 
@@ -402,6 +404,8 @@ func indexArg(index map[string]map[string]any, path, method, name string) map[st
 		switch m {
 		case "{id}":
 			return `(?P<id>\d+)`
+		case "{relation}":
+			return `(?P<relation>occurrences)`
 		default:
 			return `(?P<` + m[1:len(m)-1] + `>[^/]+)`
 		}
@@ -445,7 +449,7 @@ var limitsRows = []limitsRow{
 	{"organizers of an event", []limitsBound{{0, "maxItems", []string{"POST /events organizer"}}, {1, "maxItems", []string{"POST /events categories", "POST /events tags"}}}},
 	{"any list parameter", []limitsBound{{0, "maxItems", []string{"GET /events categories", "GET /events include", "GET /events facets", "GET /venues status", "GET /media author", "GET /categories exclude"}}}},
 	{"`page` of a list", []limitsBound{{0, "maximum", []string{"* page"}}}},
-	{"`per_page` of a list", []limitsBound{{0, "clamp", []string{"GET /events per_page", "GET /events.ics per_page", "GET /venues per_page", "GET /media per_page", "GET /tags per_page"}},
+	{"`per_page` of a list", []limitsBound{{0, "clamp", []string{"GET /events per_page", "GET /events.ics per_page", "GET /events/{id}/{relation} per_page", "GET /venues per_page", "GET /media per_page", "GET /tags per_page"}},
 		{2, "minimum", []string{"GET /changes per_page"}}, {3, "maximum", []string{"GET /changes per_page"}}}},
 	{"`search`", []limitsBound{{0, "maxLength", []string{"* search"}}}},
 	{"`near` (a place's name), `geo_bounds`", []limitsBound{{0, "maxLength", []string{"* near", "* geo_bounds"}}}},

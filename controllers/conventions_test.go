@@ -192,8 +192,11 @@ func TestHeadAnswersEveryReadLikeGetWithoutABody(t *testing.T) {
 			}
 			path := wpParam.ReplaceAllStringFunc(pattern, func(m string) string {
 				name := wpParam.FindStringSubmatch(m)[1]
-				if name == "id" {
+				switch name {
+				case "id":
 					return idOf(item)
+				case "relation":
+					return "occurrences"
 				}
 				return item[name].(string)
 			})

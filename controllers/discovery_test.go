@@ -64,6 +64,7 @@ func TestTheNamespaceRootListsEveryRouteWithMethodsAndArgs(t *testing.T) {
 	}
 	want["/vendor/events/v1/events"] = []string{"GET", "POST"}
 	want[`/vendor/events/v1/events/(?P<id>\d+)`] = []string{"GET", "DELETE", "POST", "PUT", "PATCH"}
+	want[`/vendor/events/v1/events/(?P<id>\d+)/(?P<relation>occurrences)`] = []string{"GET"}
 	want[`/vendor/events/v1/events/by-slug/(?P<slug>[^/]+)`] = []string{"GET", "DELETE", "POST", "PUT", "PATCH"}
 	for _, kind := range []string{"categories", "tags", "media"} {
 		base := "/vendor/events/v1/" + kind
@@ -100,7 +101,12 @@ func TestTheNamespaceRootListsEveryRouteWithMethodsAndArgs(t *testing.T) {
 
 	t.Run("every listed route answers each of its methods", func(t *testing.T) {
 		for path, rt := range got {
-			url := wpParam.ReplaceAllString(path, "1")
+			url := wpParam.ReplaceAllStringFunc(path, func(m string) string {
+				if wpParam.FindStringSubmatch(m)[1] == "relation" {
+					return "occurrences"
+				}
+				return "1"
+			})
 			for _, m := range toStrings(rt["methods"]) {
 				res := s.do(m, url)
 				if res.Status == http.StatusNotFound && strings.Contains(string(res.Body), "rest_no_route") {

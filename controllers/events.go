@@ -6,6 +6,7 @@ import (
 	"errors"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/go-fuego/fuego"
@@ -33,6 +34,7 @@ type eventService interface {
 	Delete(ctx context.Context, caller app.Caller, ref app.PostRef, force bool) (app.Removal[*app.EventView], error)
 	Feed(ctx context.Context, caller app.Caller, f app.EventFilter) (*app.Feed, error)
 	siteFeeds
+	Occurrences(ctx context.Context, caller app.Caller, ref app.PostRef, f app.EventFilter) (*app.Page[app.EventView], error)
 }
 
 // mountEvents registers the event routes: list and create, then read, update
@@ -56,6 +58,7 @@ func mountEvents(api *API, events eventService, venueMeta, organizerMeta []strin
 	}, fuego.OptionSummary("List events (Accept: text/calendar gives the iCalendar feed of events.ics)"),
 		fuego.OptionAddResponse(http.StatusOK, "One page of events", fuego.Response{Type: EventList{}}))
 	mountEventFeed(api, events)
+	mountOccurrences(api, events)
 
 	handle(api, EventsNamespace, []string{http.MethodPost}, "/events", eventWriteArgs(true), func(r *Request) (*app.EventView, error) {
 		in, err := readInput(r)
@@ -101,6 +104,32 @@ func mountEvents(api *API, events eventService, venueMeta, organizerMeta []strin
 	api.register(EventsNamespace, "/"+EventsNamespace+"/events/{id}.ics", []string{http.MethodGet}, append([]Arg{idArg}, readArgs...))
 }
 
+// occurrencesArgs are the parameters of GET /events/<id>/occurrences: the
+// list's, but those that choose other events than the series'.
+var occurrencesArgs = slices.DeleteFunc(slices.Clone(eventListArgs), func(a Arg) bool {
+	return a.Name == "post_parent" || a.Name == "include" || a.Name == "hide_subsequent_recurrences"
+})
+
+// mountOccurrences registers GET /events/<id>/occurrences.
+func mountOccurrences(api *API, events eventService) {
+	path := "/events/{id}/{relation}"
+	relation := Arg{Name: "relation", Type: TypeString, Required: true, Enum: []string{"occurrences"}, Description: "occurrences: the series' events."}
+	handle(api, EventsNamespace, []string{http.MethodGet}, path, append([]Arg{idArg, relation}, occurrencesArgs...), func(r *Request) (any, error) {
+		f, err := readEventFilter(r.Values)
+		if err != nil {
+			return nil, err
+		}
+		ref := postRef(r)
+		page, err := events.Occurrences(r.Context(), r.Caller, ref, f)
+		if err != nil {
+			return nil, err
+		}
+		self := "/events/" + strconv.FormatInt(ref.ID, 10) + "/occurrences"
+		return withGrid(withFacets(listAnswer(api, r, "events", self, occurrencesArgs, page), page.Facets), page.Grid), nil
+	}, fuego.OptionSummary("List one series' occurrences (the series first), with the event list's window, pages and filters; 404 for an event that is not a series"),
+		fuego.OptionAddResponse(http.StatusOK, "One page of the series' events", fuego.Response{Type: EventList{}}))
+}
+
 var dateDescriptions = map[string]string{
 	"start_date":    "Events that start on or after this date (the whole day unless strict_dates).",
 	"end_date":      "Events that end on or before this date (the whole day unless strict_dates).",
@@ -128,6 +157,8 @@ var eventListArgs = func() []Arg {
 			Description: "Only events of these event statuses (any of them): canceled,postponed. Lists show every status by default, so that front-ends can label them."},
 		Arg{Name: "status", Type: TypeArray, Items: TypeString, Description: "Statuses to list; only publish for visitors who may not edit. Only the posts the caller may read are listed."},
 		Arg{Name: "post_parent", Type: TypeInteger, Description: "Only the children of this event."},
+		Arg{Name: "hide_subsequent_recurrences", Type: TypeBoolean, Default: false,
+			Description: "true: each series once, as its first occurrence within the list's window (and its other filters) that the caller may read; totals, pages and facets count it once."},
 		Arg{Name: "include", Type: TypeArray, Items: TypeInteger, Description: "Only these events; date filters are ignored."},
 		date("starts_before"), date("starts_after"), date("ends_before"), date("ends_after"),
 		Arg{Name: "strict_dates", Type: TypeString, Default: "false", NotEmpty: true, Description: "true: compare the dates as sent; otherwise whole days."},
@@ -202,6 +233,7 @@ func readEventFilter(v Values) (app.EventFilter, error) {
 	}
 	f.Password, _ = v.String("password")
 	f.Highlight, _ = v.Bool("highlight")
+	f.HideSubsequentRecurrences, _ = v.Bool("hide_subsequent_recurrences")
 	for _, name := range app.DateParams() {
 		if raw, ok := v.String(name); ok {
 			f.Dates[name] = raw

@@ -69,6 +69,13 @@ func (r *recordedEvents) Delete(_ context.Context, caller app.Caller, ref app.Po
 	return app.Removal[*app.EventView]{ForGood: &app.Deleted[*app.EventView]{Deleted: true, Previous: &app.EventView{ID: ref.ID}}}, nil
 }
 
+func (r *recordedEvents) Occurrences(_ context.Context, caller app.Caller, ref app.PostRef, f app.EventFilter) (*app.Page[app.EventView], error) {
+	if err := r.record("Occurrences", caller, ref, f); err != nil {
+		return nil, err
+	}
+	return &app.Page[app.EventView]{Page: 1, PerPage: 10}, nil
+}
+
 func (r *recordedEvents) Feed(_ context.Context, caller app.Caller, f app.EventFilter) (*app.Feed, error) {
 	if err := r.record("Feed", caller, f); err != nil {
 		return nil, err
@@ -144,6 +151,7 @@ func TestTheEventListReadsItsParametersIntoTheFilter(t *testing.T) {
 			app.EventFilter{Near: app.NearInput{Place: ptr("Köln"), Bounds: ptr("50.8,6.8,51.0,7.1")}}},
 		{"relevance", "orderby=relevance&search=jazz", app.EventFilter{OrderBy: "relevance", Search: ptr("jazz")}},
 		{"event statuses", "event_status=canceled,postponed", app.EventFilter{EventStatuses: &[]string{"canceled", "postponed"}}},
+		{"each series once", "hide_subsequent_recurrences=1", app.EventFilter{HideSubsequentRecurrences: true}},
 		{"an order of WordPress' the plugin ignores", "orderby=title", app.EventFilter{}},
 		{"per_page capped", "per_page=500", app.EventFilter{Page: app.PageRequest{PerPage: calendar.MaxPerPage}}},
 		{"ticketed=false is no filter", "ticketed=false", app.EventFilter{}},
@@ -154,6 +162,26 @@ func TestTheEventListReadsItsParametersIntoTheFilter(t *testing.T) {
 		if got := svc.got()[0].(app.EventFilter); !reflect.DeepEqual(got, noDates(tc.want)) {
 			t.Errorf("%s: the service was asked %s, want %s", tc.name, show(got), show(noDates(tc.want)))
 		}
+	}
+}
+
+// GET /events/<id>/occurrences reads the list's parameters but those that
+// choose other events than the series'; a path of another shape is no
+// route.
+func TestASeriesOccurrencesReadTheListsParameters(t *testing.T) {
+	t.Parallel()
+	svc := &recordedEvents{}
+	s := eventsAlone(t, svc)
+	s.do("GET", aloneAPI+"/events/7/occurrences?per_page=3&start_date=2030-01-01&post_parent=9&include=1&hide_subsequent_recurrences=1").expectStatus(t, http.StatusOK)
+	want := app.EventFilter{Page: app.PageRequest{PerPage: 3}, Dates: app.Dates{"start_date": "2030-01-01"}}
+	if got := svc.got(); got[0] != (app.PostRef{ID: 7}) || !reflect.DeepEqual(got[1], want) {
+		t.Fatalf("the service was asked %v %s, want series 7 and %s", got[0], show(got[1].(app.EventFilter)), show(want))
+	}
+	for _, path := range []string{"/events/x/occurrences", "/events/7/instances", "/events/by-slug/occurrences/occurrences"} {
+		s.do("GET", aloneAPI+path).expectError(t, http.StatusNotFound, "rest_no_route")
+	}
+	if calls := svc.called(); calls != "Occurrences" {
+		t.Fatalf("the service was asked %s", calls)
 	}
 }
 

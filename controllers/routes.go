@@ -76,7 +76,13 @@ type lastModifier interface{ LastModified() time.Time }
 var (
 	pathParam   = regexp.MustCompile(`\{([a-z_]+)\}`)
 	digitsOnly  = regexp.MustCompile(`^[0-9]+$`)
-	routeRegexp = map[string]string{"id": `(?P<id>\d+)`, "slug": `(?P<slug>[^/]+)`}
+	routeRegexp = map[string]string{"id": `(?P<id>\d+)`, "slug": `(?P<slug>[^/]+)`, "relation": `(?P<relation>occurrences)`}
+	// pathShapes are what a path parameter may be, else the path is no
+	// route (rest_no_route). A relation names what an item's sub-path
+	// lists: Go's mux takes no /events/{id}/occurrences beside
+	// /events/by-slug/{slug} (both match /events/by-slug/occurrences, neither
+	// more specific), so such a route is /events/{id}/{relation}.
+	pathShapes = map[string]*regexp.Regexp{"id": digitsOnly, "relation": regexp.MustCompile(`^occurrences$`)}
 )
 
 // Methods that update: WordPress' EDITABLE.
@@ -97,7 +103,7 @@ func handle[T any](api *API, namespace string, methods []string, path string, ar
 		pathValues := map[string]string{}
 		for _, name := range names {
 			v := r.PathValue(name)
-			if name == "id" && !digitsOnly.MatchString(v) {
+			if re := pathShapes[name]; re != nil && !re.MatchString(v) {
 				return zero, errNoRoute()
 			}
 			pathValues[name] = v

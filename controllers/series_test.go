@@ -76,8 +76,8 @@ func TestTheDocDescribesRecurrence(t *testing.T) {
 		}
 	}
 	view := doc["components"].(map[string]any)["schemas"].(map[string]any)["EventView"].(map[string]any)["properties"].(map[string]any)
-	if view["recurrence"] == nil || view["post_parent"] == nil {
-		t.Fatalf("the event schema has no recurrence or post_parent: %v", keys(view))
+	if view["recurrence"] == nil || view["post_parent"] == nil || view["recurrence_summary"] == nil {
+		t.Fatalf("the event schema has no recurrence, post_parent or recurrence_summary: %v", keys(view))
 	}
 }
 

@@ -21,7 +21,8 @@ func TestSwaggerUIsFirstExecuteOfEveryOperationIsAnswered(t *testing.T) {
 	ids, slugs := map[string]string{}, map[string]string{}
 	event := s.do("POST", "/vendor/events/v1/events", asAdmin(), jsonBody(map[string]any{"title": "Jazz night",
 		"start_date": "tomorrow 8pm", "end_date": "tomorrow 11pm", "venue": map[string]any{"venue": "Salle Pleyel", "city": "Paris", "country": "France"},
-		"organizer": map[string]any{"organizer": "Le club"}, "categories": "Jazz", "tags": "live"}))
+		"organizer": map[string]any{"organizer": "Le club"}, "categories": "Jazz", "tags": "live",
+		"recurrence": "RRULE:FREQ=WEEKLY;COUNT=2"})) // a series: its occurrences are listed
 	event.expectStatus(t, http.StatusCreated)
 	e := event.object(t)
 	ids["events"], slugs["events"] = idOf(e), e["slug"].(string)
@@ -47,7 +48,7 @@ func TestSwaggerUIsFirstExecuteOfEveryOperationIsAnswered(t *testing.T) {
 		paths := asMap(doc["paths"])
 		for _, path := range keys(paths) {
 			resource, _, _ := strings.Cut(strings.TrimPrefix(path, "/"), "/")
-			target := strings.NewReplacer("{id}", ids[resource], "{slug}", slugs[resource], "{uuid}", uuid).Replace(path)
+			target := strings.NewReplacer("{id}", ids[resource], "{relation}", "occurrences", "{slug}", slugs[resource], "{uuid}", uuid).Replace(path)
 			for _, method := range keys(asMap(paths[path])) {
 				op := asMap(asMap(paths[path])[method])
 				where := strings.ToUpper(method) + " " + ns + path

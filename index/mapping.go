@@ -23,7 +23,7 @@ import (
 
 // MappingVersion changes whenever the mapping or the indexed document changes:
 // the index is then rebuilt from the store.
-const MappingVersion = 28 // 23: events start and end at their local wall-clock times; 24: spaceless scripts in pairs, marks in words, words folded after tokenizing, stems per language; 25: venues and events marked with the venue's public position (place), events placed from their venue as stored when indexed; 26: the parts of words (word_parts), which the plugin's search reads; 27: events' event_status, which the list's filter reads; 28: the parts of the words of venues', organizers' and attachments' searchable fields (parts_*), which their search reads, in place of the whole values (text_*)
+const MappingVersion = 29 // 23: events start and end at their local wall-clock times; 24: spaceless scripts in pairs, marks in words, words folded after tokenizing, stems per language; 25: venues and events marked with the venue's public position (place), events placed from their venue as stored when indexed; 26: the parts of words (word_parts), which the plugin's search reads; 27: events' event_status, which the list's filter reads; 28: the parts of the words of venues', organizers' and attachments' searchable fields (parts_*), which their search reads, in place of the whole values (text_*); 29: events of a series marked with their series and start (in_series, series_start), which a list showing each series once reads
 
 // ServesFrom is the oldest mapping version whose index this release's
 // queries answer correctly, and whose mapping takes this release's
@@ -43,8 +43,9 @@ const MappingVersion = 28 // 23: events start and end at their local wall-clock 
 // event search reads word_parts, which a 25 index does not have; 27's
 // event_status filter reads a field a 26 index lacks; 28's venue,
 // organizer and media searches read parts_* fields, which a 27 index does
-// not have).
-const ServesFrom = 28
+// not have; 29's list showing each series once reads series_start, which a
+// 28 index lacks).
+const ServesFrom = 29
 
 // Versions are the mapping versions a release builds and serves, and the
 // languages its index stems in (some of Languages): an index stemming in
@@ -121,7 +122,12 @@ const (
 	fieldSource   = "source"    // the URL an attachment was sideloaded from
 	fieldSeries   = "series"    // "true" on an event that recurs
 	fieldSeriesOf = "series_of" // an occurrence's series
-	fieldID       = "id"        // terms only: posts are found by their document IDs
+	// An event of a series (the series or an occurrence): "true", and the
+	// series' ID then its start key, for a list that shows each series once
+	// (series.go).
+	fieldInSeries    = "in_series"
+	fieldSeriesStart = "series_start"
+	fieldID          = "id" // terms only: posts are found by their document IDs
 	// One keyword each for the two post orders: sorting by a single doc
 	// value is several times faster than by start, then date, then ID
 	// (125 ms against 22 ms for 90,000 events).
@@ -152,10 +158,10 @@ func newMapping(languages []string) mapping.IndexMapping {
 	doc := bleve.NewDocumentStaticMapping()
 	doc.AddSubDocumentMapping("_all", bleve.NewDocumentDisabledMapping()) // nothing searches every field at once
 	doc.AddFieldMappingsAt(fieldGeo, geo)
-	for _, f := range []string{fieldHasGeo, fieldPlace, fieldListed, fieldKind, fieldType, fieldStatus, fieldAuthor, fieldTitleKey, fieldNameKey, fieldImage, fieldSource, fieldSeries, fieldSeriesOf, fieldEventSt} {
+	for _, f := range []string{fieldHasGeo, fieldPlace, fieldListed, fieldKind, fieldType, fieldStatus, fieldAuthor, fieldTitleKey, fieldNameKey, fieldImage, fieldSource, fieldSeries, fieldSeriesOf, fieldEventSt, fieldInSeries} {
 		doc.AddFieldMappingsAt(f, keywordField)
 	}
-	for _, f := range []string{fieldStartKey, fieldDateKey, fieldVenue, fieldOrgs, fieldCats, fieldTags, fieldFeatured, fieldSlug, fieldNameSort, fieldDescSort} {
+	for _, f := range []string{fieldStartKey, fieldSeriesStart, fieldDateKey, fieldVenue, fieldOrgs, fieldCats, fieldTags, fieldFeatured, fieldSlug, fieldNameSort, fieldDescSort} {
 		doc.AddFieldMappingsAt(f, &sortableKeyword)
 	}
 	mapTime(doc, keywordField, startTime, endTime)
@@ -274,6 +280,10 @@ func newPostDoc(p *calendar.Post, languages []string) postDoc {
 		if len(p.Recurrence) > 0 {
 			d[fieldSeries] = "true"
 		}
+		if series := seriesOf(p); series != 0 {
+			d[fieldInSeries] = "true"
+			d[fieldSeriesStart] = seriesStartTerm(series, d[fieldStartKey].(string))
+		}
 		d[fieldListed] = strconv.FormatBool(!p.HideFromListings)
 	}
 	text := map[string]string{"title": p.Title}
@@ -305,6 +315,18 @@ func newPostDoc(p *calendar.Post, languages []string) postDoc {
 	}
 	addRelevanceFields(d, p)
 	return d
+}
+
+// seriesOf is the series an event belongs to (itself for a series), 0 for
+// none.
+func seriesOf(p *calendar.Post) int64 {
+	if p.Parent != 0 {
+		return p.Parent
+	}
+	if len(p.Recurrence) > 0 {
+		return p.ID
+	}
+	return 0
 }
 
 // capText keeps the first app.MaxIndexedTextBytes of a searchable field of

@@ -37,6 +37,13 @@ func (i *Index) SearchPosts(ctx context.Context, q calendar.PostQuery) (calendar
 	if err != nil {
 		return calendar.PostPage{}, err
 	}
+	if q.OncePerSeries && !fromBitmaps(q) {
+		// bleve runs the query: the matches the collapse drops are left
+		// out by ID (found from the bitmaps, as a page by start does).
+		if q, err = i.withoutDropped(ctx, q, near); err != nil {
+			return calendar.PostPage{}, err
+		}
+	}
 	var page calendar.PostPage
 	if fromBitmaps(q) {
 		page, err = i.searchBitmaps(ctx, q, near)
@@ -47,9 +54,26 @@ func (i *Index) SearchPosts(ctx context.Context, q calendar.PostQuery) (calendar
 		}
 	}
 	if err == nil && q.GeoGrid > 0 {
-		page.Grid, err = i.geoGrid(ctx, q, near)
+		if q, err = i.withoutDropped(ctx, q, near); err == nil {
+			page.Grid, err = i.geoGrid(ctx, q, near)
+		}
 	}
 	return page, err
+}
+
+// withoutDropped is q leaving out by ID what q.OncePerSeries drops, for the
+// searches bleve runs; q itself when it shows every event.
+func (i *Index) withoutDropped(ctx context.Context, q calendar.PostQuery, near query.Query) (calendar.PostQuery, error) {
+	if !q.OncePerSeries {
+		return q, nil
+	}
+	dropped, err := i.droppedByOncePerSeries(ctx, q, near)
+	if err != nil {
+		return q, err
+	}
+	q.OncePerSeries = false
+	q.ExcludeIDs = append(slices.Clip(q.ExcludeIDs), dropped...)
+	return q, nil
 }
 
 // searchQuery runs the bleve search of q (near stands for q.Near).
@@ -184,6 +208,9 @@ func (i *Index) filter(q calendar.PostQuery, near query.Query) query.Query {
 	}
 	if q.Parent != nil {
 		must = append(must, term(fieldSeriesOf, docID(*q.Parent)))
+	}
+	if q.Series != nil {
+		must = append(must, bleve.NewDisjunctionQuery(postIDsQuery([]int64{*q.Series}), term(fieldSeriesOf, docID(*q.Series))))
 	}
 	if q.HasGeo != nil {
 		must = append(must, term(fieldHasGeo, strconv.FormatBool(*q.HasGeo)))

@@ -223,6 +223,9 @@ func (i *Index) searchBitmaps(ctx context.Context, q calendar.PostQuery, near qu
 	}
 	defer func() { err = errors.Join(err, release()) }()
 	matches, err := s.eval(i.filter(q, near))
+	if err == nil && q.OncePerSeries {
+		matches, err = s.oncePerSeries(matches)
+	}
 	if err != nil {
 		return calendar.PostPage{}, err
 	}
@@ -238,6 +241,9 @@ func (i *Index) searchBitmaps(ctx context.Context, q calendar.PostQuery, near qu
 	if err != nil || complete {
 		page.IDs = append(page.IDs, ids...)
 		return page, err
+	}
+	if q, err = i.withoutDropped(ctx, q, near); err != nil {
+		return calendar.PostPage{}, err
 	}
 	res, err := i.searchQuery(ctx, q, near)
 	if err != nil {

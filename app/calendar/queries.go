@@ -75,8 +75,17 @@ type PostQuery struct {
 	// EventStatuses keeps events of these statuses (EventStatuses; any of them).
 	EventStatuses []string
 	Parent        *int64
+	// Series keeps the events of this series: itself and its occurrences.
+	Series *int64
 	// SeriesOnly keeps events that recur (have rules).
 	SeriesOnly bool
+	// OncePerSeries keeps, of the matches that are events of one series
+	// (the series and its occurrences), only the first in start order (then
+	// publication date, then ID), whatever Order the page comes in: a list
+	// that shows each series once, as its first occurrence within the
+	// window and the caller's read rule. Totals, pages and facets count
+	// the series once.
+	OncePerSeries bool
 	// Near keeps posts within a great-circle radius of a point (venues by their
 	// position, events by their venue's); HasGeo keeps those with (or without)
 	// a position.

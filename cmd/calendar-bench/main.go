@@ -142,6 +142,9 @@ func run(n int, recurring float64, dir string, each time.Duration, warmup bool, 
 			return err
 		}
 	}
+	if *only != "" {
+		return nil
+	}
 	if err := measure(fmt.Sprintf("mix, %d clients", conc), serviceURL, all, each, conc); err != nil {
 		return err
 	}

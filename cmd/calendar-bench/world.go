@@ -318,9 +318,27 @@ func (w *world) mix() []queryKind {
 			series.paths = append(series.paths, fmt.Sprintf("/vendor/events/v1/events?post_parent=%d", w.series[srng.Intn(len(w.series))]))
 		}
 		kinds = append(kinds, series)
+		// The same 60-day windows, every occurrence and each series once
+		// (a series of 20 weekly occurrences has 8 or 9 in a window).
+		every, once := queryKind{name: "window, every occurrence"}, queryKind{name: "window, each series once (hide_subsequent_recurrences)"}
+		orng := rand.New(rand.NewSource(5))
+		for i := 0; i < 50; i++ {
+			from := time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC).AddDate(0, orng.Intn(34), 0)
+			q := fmt.Sprintf("/vendor/events/v1/events?start_date=%s&end_date=%s", from.Format("2006-01-02"), from.AddDate(0, 0, 60).Format("2006-01-02"))
+			every.paths = append(every.paths, q)
+			once.paths = append(once.paths, q+"&hide_subsequent_recurrences=true")
+		}
+		kinds = append(kinds, every, once, queryKind{name: "default list, each series once", paths: []string{"/vendor/events/v1/events?hide_subsequent_recurrences=true"}})
+	}
+	if *only != "" {
+		kinds = slices.DeleteFunc(kinds, func(k queryKind) bool { return !strings.Contains(k.name, *only) })
 	}
 	return kinds
 }
+
+// only keeps the kinds whose name holds it, and leaves out the runs of the
+// whole mix, single reads and the ceiling: a short run of a few kinds.
+var only = flag.String("only", "", "measure only the query kinds whose name contains this (no mix, single reads or ceiling runs)")
 
 // singles are single-event reads.
 func (w *world) singles() []string {

@@ -4,7 +4,7 @@
 // types (app/calendar/ports.go, queries.go, visibility.go, position.go):
 // what lists select, count, order and page; the read rule; near a point, in
 // a box, by distance and a map's cells; facets and link counts; terms;
-// highlights; and what writes, deletes and the checkpoint leave. How an
+// highlights; a list showing each series once; and what writes, deletes and the checkpoint leave. How an
 // implementation answers (bitmaps, segments, merges) is its own tests'.
 package indextest
 
@@ -39,6 +39,7 @@ func Run(t *testing.T, b Backend) {
 	t.Run("terms", func(t *testing.T) { runTerms(t, idx) })
 	t.Run("highlights", func(t *testing.T) { runHighlights(t, idx) })
 	t.Run("writes", func(t *testing.T) { runWrites(t, b) })
+	t.Run("once per series", func(t *testing.T) { runOncePerSeries(t, b) })
 }
 
 // put indexes posts and terms.
