@@ -98,6 +98,8 @@ func TestTheREADMEExamplesRunInOrderOnAFreshStart(t *testing.T) {
 		{"media?search=poster", `"slug":"poster-2"`},
 		{"post_parent=$CLASS", `"title":"Yoga class"`},
 		{"events.ics?search=yoga", "RRULE:FREQ=WEEKLY;BYDAY=TU;COUNT=10"},
+		{"hide_subsequent_recurrences=true&search=yoga", `"total":1,`},
+		{"$CLASS/occurrences", `"en":"Every week on Tuesday at 19:00, 10 times"`},
 		{"categories=jazz&facets=categories,venue", `"slug":"music","name":"Music","count":2}`},
 		{"categories=jazz&facets=categories,venue", `"slug":"salle-pleyel","name":"Salle Pleyel","count":1}`},
 		{"near=Paris,%20France", `"title":"Jazz night"`},
