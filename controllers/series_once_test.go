@@ -15,11 +15,10 @@ import (
 // fair on day 10. The window from day 2 holds the choir's last three (a
 // series half inside it) and all of the yoga.
 type seriesWorld struct {
-	s                        *service
-	day                      func(n int) string
-	choir, yoga, gala, fair  map[string]any
-	choirAt, yogaAt          map[int]string // day -> ID
-	choirCategory, yogaTitle string
+	s                       *service
+	day                     func(n int) string
+	choir, yoga, gala, fair map[string]any
+	choirAt, yogaAt         map[int]string // day -> ID
 }
 
 func newSeriesWorld(t *testing.T) *seriesWorld {
