@@ -155,6 +155,9 @@ func (a *App) describeChanges(ctx context.Context, caller Caller, req ChangesReq
 					}
 				}
 			} else if c.Deleted {
+				if !toldGone(calendar.ReadRuleOf(actor), c.Standing) {
+					continue // a post the caller never could read: nothing of it
+				}
 				entry.Type = kindType(c.Kind, "post")
 			} else {
 				continue // deleted since the feed was read: its tombstone follows
@@ -196,6 +199,27 @@ func postAction(actor *calendar.User, p *calendar.Post, since int64) string {
 		return ActionCreated
 	}
 	return ActionUpdated
+}
+
+// toldGone reports whether a reader of the change feed under rule (a
+// caller of the feed, a subscription's owner) is told that a post it may
+// not read is gone: only when it could read the post at some point of its
+// life, at deletion or before, so it may hold it. A post another author
+// never let it read never reaches it; one it could read it may be told of
+// again (its delete after its unpublishing), which a reader that holds
+// nothing of it ignores. When that is not known (a post keeps its last
+// MaxStandings changes of status and author: it kept as many; a tombstone
+// written before standings were kept), it may have.
+func toldGone(rule calendar.ReadRule, s calendar.Standings) bool {
+	if s.Status == "" || len(s.Before) >= calendar.MaxStandings || rule.Allows(s.Status, s.Author) {
+		return true
+	}
+	for _, b := range s.Before {
+		if rule.Allows(b.Status, b.Author) {
+			return true
+		}
+	}
+	return false
 }
 
 // kindType names a post type or taxonomy as the feed does; a tombstone written
