@@ -45,7 +45,8 @@ type ChangesPage struct {
 //   - deleted: it is gone for good, or the caller may no longer read it
 //     (unpublished, made private, trashed for a visitor). Removing it keeps a
 //     mirror equal to what the caller can list; the price is that the caller
-//     learns that an item it cannot read changed.
+//     learns that an item it once could read changed. A post it never could
+//     read (another author's draft) is not listed, live or deleted (toldGone).
 func (a *App) Changes(ctx context.Context, caller Caller, req ChangesRequest) (*ChangesPage, error) {
 	since := req.Since
 	if err := a.withinRetention(ctx, since); err != nil {
@@ -149,6 +150,9 @@ func (a *App) describeChanges(ctx context.Context, caller Caller, req ChangesReq
 		case calendar.CollectionPosts:
 			if p := livePosts[c.ID]; p != nil {
 				entry.Type, entry.Action = p.Type, postAction(actor, p, since)
+				if entry.Action == ActionDeleted && !toldGone(calendar.ReadRuleOf(actor), p.DocStanding()) {
+					continue // as its tombstone will be: never readable to the caller
+				}
 				if req.EmbedObject && entry.Action != ActionDeleted {
 					if entry.Object, err = a.items.post(ctx, caller, p); err != nil {
 						return err

@@ -13,7 +13,8 @@ import (
 // whoever could read it at some point (a published event, their own
 // draft, an event unpublished and then deleted between two reads of the
 // feed), never to one it was always hidden from (another author's draft,
-// created, edited and deleted); an editor is told of every one.
+// created, edited and deleted: nothing of it, live or gone); an editor is
+// told of every one.
 func TestAPostsDeleteReachesOnlyThoseWhoCouldReadIt(t *testing.T) {
 	t.Parallel()
 	r := &receiver{}
@@ -41,6 +42,10 @@ func TestAPostsDeleteReachesOnlyThoseWhoCouldReadIt(t *testing.T) {
 	want := fmt.Sprintf("event.created #%d, event.created #%d, event.created #%d", mine.ID, public.ID, unpublished.ID)
 	waitFor(t, func() string { return "«" + want + "», heard «" + heardAs(r.deliveries(), true) + "»" }, func() bool { return heard(r.deliveries()) == want })
 	_, mid, _ := w.feed(w.admin(), start)
+	created := fmt.Sprint([]string{fmt.Sprintf("event/%d created", mine.ID), fmt.Sprintf("event/%d created", public.ID), fmt.Sprintf("event/%d created", unpublished.ID)})
+	if got, _, _ := w.feed(author, start); fmt.Sprint(got) != created {
+		t.Fatalf("the author's feed of live posts: %v\nwant %s", got, created)
+	}
 
 	deleteAs(editor, theirs.ID)
 	deleteAs(author, mine.ID)
