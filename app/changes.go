@@ -45,7 +45,8 @@ type ChangesPage struct {
 //   - deleted: it is gone for good, or the caller may no longer read it
 //     (unpublished, made private, trashed for a visitor). Removing it keeps a
 //     mirror equal to what the caller can list; the price is that the caller
-//     learns that an item it cannot read changed.
+//     learns that an item it once could read changed. A post it never could
+//     read (another author's draft) is not listed, live or deleted (toldGone).
 func (a *App) Changes(ctx context.Context, caller Caller, req ChangesRequest) (*ChangesPage, error) {
 	since := req.Since
 	if err := a.withinRetention(ctx, since); err != nil {
@@ -149,12 +150,18 @@ func (a *App) describeChanges(ctx context.Context, caller Caller, req ChangesReq
 		case calendar.CollectionPosts:
 			if p := livePosts[c.ID]; p != nil {
 				entry.Type, entry.Action = p.Type, postAction(actor, p, since)
+				if entry.Action == ActionDeleted && !toldGone(calendar.ReadRuleOf(actor), p.DocStanding()) {
+					continue // as its tombstone will be: never readable to the caller
+				}
 				if req.EmbedObject && entry.Action != ActionDeleted {
 					if entry.Object, err = a.items.post(ctx, caller, p); err != nil {
 						return err
 					}
 				}
 			} else if c.Deleted {
+				if !toldGone(calendar.ReadRuleOf(actor), c.Standing) {
+					continue // a post the caller never could read: nothing of it
+				}
 				entry.Type = kindType(c.Kind, "post")
 			} else {
 				continue // deleted since the feed was read: its tombstone follows
@@ -196,6 +203,27 @@ func postAction(actor *calendar.User, p *calendar.Post, since int64) string {
 		return ActionCreated
 	}
 	return ActionUpdated
+}
+
+// toldGone reports whether a reader of the change feed under rule (a
+// caller of the feed, a subscription's owner) is told that a post it may
+// not read is gone: only when it could read the post at some point of its
+// life, at deletion or before, so it may hold it. A post another author
+// never let it read never reaches it; one it could read it may be told of
+// again (its delete after its unpublishing), which a reader that holds
+// nothing of it ignores. When that is not known (a post keeps its last
+// MaxStandings changes of status and author: it kept as many; a tombstone
+// written before standings were kept), it may have.
+func toldGone(rule calendar.ReadRule, s calendar.Standings) bool {
+	if s.Status == "" || len(s.Before) >= calendar.MaxStandings || rule.Allows(s.Status, s.Author) {
+		return true
+	}
+	for _, b := range s.Before {
+		if rule.Allows(b.Status, b.Author) {
+			return true
+		}
+	}
+	return false
 }
 
 // kindType names a post type or taxonomy as the feed does; a tombstone written

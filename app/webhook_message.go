@@ -15,11 +15,12 @@ import (
 // What a subscription hears of a change: its owner's view of it. An item
 // the owner may read is delivered as its route answers them (object); one
 // they may no longer read, or deleted, with no object, as "deleted"; one
-// they never could read (another author's draft), not at all. A filtered
-// subscription hears of the events its filter matches, of the change that
-// makes one stop matching (once more, with its new state), and of one that
-// starts matching as created (webhook_filter.go). A write that changed
-// nothing the owner sees (bookkeeping: a series' lease) is not delivered.
+// they never could read (another author's draft), not at all, nor its
+// delete. A filtered subscription hears of the events its filter matches,
+// of the change that makes one stop matching (once more, with its new
+// state), and of one that starts matching as created (webhook_filter.go).
+// A write that changed nothing the owner sees (bookkeeping: a series'
+// lease) is not delivered.
 
 // message is one delivery: its webhook-id, the change, its type and body,
 // and what it does to a filtered subscription's marks once delivered.
@@ -112,7 +113,7 @@ func (d *dispatcher) disable(ctx context.Context, w *calendar.Webhook, why strin
 func (d *dispatcher) preparePost(ctx context.Context, w *calendar.Webhook, owner *calendar.User, baseline int64, c calendar.Change) (*message, error) {
 	prior := baseline // what the receiver may not have heard of
 	if c.Deleted {    // gone (on MongoDB the tombstone comes first: it is going)
-		return d.gone(ctx, w, c, kindOf(c.Kind))
+		return d.gone(ctx, w, owner, c, kindOf(c.Kind))
 	}
 	p, err := d.store.Posts().Get(ctx, c.ID)
 	switch {
@@ -187,13 +188,15 @@ func (d *dispatcher) preparePost(ctx context.Context, w *calendar.Webhook, owner
 }
 
 // gone is a tombstone: "deleted", to a filtered subscription only if its
-// receiver holds the event.
-func (d *dispatcher) gone(ctx context.Context, w *calendar.Webhook, c calendar.Change, kind string) (*message, error) {
-	if kind == "" {
+// receiver holds the event, to another only if its owner could read the
+// post once (toldGone: the tombstone keeps who could; a term's anyone).
+func (d *dispatcher) gone(ctx context.Context, w *calendar.Webhook, owner *calendar.User, c calendar.Change, kind string) (*message, error) {
+	filtered := kind == "event" && w.Filter != ""
+	if kind == "" || (!filtered && !toldGone(calendar.ReadRuleOf(owner), c.Standing)) {
 		return nil, nil
 	}
 	unmark := false
-	if kind == "event" && w.Filter != "" {
+	if filtered {
 		marked, err := d.marked(ctx, w, c.ID)
 		if err != nil || !marked {
 			return nil, err
@@ -209,7 +212,7 @@ func (d *dispatcher) gone(ctx context.Context, w *calendar.Webhook, c calendar.C
 
 func (d *dispatcher) prepareTerm(ctx context.Context, w *calendar.Webhook, owner *calendar.User, baseline int64, c calendar.Change) (*message, error) {
 	if c.Deleted {
-		return d.gone(ctx, w, c, kindOf(c.Kind))
+		return d.gone(ctx, w, owner, c, kindOf(c.Kind))
 	}
 	t, err := d.store.Terms().Get(ctx, c.ID)
 	switch {

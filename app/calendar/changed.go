@@ -39,6 +39,20 @@ type Standing struct {
 	Author int64  `bson:"author"`
 }
 
+// Standings are a post's status and author, and their values before its
+// latest changes of them (Post.Standings): who could read it, now and
+// earlier. Status "" is not known (Change.Standing of an old tombstone).
+type Standings struct {
+	Status string     `bson:"status"`
+	Author int64      `bson:"author"`
+	Before []Standing `bson:"before,omitempty"`
+}
+
+// DocStanding is what the post's tombstone keeps of who could read it.
+func (p *Post) DocStanding() Standings {
+	return Standings{Status: p.Status, Author: p.Author, Before: slices.Clone(p.Standings)}
+}
+
 // MaxStandings is how many of its changes of status and author a post keeps.
 const MaxStandings = 8
 

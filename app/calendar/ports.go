@@ -149,10 +149,18 @@ type Change struct {
 	// Kind is a tombstone's post type or taxonomy (what DocKind said), so a
 	// feed can name what was deleted; "" when the store did not keep it.
 	Kind string
+	// Standing is who could read a deleted post (what DocStanding said), so
+	// a feed tells the delete only to them; zero when the store did not
+	// keep it (a term's tombstone, or one written before).
+	Standing Standings
 }
 
 // Kinded documents name their kind (post type, taxonomy) for tombstones.
 type Kinded interface{ DocKind() string }
+
+// ReadLimited documents (posts) are readable to some callers only: their
+// tombstones keep who could read them.
+type ReadLimited interface{ DocStanding() Standings }
 
 // Index is the search index that answers list queries: the store holds the
 // documents, the index finds them, counts them and orders them.

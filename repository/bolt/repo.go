@@ -188,12 +188,16 @@ func (r *boltRepo[U, T]) Delete(ctx context.Context, id, seq int64) error {
 		if err := r.dropKeys(tx, old); err != nil {
 			return err
 		}
-		kind := ""
+		t := tombstone{collection: string(r.name), at: strconv.FormatInt(time.Now().Unix(), 10)}
 		if k, ok := any(old).(calendar.Kinded); ok {
-			kind = k.DocKind()
+			t.kind = k.DocKind()
 		}
-		collection := string(r.name) + kindSeparator + kind + kindSeparator + strconv.FormatInt(time.Now().Unix(), 10)
-		if err := recordChange(tx, collection, id, old.DocSeq(), nextSeq(tx), true); err != nil {
+		if l, ok := any(old).(calendar.ReadLimited); ok {
+			if t.standing, err = bson.Marshal(l.DocStanding()); err != nil {
+				return err
+			}
+		}
+		if err := recordChange(tx, t.String(), id, old.DocSeq(), nextSeq(tx), true); err != nil {
 			return err
 		}
 		return tx.Bucket(r.name).Delete(itob(id))

@@ -19,6 +19,7 @@ import (
 
 	"go.etcd.io/bbolt"
 	bolterrors "go.etcd.io/bbolt/errors"
+	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"calendar/app/calendar"
 	"calendar/repository/internal/storage"
@@ -190,27 +191,54 @@ func recordChange(tx *bbolt.Tx, collection string, id, previousSeq, seq int64, d
 }
 
 // kindSeparator follows a tombstone's collection with the deleted document's
-// kind, then the Unix time of the delete; entries written before kinds (or
-// times) were kept have none.
+// kind, then the Unix time of the delete, then who could read the document
+// (calendar.Standings in BSON, last: it may hold the separator); entries
+// written before kinds (or times, or standings) were kept have none.
 const kindSeparator = "\x00"
+
+// tombstone is a deleted document's entry in the feed, after its ID and flag.
+type tombstone struct {
+	collection, kind, at string
+	standing             []byte
+}
+
+func parseTombstone(v []byte) tombstone {
+	parts := strings.SplitN(string(v[9:]), kindSeparator, 4)
+	parts = append(parts, make([]string, 4-len(parts))...)
+	return tombstone{collection: parts[0], kind: parts[1], at: parts[2], standing: []byte(parts[3])}
+}
+
+// String is the entry as stored; a tombstone without a time stays without
+// the parts after it (see deletedAt).
+func (t tombstone) String() string {
+	s := t.collection + kindSeparator + t.kind
+	if t.at != "" {
+		s += kindSeparator + t.at
+		if len(t.standing) > 0 {
+			s += kindSeparator + string(t.standing)
+		}
+	}
+	return s
+}
 
 func decodeChange(seq int64, v []byte) (calendar.Change, error) {
 	if len(v) < 10 {
 		return calendar.Change{}, fmt.Errorf("change %d is corrupt", seq)
 	}
-	collection, rest, _ := strings.Cut(string(v[9:]), kindSeparator)
-	kind, _, _ := strings.Cut(rest, kindSeparator)
-	return calendar.Change{Seq: seq, ID: btoi(v[:8]), Deleted: v[8] == 'd', Collection: collection, Kind: kind}, nil
+	t := parseTombstone(v)
+	c := calendar.Change{Seq: seq, ID: btoi(v[:8]), Deleted: v[8] == 'd', Collection: t.collection, Kind: t.kind}
+	if len(t.standing) > 0 {
+		if err := bson.Unmarshal(t.standing, &c.Standing); err != nil {
+			return calendar.Change{}, fmt.Errorf("change %d is corrupt: %w", seq, err)
+		}
+	}
+	return c, nil
 }
 
 // deletedAt is when a tombstone's delete was made; false when it was
 // written before times were kept.
 func deletedAt(v []byte) (time.Time, bool) {
-	parts := strings.SplitN(string(v[9:]), kindSeparator, 3)
-	if len(parts) < 3 {
-		return time.Time{}, false
-	}
-	unix, err := strconv.ParseInt(parts[2], 10, 64)
+	unix, err := strconv.ParseInt(parseTombstone(v).at, 10, 64)
 	return time.Unix(unix, 0), err == nil
 }
 
@@ -239,8 +267,9 @@ func (s *Store) PruneChanges(ctx context.Context, before time.Time) (horizon int
 		}
 		for _, k := range stamp {
 			v := feed.Get(k)
-			collection, kind, _ := strings.Cut(string(v[9:]), kindSeparator)
-			if err := feed.Put(k, append(append([]byte{}, v[:9]...), collection+kindSeparator+kind+kindSeparator+now...)); err != nil {
+			t := parseTombstone(v)
+			t.at = now // what else it keeps stays
+			if err := feed.Put(k, append(append([]byte{}, v[:9]...), t.String()...)); err != nil {
 				return err
 			}
 		}

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"go.etcd.io/bbolt"
+
 	"calendar/app/calendar"
 	"calendar/repository/storetest"
 )
@@ -188,5 +190,50 @@ func TestBoltFilesStayInsideUploads(t *testing.T) {
 		if _, err := os.Stat(p); !errors.Is(err, fs.ErrNotExist) {
 			t.Fatalf("%s was written: %v", p, err)
 		}
+	}
+}
+
+// TestBoltStampsAnOldTombstoneKeepingWhatItHolds: a tombstone written
+// before times were kept is given the prune's time, and keeps its kind; one
+// with a time keeps who could read its post through a prune.
+func TestBoltStampsAnOldTombstoneKeepingWhatItHolds(t *testing.T) {
+	s, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close(context.Background())
+	ctx := context.Background()
+	post := &calendar.Post{Type: calendar.PostTypeEvent, Slug: "e", Status: calendar.StatusDraft, Author: 3}
+	if err := s.Posts().Insert(ctx, post); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Posts().Delete(ctx, post.ID, post.Seq); err != nil {
+		t.Fatal(err)
+	}
+	err = s.db.Update(func(tx *bbolt.Tx) error { // as deletes were written before times were kept
+		return recordChange(tx, "terms"+kindSeparator+"post_tag", 99, 0, nextSeq(tx), true)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.PruneChanges(ctx, time.Now().Add(-time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	feed, err := s.Changes(ctx, 0, 10)
+	if err != nil || len(feed) != 2 {
+		t.Fatalf("feed: %+v, %v", feed, err)
+	}
+	if c := feed[0]; c.Kind != calendar.PostTypeEvent || c.Standing.Status != calendar.StatusDraft || c.Standing.Author != 3 {
+		t.Fatalf("the post's tombstone after a prune: %+v", c)
+	}
+	err = s.db.View(func(tx *bbolt.Tx) error {
+		v := tx.Bucket(changesBucket).Get(itob(feed[1].Seq))
+		if at, ok := deletedAt(v); !ok || time.Since(at) > time.Hour || feed[1].Kind != "post_tag" || feed[1].Collection != "terms" {
+			t.Fatalf("the old tombstone: %+v, stamped %v %v", feed[1], at, ok)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

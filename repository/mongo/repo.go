@@ -203,7 +203,7 @@ func (r *mongoRepo[U, T]) whyUnmatched(ctx context.Context, id int64) error {
 // between, leaves a tombstone for a live document, which the index's
 // catch-up resolves by reading the store (the document is there, so it
 // stays); the latter's tombstone is removed again at once. The document is
-// read first for its kind, which the tombstone keeps.
+// read first for its kind and who could read it, which the tombstone keeps.
 func (r *mongoRepo[U, T]) Delete(ctx context.Context, id, read int64) error {
 	old, err := r.Get(ctx, id)
 	if err != nil {
@@ -219,6 +219,10 @@ func (r *mongoRepo[U, T]) Delete(ctx context.Context, id, read int64) error {
 	t := tombstone{Key: r.name + "/" + strconv.FormatInt(id, 10), Collection: r.name, ID: id, Seq: seq, At: time.Now().UTC().Truncate(time.Millisecond)}
 	if k, ok := any(old).(calendar.Kinded); ok {
 		t.Kind = k.DocKind()
+	}
+	if l, ok := any(old).(calendar.ReadLimited); ok {
+		standing := l.DocStanding()
+		t.Standing = &standing
 	}
 	_, err = r.store.tombstones.ReplaceOne(ctx, bson.D{{Key: "_id", Value: t.Key}}, t, options.Replace().SetUpsert(true))
 	if err != nil {

@@ -124,6 +124,8 @@ type tombstone struct {
 	ID         int64  `bson:"id"`
 	Seq        int64  `bson:"seq"`
 	Kind       string `bson:"kind,omitempty"` // the document's post type or taxonomy
+	// Standing is who could read the document (a post's); nil: not kept.
+	Standing *calendar.Standings `bson:"standing,omitempty"`
 	// At is when the delete was made (zero: before times were kept).
 	At time.Time `bson:"at,omitempty"`
 }
@@ -202,7 +204,11 @@ func (s *Store) Changes(ctx context.Context, afterSeq int64, limit int) ([]calen
 		return nil, storeError(err)
 	}
 	for _, t := range dead {
-		out = append(out, calendar.Change{Collection: t.Collection, ID: t.ID, Seq: t.Seq, Deleted: true, Kind: t.Kind})
+		c := calendar.Change{Collection: t.Collection, ID: t.ID, Seq: t.Seq, Deleted: true, Kind: t.Kind}
+		if t.Standing != nil {
+			c.Standing = *t.Standing
+		}
+		out = append(out, c)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Seq < out[j].Seq })
 	if len(out) > limit {
