@@ -128,6 +128,22 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 	defer stopSync()
 	syncDone := make(chan struct{})
 	delivered := make(chan struct{})
+	syncing := false // keepIndexTrue runs, or will once the index is filled
+	// startFailed is what a start step's error makes of the start: a stop
+	// asked meanwhile (SIGTERM while the index fills, before the admin is
+	// made) is a clean stop, once the index's upkeep has ended; any other
+	// error fails the start.
+	startFailed := func(err error) error {
+		if ctx.Err() == nil {
+			return err
+		}
+		stopSync()
+		if syncing {
+			<-syncDone
+		}
+		logger.Info("stopped while starting", "step", err.Error())
+		return nil
+	}
 	keepIndexTrue := func() {
 		defer close(syncDone)
 		go housekeeping(syncCtx, a, logger, backend, started)
@@ -136,7 +152,7 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 	if !idx.Fresh {
 		why, err := a.IndexOfAnotherStore(ctx)
 		if err != nil {
-			return fmt.Errorf("reading the index's checkpoint and the store's: %w", err)
+			return startFailed(fmt.Errorf("reading the index's checkpoint and the store's: %w", err))
 		}
 		if why != "" {
 			if err := idx.Reset(why); err != nil {
@@ -153,6 +169,7 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 			return err
 		}
 		line := rebuildLine(idx.Cause, idx.Why, idx.Found, versions.Mapping, idx.FoundLanguages, versions.Languages, meanwhileNothing)
+		syncing = true
 		go func() {
 			if err := rebuild(syncCtx, fill, logger, nil, line); err != nil {
 				logger.Error("building the index failed: what needs it answers 503 until a rebuild ends well", "error", err)
@@ -162,9 +179,10 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 	} else {
 		n, err := a.CatchUp(ctx)
 		if err != nil {
-			return fmt.Errorf("catching the index up with the store: %w", err)
+			return startFailed(fmt.Errorf("catching the index up with the store: %w", err))
 		}
 		logger.Info("index caught up with the store", "changes", n)
+		syncing = true
 		go keepIndexTrue()
 		if idx.Outdated { // it serves meanwhile: the service is ready at once; logReindex says why
 			// The index's causes are the app's reasons: mapping_version, languages.
@@ -180,7 +198,7 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 	}
 	generated, err := a.Users.EnsureAdmin(ctx, cfg.AdminPassword)
 	if err != nil {
-		return fmt.Errorf("creating the admin user: %w", err)
+		return startFailed(fmt.Errorf("creating the admin user: %w", err))
 	}
 	if generated != "" {
 		logger.Info("created user admin; its application password is shown only this once",
@@ -192,7 +210,7 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 	// CALENDAR_ADMIN_PASSWORD would then mint one.
 	none, passwordless, err := a.Users.NoUsableAdministrator(ctx)
 	if err != nil {
-		return fmt.Errorf("looking for an administrator: %w", err)
+		return startFailed(fmt.Errorf("looking for an administrator: %w", err))
 	}
 	if none {
 		command := recoveryCommand(passwordless)

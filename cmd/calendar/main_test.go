@@ -150,3 +150,18 @@ func TestTheServiceServesOnTheEmbeddedStoreAndShutsDownCleanly(t *testing.T) {
 	}
 	s.Close(context.Background())
 }
+
+// A stop asked while the service starts (SIGTERM as the index fills, before
+// the admin is made) is a clean stop, not a failed start: run returns nil.
+func TestAStopAskedWhileStartingIsACleanStop(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var logs strings.Builder
+	if err := run(ctx, nil, env(map[string]string{"CALENDAR_ADDR": freeAddr(t), "CALENDAR_DATA_DIR": t.TempDir()}), &syncWriter{b: &logs}); err != nil {
+		t.Fatalf("run returned %v; logs:\n%s", err, logs.String())
+	}
+	if !strings.Contains(logs.String(), "stopped while starting") {
+		t.Errorf("no line saying the start was stopped:\n%s", logs.String())
+	}
+}
