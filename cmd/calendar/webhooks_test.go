@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -77,17 +78,31 @@ func subscribe(t *testing.T, c *child, url string) {
 	}
 }
 
-// TestWebhooksLoseNothingToASIGKILL: a service delivering webhooks while it
-// takes writes is killed with SIGKILL; once restarted, every write it
+// TestWebhooksLoseNothingToASIGKILL: on each store, a service delivering
+// webhooks while it takes writes is killed with SIGKILL; once restarted, every write it
 // acknowledged reaches the receiver, and a delivery made again (in flight at
 // the kill) carries the webhook-id it had.
 func TestWebhooksLoseNothingToASIGKILL(t *testing.T) {
 	t.Parallel()
 	long(t)
+	t.Run("on the embedded store", func(t *testing.T) {
+		t.Parallel()
+		webhooksSurviveASIGKILL(t, webhookEnv)
+	})
+	t.Run("on MongoDB", func(t *testing.T) {
+		t.Parallel()
+		// The restarted service delivers once the killed one's lease on the
+		// subscription has expired (30 s): a SIGKILL gives nothing back.
+		webhooksSurviveASIGKILL(t, append(slices.Clone(webhookEnv),
+			"CALENDAR_MONGODB_URI="+ferretdbtest.Start(t), "CALENDAR_MONGODB_DB=hookskill"))
+	})
+}
+
+func webhooksSurviveASIGKILL(t *testing.T, env []string) {
 	tl, srv := newTally(5 * time.Millisecond)
 	defer srv.Close()
 	dir, addr := t.TempDir(), freeAddr(t)
-	c := startChild(t, dir, addr, webhookEnv...)
+	c := startChild(t, dir, addr, env...)
 	subscribe(t, c, srv.URL+"/in")
 	var mu sync.Mutex
 	var acked []int64
@@ -118,7 +133,7 @@ func TestWebhooksLoseNothingToASIGKILL(t *testing.T) {
 	c.killOnce(t, 20, func() int { mu.Lock(); defer mu.Unlock(); return len(acked) })
 	close(stop)
 	wg.Wait()
-	c = startChild(t, dir, addr, webhookEnv...)
+	c = startChild(t, dir, addr, env...)
 	defer c.stop(t)
 	waitFor(t, func() bool { return len(tl.missing(acked)) == 0 }, func() string {
 		return fmt.Sprintf("deliveries of %v (acknowledged before the kill); logs:\n%s", tl.missing(acked), c.logs.String())
