@@ -146,7 +146,11 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 	}
 	keepIndexTrue := func() {
 		defer close(syncDone)
-		go housekeeping(syncCtx, a, logger, backend, started)
+		// Housekeeping ends before syncDone closes: the store and the index
+		// close after it, and nothing of it outlives serve.
+		housekept := make(chan struct{})
+		go func() { defer close(housekept); housekeeping(syncCtx, a, logger, backend, started) }()
+		defer func() { <-housekept }()
 		a.Sync(syncCtx, cfg.SyncInterval, func(err error) { logger.Warn("index catch-up failed", "error", err) })
 	}
 	if !idx.Fresh {

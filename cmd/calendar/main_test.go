@@ -157,8 +157,8 @@ func TestAStopAskedWhileStartingIsACleanStop(t *testing.T) {
 	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	var logs strings.Builder
-	if err := run(ctx, nil, env(map[string]string{"CALENDAR_ADDR": freeAddr(t), "CALENDAR_DATA_DIR": t.TempDir()}), &syncWriter{b: &logs}); err != nil {
+	logs := &syncWriter{b: &strings.Builder{}}
+	if err := run(ctx, nil, env(map[string]string{"CALENDAR_ADDR": freeAddr(t), "CALENDAR_DATA_DIR": t.TempDir()}), logs); err != nil {
 		t.Fatalf("run returned %v; logs:\n%s", err, logs.String())
 	}
 	if !strings.Contains(logs.String(), "stopped while starting") {
