@@ -23,6 +23,12 @@ func startServing(t *testing.T, extra map[string]string) (addr string, logs *syn
 	settings := map[string]string{"CALENDAR_DATA_DIR": t.TempDir()}
 	maps.Copy(settings, extra)
 	addr, _ = serveInProcess(t, settings, logs)
+	// Once more on a connection read to its end: the server has let it go
+	// (and the readiness probe's before it) when the test begins.
+	waitFor(t, func() bool {
+		status, err := requestOnce("127.0.0.1", addr, "/readyz")
+		return err == nil && status == http.StatusOK
+	}, func() string { return addr + " to answer /readyz" })
 	return addr, logs
 }
 

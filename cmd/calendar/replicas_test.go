@@ -127,8 +127,9 @@ func waitReady(t *testing.T, addr string) {
 
 // readyClient gives up on an answer after a while: whatever else holds
 // the port (another test process's listener) may never answer, and the wait
-// for readiness asks again.
-var readyClient = &http.Client{Timeout: 10 * time.Second}
+// for readiness asks again. It keeps no connection open, which the
+// connection bounds' tests would count.
+var readyClient = &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{DisableKeepAlives: true}}
 
 // ready reports whether the service at addr answers /readyz with 200.
 func ready(addr string) bool {
