@@ -239,7 +239,9 @@ func TestASearchWalksNoDictionary(t *testing.T) {
 	idx := unmergedIndex(t)
 	for _, search := range []string{"jazz", "a", "az", "azz", "café", "e\u0301t", "pré-vente", "2026", "北京爵士", "京", "ジャズ", "ดนตรี", "концерт"} {
 		q := calendar.PostQuery{Type: calendar.PostTypeEvent, Words: calendar.CapSearchWords(strings.Fields(search))}
-		ranked := idx.rankedPlan(search, "").rankedQuery(idx.filter(calendar.PostQuery{Type: calendar.PostTypeEvent}, nil))
+		tolerant := q
+		tolerant.Tolerant = search
+		ranked := idx.matching(calendar.PostQuery{Type: calendar.PostTypeEvent, Words: q.Words, Relevance: search}, nil)
 		var walk func(q query.Query)
 		walk = func(q query.Query) {
 			switch q := q.(type) {
@@ -258,12 +260,15 @@ func TestASearchWalksNoDictionary(t *testing.T) {
 					}
 				}
 			case *query.FuzzyQuery: // a word of five letters or more: its automaton follows only the paths within one edit of it
-			case *query.TermQuery, suffixQuery, holdersQuery, budgetedPrefix:
+			case unscored:
+				walk(q.Query)
+			case *query.TermQuery, suffixQuery, holdersQuery, budgetedPrefix, budgetedFuzzy:
 			default:
 				t.Errorf("%q: the search holds a %T", search, q)
 			}
 		}
 		walk(idx.filter(q, nil))
+		walk(idx.filter(tolerant, nil))
 		walk(ranked)
 		for _, postType := range []string{calendar.PostTypeVenue, calendar.PostTypeOrganizer, calendar.PostTypeAttachment} {
 			walk(idx.filter(calendar.PostQuery{Type: postType, Fragments: calendar.CapSearchWords(strings.Fields(search))}, nil))

@@ -12,21 +12,36 @@ import (
 // compared as its part of the query compares it. Optional words (stop
 // words) are not shown. The work is the texts' length: no dictionary is read.
 func (i *Index) Highlight(q calendar.PostQuery, texts []string) [][]calendar.Span {
-	plan := i.planOf(q)
-	m := plan.matcher()
+	plans := i.plansOf(q)
+	matchers := make([]matcher, len(plans))
+	for k, p := range plans {
+		matchers[k] = p.matcher()
+	}
 	out := make([][]calendar.Span, len(texts))
 	for k, text := range texts {
-		out[k] = plan.spans(m, text)
+		var spans []calendar.Span
+		for n, p := range plans {
+			spans = append(spans, p.spans(matchers[n], text)...)
+		}
+		out[k] = merged(spans)
 	}
 	return out
 }
 
-// planOf is the plan of q's search: its Relevance when set, else its Words.
-func (i *Index) planOf(q calendar.PostQuery) searchPlan {
-	if q.Relevance != "" {
-		return i.rankedPlan(q.Relevance, q.Language)
+// plansOf are the plans of q's search: its Relevance or Tolerant text as
+// relevance reads it, and its Words as the plugin's search does (a
+// tolerant search matches by either).
+func (i *Index) plansOf(q calendar.PostQuery) []searchPlan {
+	var plans []searchPlan
+	for _, text := range []string{q.Relevance, q.Tolerant} {
+		if text != "" {
+			plans = append(plans, i.rankedPlan(text, q.Language))
+		}
 	}
-	return i.plainPlan(q.Words)
+	if len(q.Words) > 0 {
+		plans = append(plans, i.plainPlan(q.Words))
+	}
+	return plans
 }
 
 func (p searchPlan) spans(m matcher, text string) []calendar.Span {

@@ -144,7 +144,11 @@ func (i *Index) request(q calendar.PostQuery, near query.Query) (*bleve.SearchRe
 func (i *Index) matching(q calendar.PostQuery, near query.Query) query.Query {
 	root := i.filter(q, near)
 	if q.Relevance != "" {
-		root = i.rankedPlan(q.Relevance, q.Language).rankedQuery(root)
+		var plain query.Query
+		if p := i.plainPlan(q.Words); len(p.words) > 0 {
+			plain = unscored{bleve.NewConjunctionQuery(p.filterClauses(fieldWordParts, fieldWords)...)}
+		}
+		root = i.rankedPlan(q.Relevance, q.Language).rankedQuery(root, plain)
 	}
 	return root
 }
@@ -170,9 +174,7 @@ func (i *Index) filter(q calendar.PostQuery, near query.Query) query.Query {
 	if len(q.Fragments) > 0 {
 		must = append(must, i.fragmentsQuery(q.Type, q.Fragments))
 	}
-	if plan := i.plainPlan(q.Words); len(plan.words) > 0 {
-		must = append(must, plan.filterClauses(fieldWordParts, fieldWords)...)
-	}
+	must = append(must, i.searchClauses(q)...)
 	if q.IDs != nil {
 		must = append(must, postIDsQuery(q.IDs))
 	}

@@ -156,8 +156,10 @@ func (p searchPlan) filterClauses(parts, whole string) []query.Query {
 
 // rankedQuery keeps what filter selects (without scoring it: keyword fields
 // with several values would weigh in) among the events that match every
-// word of the plan but its optional ones, scored by rankedFields' weights.
-func (p searchPlan) rankedQuery(filter query.Query) query.Query {
+// word of the plan but its optional ones, scored by rankedFields' weights,
+// or that plain (the plugin's search of the same text, unscored: they come
+// last) selects, when not nil.
+func (p searchPlan) rankedQuery(filter, plain query.Query) query.Query {
 	var must, should []query.Query
 	for _, w := range p.words {
 		var parts []query.Query
@@ -185,9 +187,16 @@ func (p searchPlan) rankedQuery(filter query.Query) query.Query {
 		}
 	}
 	b := bleve.NewBooleanQuery()
-	if len(must) > 0 {
+	switch {
+	case plain != nil:
+		ranked := query.Query(bleve.NewMatchAllQuery())
+		if len(must) > 0 {
+			ranked = bleve.NewConjunctionQuery(must...)
+		}
+		b.AddMust(bleve.NewDisjunctionQuery(ranked, plain))
+	case len(must) > 0:
 		b.AddMust(must...)
-	} else {
+	default:
 		b.AddMust(bleve.NewMatchAllQuery())
 	}
 	if len(should) > 0 {

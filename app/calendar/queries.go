@@ -47,12 +47,20 @@ type PostQuery struct {
 	// Words must each occur, case-insensitively, in the title, the content or
 	// the excerpt (an event search).
 	Words []string
-	// Relevance, when set, replaces Words: every word of it must occur as a
-	// word, a word's prefix or with one typo (five letters or more), accents
-	// folded; the best matches come first (title hits above the others) and
-	// Order breaks ties. Runs of a script written without spaces (Chinese,
+	// Relevance, when set, ranks the search: every word of it must occur as
+	// a word, a word's prefix or with one typo (five letters or more), accents
+	// folded (or, with Words set too, every fragment of Words: see Tolerant);
+	// the best matches come first (title hits above the others, matches of
+	// Words alone last) and Order breaks ties. Runs of a script written without spaces (Chinese,
 	// Thai...) match by their pairs of characters.
 	Relevance string
+	// Tolerant widens Words in every order (an event search): a post
+	// matches when it holds every fragment of Words, as the plugin's search
+	// finds them, or when it matches Tolerant as Relevance matches its words
+	// (words, prefixes, one typo from five letters, stems in Language). With
+	// Relevance set, Words widen it the same way: a search matches the same
+	// posts whatever the order.
+	Tolerant string
 	// Language, when the index stems in it, lets a word of Relevance match
 	// by its stem in that language too, and its stop words select nothing.
 	Language string
