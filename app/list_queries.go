@@ -118,6 +118,7 @@ func (s *Events) listQuery(ctx context.Context, caller Caller, f EventFilter) (c
 	} else if err := s.dateBounds(f, &q, &bad); err != nil {
 		return q, nil, err
 	}
+	readDays(f, &q, &bad)
 	if byDistance {
 		q.Order = calendar.OrderDistance
 	}

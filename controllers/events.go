@@ -23,6 +23,8 @@ type EventList struct {
 	Facets map[string][]app.FacetValue `json:"facets,omitempty"`
 	// GeoGrid is there when facets=geo_grid asks for it.
 	GeoGrid *app.GeoGrid `json:"geo_grid,omitempty"`
+	// Days is there when facets=days asks for it: each day of the window.
+	Days []app.DayCount `json:"days,omitempty"`
 }
 
 // eventService is what the event routes ask of the domain (app.Events).
@@ -54,7 +56,7 @@ func mountEvents(api *API, events eventService, venueMeta, organizerMeta []strin
 		if err != nil {
 			return nil, err
 		}
-		return withGrid(withFacets(listAnswer(api, r, "events", "/events", eventListArgs, page), page.Facets), page.Grid), nil
+		return withDays(withGrid(withFacets(listAnswer(api, r, "events", "/events", eventListArgs, page), page.Facets), page.Grid), page.Days), nil
 	}, fuego.OptionSummary("List events (Accept: text/calendar gives the iCalendar feed of events.ics)"),
 		fuego.OptionAddResponse(http.StatusOK, "One page of events", fuego.Response{Type: EventList{}}))
 	mountEventFeed(api, events)
@@ -125,7 +127,7 @@ func mountOccurrences(api *API, events eventService) {
 			return nil, err
 		}
 		self := "/events/" + strconv.FormatInt(ref.ID, 10) + "/occurrences"
-		return withGrid(withFacets(listAnswer(api, r, "events", self, occurrencesArgs, page), page.Facets), page.Grid), nil
+		return withDays(withGrid(withFacets(listAnswer(api, r, "events", self, occurrencesArgs, page), page.Facets), page.Grid), page.Days), nil
 	}, fuego.OptionSummary("List one series' occurrences (the series first), with the event list's window, pages and filters; 404 for an event that is not a series"),
 		fuego.OptionAddResponse(http.StatusOK, "One page of the series' events", fuego.Response{Type: EventList{}}))
 }
@@ -171,8 +173,8 @@ var eventListArgs = func() []Arg {
 			Description: "start_date (then publication date, then ID), distance from the point, nearest first, or relevance to search (best first, then start_date); relevance matches words, their prefixes, one typo in words of five letters or more, accents folded, and, in a language of the site (CALENDAR_LANGUAGES: the one of the address's language segment, /fr/..., else the site's first), words of the same stem, its stop words (le, der) being optional. Any other value keeps the default order, as the plugin, which has no orderby, ignores it."},
 		Arg{Name: "highlight", Type: TypeBoolean, Default: false,
 			Description: "With search: each event gets highlight {title, description}: its title and about 160 characters of its description's text from around the first match, matched words in <mark>...</mark>, everything else HTML-escaped."},
-		Arg{Name: "facets", Type: TypeArray, Items: TypeString, Enum: append(slices.Clone(calendar.FacetNames), calendar.FacetGeoGrid),
-			Description: "Count the events per value of these fields, under facets, as a multi-select sidebar shows them: each value with every filter of the list but its own field's (with categories=jazz, the count beside Rock is that of categories=rock with the other filters). Categories, tags, venues and organizers come with their id, slug and name, featured with its value; only what the caller may read; at most 1,000 values a field. geo_grid: the map's clusters, under geo_grid (the matching events that have a position per geohash cell of geo_precision characters, with their count, mean position and the cell's bounds; at most 1,000 cells, the most populous)."},
+		Arg{Name: "facets", Type: TypeArray, Items: TypeString, Enum: append(slices.Clone(calendar.FacetNames), calendar.FacetGeoGrid, calendar.FacetDays),
+			Description: "Count the events per value of these fields, under facets, as a multi-select sidebar shows them: each value with every filter of the list but its own field's (with categories=jazz, the count beside Rock is that of categories=rock with the other filters). Categories, tags, venues and organizers come with their id, slug and name, featured with its value; only what the caller may read; at most 1,000 values a field. geo_grid: the map's clusters, under geo_grid (the matching events that have a position per geohash cell of geo_precision characters, with their count, mean position and the cell's bounds; at most 1,000 cells, the most populous). days: the dots of a month grid, under days (each day of the window from start_date to end_date, at most 93 days, with its matching events; an event counts on every day its local times cover, as the list bounds events by them)."},
 		Arg{Name: "geo_precision", Type: TypeInteger, Default: app.DefaultGeoPrecision, Min: bound(1), Max: bound(calendar.MaxGeoPrecision),
 			Description: "The length of geo_grid's geohash cells: 1 is about 5,000 km wide, 3 about 156 km, 5 about 5 km, 7 about 150 m."},
 		modifiedAfterArg)

@@ -53,6 +53,9 @@ func (i *Index) SearchPosts(ctx context.Context, q calendar.PostQuery) (calendar
 			page, err = pageOf(res, q.Facets)
 		}
 	}
+	if err == nil && q.Days != nil {
+		page.Days, err = i.dayCounts(ctx, q, near)
+	}
 	if err == nil && q.GeoGrid > 0 {
 		if q, err = i.withoutDropped(ctx, q, near); err == nil {
 			page.Grid, err = i.geoGrid(ctx, q, near)

@@ -118,6 +118,10 @@ type PostQuery struct {
 	// among all the matching posts.
 	Facets []string
 
+	// Days asks for the matching events on each day of the span
+	// (PostPage.Days), an event counted on every day its local times cover.
+	Days *DaySpan
+
 	// ModifiedAfter keeps posts last modified after it.
 	ModifiedAfter *Bound
 }
@@ -203,6 +207,17 @@ type PostPage struct {
 	Facets map[string][]FacetCount
 	// Grid is there when the query asked for a GeoGrid.
 	Grid *GeoGrid
+	// Days are the matches on each day of the query's Days, in order.
+	Days []int
+}
+
+// DaySpan is Count days of wall-clock time from First (00:00 of the first
+// day, written as if in UTC, as WallClock writes it): the days of a month
+// grid, which holds each event on the days of its own local times as the
+// list bounds and orders them.
+type DaySpan struct {
+	First time.Time
+	Count int
 }
 
 // SearchableMeta lists, per post type, the meta fields a search looks into.
@@ -223,6 +238,10 @@ const (
 // FacetGeoGrid asks an event list for its map's clusters (PostQuery.GeoGrid),
 // beside the facets of values.
 const FacetGeoGrid = "geo_grid"
+
+// FacetDays asks an event list for its matches per day of its window
+// (PostQuery.Days), beside the facets of values.
+const FacetDays = "days"
 
 // FacetNames are the facets of values an event list may ask for.
 var FacetNames = []string{FacetCategories, FacetTags, FacetVenue, FacetOrganizer, FacetFeatured}
