@@ -37,6 +37,7 @@ type eventService interface {
 	Feed(ctx context.Context, caller app.Caller, f app.EventFilter) (*app.Feed, error)
 	siteFeeds
 	Occurrences(ctx context.Context, caller app.Caller, ref app.PostRef, f app.EventFilter) (*app.Page[app.EventView], error)
+	FacetSearch(ctx context.Context, caller app.Caller, facet, prefix string, f app.EventFilter) ([]app.FacetValue, error)
 }
 
 // mountEvents registers the event routes: list and create, then read, update
@@ -61,6 +62,7 @@ func mountEvents(api *API, events eventService, venueMeta, organizerMeta []strin
 		fuego.OptionAddResponse(http.StatusOK, "One page of events", fuego.Response{Type: EventList{}}))
 	mountEventFeed(api, events)
 	mountOccurrences(api, events)
+	mountFacetSearch(api, events)
 
 	handle(api, EventsNamespace, []string{http.MethodPost}, "/events", eventWriteArgs(true), func(r *Request) (*app.EventView, error) {
 		in, err := readInput(r)
@@ -130,6 +132,37 @@ func mountOccurrences(api *API, events eventService) {
 		return withDays(withGrid(withFacets(listAnswer(api, r, "events", self, occurrencesArgs, page), page.Facets), page.Grid), page.Days), nil
 	}, fuego.OptionSummary("List one series' occurrences (the series first), with the event list's window, pages and filters; 404 for an event that is not a series"),
 		fuego.OptionAddResponse(http.StatusOK, "One page of the series' events", fuego.Response{Type: EventList{}}))
+}
+
+// FacetSearchAnswer documents GET /events/facets/<facet>.
+type FacetSearchAnswer struct {
+	Facet  string           `json:"facet"`
+	Values []app.FacetValue `json:"values"`
+}
+
+// facetSearchArgs are the parameters of GET /events/facets/<facet>: the
+// list's filters (not what shapes its answer), and what was typed.
+var facetSearchArgs = append(slices.DeleteFunc(slices.Clone(eventListArgs), func(a Arg) bool {
+	return slices.Contains([]string{"page", "per_page", "facets", "geo_precision", "highlight"}, a.Name)
+}), Arg{Name: "q", Type: TypeString, MaxBytes: calendar.MaxSearchLength,
+	Description: "What the reader typed: the values whose name, a word of it or slug begins with it (accents and case aside), then those whose words begin one typo from it (five letters or more). Without it, every value."})
+
+// mountFacetSearch registers GET /events/facets/<facet>. Go's mux takes it
+// beside /events/{id}/{relation}: its literal segment makes it the more
+// specific.
+func mountFacetSearch(api *API, events eventService) {
+	facet := Arg{Name: "facet", Type: TypeString, Required: true, Enum: app.SearchableFacets, Description: "The facet whose values to search."}
+	handle(api, EventsNamespace, []string{http.MethodGet}, "/events/facets/{facet}", append([]Arg{facet}, facetSearchArgs...), func(r *Request) (FacetSearchAnswer, error) {
+		f, err := readEventFilter(r.Values)
+		if err != nil {
+			return FacetSearchAnswer{}, err
+		}
+		name, _ := r.Values.String("facet")
+		typed, _ := r.Values.String("q")
+		values, err := events.FacetSearch(r.Context(), r.Caller, name, typed, f)
+		return FacetSearchAnswer{Facet: name, Values: values}, err
+	}, fuego.OptionSummary("Search a facet's values (venue, organizer, categories, tags) by what the reader types, counted under the list's filters as facets= counts them"),
+		fuego.OptionAddResponse(http.StatusOK, "The matching values with their counts", fuego.Response{Type: FacetSearchAnswer{}}))
 }
 
 var dateDescriptions = map[string]string{
