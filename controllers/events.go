@@ -38,6 +38,7 @@ type eventService interface {
 	siteFeeds
 	Occurrences(ctx context.Context, caller app.Caller, ref app.PostRef, f app.EventFilter) (*app.Page[app.EventView], error)
 	FacetSearch(ctx context.Context, caller app.Caller, facet, prefix string, f app.EventFilter) ([]app.FacetValue, error)
+	Suggest(ctx context.Context, caller app.Caller, typed string) ([]app.Suggestion, error)
 }
 
 // mountEvents registers the event routes: list and create, then read, update
@@ -63,6 +64,7 @@ func mountEvents(api *API, events eventService, venueMeta, organizerMeta []strin
 	mountEventFeed(api, events)
 	mountOccurrences(api, events)
 	mountFacetSearch(api, events)
+	mountSuggest(api, events)
 
 	handle(api, EventsNamespace, []string{http.MethodPost}, "/events", eventWriteArgs(true), func(r *Request) (*app.EventView, error) {
 		in, err := readInput(r)
@@ -163,6 +165,23 @@ func mountFacetSearch(api *API, events eventService) {
 		return FacetSearchAnswer{Facet: name, Values: values}, err
 	}, fuego.OptionSummary("Search a facet's values (venue, organizer, categories, tags) by what the reader types, counted under the list's filters as facets= counts them"),
 		fuego.OptionAddResponse(http.StatusOK, "The matching values with their counts", fuego.Response{Type: FacetSearchAnswer{}}))
+}
+
+// SuggestAnswer documents GET /suggest.
+type SuggestAnswer struct {
+	Suggestions []app.Suggestion `json:"suggestions"`
+}
+
+// mountSuggest registers GET /suggest.
+func mountSuggest(api *API, events eventService) {
+	typed := Arg{Name: "q", Type: TypeString, Required: true, NotEmpty: true, MaxBytes: calendar.MaxSearchLength,
+		Description: "What the reader typed: the soonest events the search finds (as search= finds them, each series once), then the categories, tags, venues and cities of the most upcoming events whose names begin with it or are one typo from it (five letters or more)."}
+	handle(api, EventsNamespace, []string{http.MethodGet}, "/suggest", []Arg{typed}, func(r *Request) (SuggestAnswer, error) {
+		q, _ := r.Values.String("q")
+		suggestions, err := events.Suggest(r.Context(), r.Caller, q)
+		return SuggestAnswer{Suggestions: suggestions}, err
+	}, fuego.OptionSummary("Complete what a reader types: upcoming events' titles, then categories, tags, venues and cities, with the matching words marked"),
+		fuego.OptionAddResponse(http.StatusOK, "At most five events, then at most five other completions", fuego.Response{Type: SuggestAnswer{}}))
 }
 
 var dateDescriptions = map[string]string{

@@ -83,6 +83,13 @@ func (r *recordedEvents) FacetSearch(_ context.Context, caller app.Caller, facet
 	return []app.FacetValue{{ID: 3, Name: "Philharmonie", Slug: "philharmonie", Count: 2}}, nil
 }
 
+func (r *recordedEvents) Suggest(_ context.Context, caller app.Caller, typed string) ([]app.Suggestion, error) {
+	if err := r.record("Suggest", caller, typed); err != nil {
+		return nil, err
+	}
+	return []app.Suggestion{{Type: "event", Text: "Piano recital", Highlight: "<mark>Piano</mark> recital", ID: 7, StartDate: "2030-06-01 10:00:00"}}, nil
+}
+
 func (r *recordedEvents) Feed(_ context.Context, caller app.Caller, f app.EventFilter) (*app.Feed, error) {
 	if err := r.record("Feed", caller, f); err != nil {
 		return nil, err
@@ -214,6 +221,29 @@ func TestAFacetSearchReadsTheListsFilters(t *testing.T) {
 		s.do("GET", aloneAPI+path).expectStatus(t, http.StatusOK)
 	}
 	if calls := svc.called(); calls != "FacetSearch,Get,Get,Occurrences" {
+		t.Fatalf("the service was asked %s", calls)
+	}
+}
+
+// GET /suggest reads what was typed, which it needs, bounded as a search.
+func TestSuggestionsReadWhatWasTyped(t *testing.T) {
+	t.Parallel()
+	svc := &recordedEvents{}
+	s := eventsAlone(t, svc)
+	res := s.do("GET", aloneAPI+"/suggest?q=pia")
+	res.expectStatus(t, http.StatusOK)
+	want := `{"suggestions":[{"type":"event","text":"Piano recital","highlight":"\u003cmark\u003ePiano\u003c/mark\u003e recital","id":7,"start_date":"2030-06-01 10:00:00"}]}`
+	if got := strings.TrimSpace(string(res.Body)); got != want && got != strings.NewReplacer(`\u003c`, "<", `\u003e`, ">").Replace(want) {
+		t.Errorf("answers %s", got)
+	}
+	if got := svc.got(); got[0] != "pia" {
+		t.Fatalf("the service was asked %v", got)
+	}
+	s.do("GET", aloneAPI+"/suggest").expectError(t, http.StatusBadRequest, "rest_missing_callback_param")
+	for _, query := range []string{"?q=", "?q=" + strings.Repeat("x", calendar.MaxSearchLength+1)} {
+		s.do("GET", aloneAPI+"/suggest"+query).expectError(t, http.StatusBadRequest, "rest_invalid_param")
+	}
+	if calls := svc.called(); calls != "Suggest" {
 		t.Fatalf("the service was asked %s", calls)
 	}
 }
