@@ -101,6 +101,9 @@ func (s *Events) listQuery(ctx context.Context, caller Caller, f EventFilter) (c
 	readGrid(f, &q)
 	if f.Search != nil {
 		q.Language = s.searchLanguage(caller.Language)
+		if q.Synonyms, err = s.synonyms.forSearch(ctx, *f.Search); err != nil {
+			return q, nil, err
+		}
 	}
 	if f.Parent != nil {
 		if _, err := s.loadReadable(ctx, actor, calendar.PostTypeEvent, *f.Parent); err != nil {

@@ -185,7 +185,7 @@ func TestARelevanceSearchScoresWhatItWalkedAsBefore(t *testing.T) {
 		return out
 	}
 	for _, c := range chars {
-		for _, part := range idx.rankedPlan(c, "").words[0].parts { // as a search reads it: a lone character begins with one of a spaceless script
+		for _, part := range idx.rankedPlan(c, "", nil).words[0].parts { // as a search reads it: a lone character begins with one of a spaceless script
 			for _, f := range rankedFields {
 				var pair [2]query.Query
 				switch part.how {

@@ -35,7 +35,7 @@ func (i *Index) plansOf(q calendar.PostQuery) []searchPlan {
 	var plans []searchPlan
 	for _, text := range []string{q.Relevance, q.Tolerant} {
 		if text != "" {
-			plans = append(plans, i.rankedPlan(text, q.Language))
+			plans = append(plans, i.rankedPlan(text, q.Language, q.Synonyms))
 		}
 	}
 	if len(q.Words) > 0 {
@@ -79,22 +79,24 @@ type likeWord struct {
 
 func (p searchPlan) matcher() matcher {
 	m := matcher{whole: map[string]bool{}, stems: map[string]bool{}}
-	for _, w := range p.words {
-		if w.optional {
+	for _, found := range p.words {
+		if found.optional {
 			continue
 		}
-		for _, part := range w.parts {
-			switch part.how {
-			case wholeTerm:
-				m.whole[part.term] = true
-			case inWord:
-				m.within = append(m.within, part.term)
-			default:
-				m.wordLike = append(m.wordLike, likeWord{part.term, []rune(part.term)})
+		for _, w := range append([]wordPlan{found}, found.synonyms...) {
+			for _, part := range w.parts {
+				switch part.how {
+				case wholeTerm:
+					m.whole[part.term] = true
+				case inWord:
+					m.within = append(m.within, part.term)
+				default:
+					m.wordLike = append(m.wordLike, likeWord{part.term, []rune(part.term)})
+				}
 			}
-		}
-		for _, s := range w.stems {
-			m.stems[s] = true
+			for _, s := range w.stems {
+				m.stems[s] = true
+			}
 		}
 	}
 	return m

@@ -151,7 +151,7 @@ func (i *Index) matching(q calendar.PostQuery, near query.Query) query.Query {
 		if p := i.plainPlan(q.Words); len(p.words) > 0 {
 			plain = unscored{bleve.NewConjunctionQuery(p.filterClauses(fieldWordParts, fieldWords)...)}
 		}
-		root = i.rankedPlan(q.Relevance, q.Language).rankedQuery(root, plain)
+		root = i.rankedPlan(q.Relevance, q.Language, q.Synonyms).rankedQuery(root, plain)
 	}
 	return root
 }

@@ -40,7 +40,7 @@ func (i *Index) searchClauses(q calendar.PostQuery) []query.Query {
 	if q.Tolerant == "" {
 		return plain
 	}
-	ranked := i.rankedPlan(q.Tolerant, q.Language).selectQuery()
+	ranked := i.rankedPlan(q.Tolerant, q.Language, q.Synonyms).selectQuery()
 	switch {
 	case ranked == nil:
 		return plain
@@ -60,17 +60,13 @@ func (p searchPlan) selectQuery() query.Query {
 		if w.optional {
 			continue
 		}
-		var parts []query.Query
-		for _, part := range w.parts {
-			parts = append(parts, part.selectQuery(fieldWords))
-		}
-		word := query.Query(bleve.NewConjunctionQuery(parts...))
-		if len(w.stems) > 0 {
-			var stems []query.Query
-			for _, s := range w.stems {
-				stems = append(stems, term(p.stemsField, s))
+		word := p.selectWord(w)
+		if len(w.synonyms) > 0 {
+			alts := []query.Query{word}
+			for _, syn := range w.synonyms {
+				alts = append(alts, p.selectWord(syn))
 			}
-			word = bleve.NewDisjunctionQuery(word, bleve.NewConjunctionQuery(stems...))
+			word = bleve.NewDisjunctionQuery(alts...)
 		}
 		must = append(must, word)
 	}
@@ -78,6 +74,23 @@ func (p searchPlan) selectQuery() query.Query {
 		return nil
 	}
 	return bleve.NewConjunctionQuery(must...)
+}
+
+// selectWord selects one word of the plan: its parts, or its stems.
+func (p searchPlan) selectWord(w wordPlan) query.Query {
+	var parts []query.Query
+	for _, part := range w.parts {
+		parts = append(parts, part.selectQuery(fieldWords))
+	}
+	word := query.Query(bleve.NewConjunctionQuery(parts...))
+	if len(w.stems) > 0 {
+		var stems []query.Query
+		for _, s := range w.stems {
+			stems = append(stems, term(p.stemsField, s))
+		}
+		word = bleve.NewDisjunctionQuery(word, bleve.NewConjunctionQuery(stems...))
+	}
+	return word
 }
 
 // selectQuery finds the part in field as query does, unscored: a word's

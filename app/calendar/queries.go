@@ -61,6 +61,9 @@ type PostQuery struct {
 	// Relevance set, Words widen it the same way: a search matches the same
 	// posts whatever the order.
 	Tolerant string
+	// Synonyms are, for a word of the search (folded), the words it is
+	// also looked for as, each as Relevance and Tolerant look for a word.
+	Synonyms map[string][]string
 	// Language, when the index stems in it, lets a word of Relevance match
 	// by its stem in that language too, and its stop words select nothing.
 	Language string
