@@ -174,7 +174,7 @@ type SuggestAnswer struct {
 
 // mountSuggest registers GET /suggest.
 func mountSuggest(api *API, events eventService) {
-	typed := Arg{Name: "q", Type: TypeString, Required: true, NotEmpty: true, MaxBytes: calendar.MaxSearchLength,
+	typed := Arg{Name: "q", Type: TypeString, Required: true, NotEmpty: true, MaxBytes: calendar.MaxSearchLength, Example: "jaz",
 		Description: "What the reader typed: the soonest events the search finds (as search= finds them, each series once), then the categories, tags, venues and cities of the most upcoming events whose names begin with it or are one typo from it (five letters or more)."}
 	handle(api, EventsNamespace, []string{http.MethodGet}, "/suggest", []Arg{typed}, func(r *Request) (SuggestAnswer, error) {
 		q, _ := r.Values.String("q")
