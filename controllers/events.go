@@ -201,7 +201,7 @@ var eventListArgs = func() []Arg {
 	}
 	args := append(append([]Arg{}, pageArgs...), date("start_date"), date("end_date"),
 		Arg{Name: "search", Type: TypeString, NotEmpty: true, MaxBytes: calendar.MaxSearchLength,
-			Description: "Words that must all occur in the title, description or excerpt (at most 9 are looked for); in Chinese, Japanese, Korean, Thai and other scripts written without spaces, any part of a run of characters."},
+			Description: "Words that must all occur in the title, description or excerpt (at most 9 are looked for); in Chinese, Japanese, Korean, Thai and other scripts written without spaces, any part of a run of characters. In every order, an event also matches when each word matches as orderby=relevance matches it (whole, as a prefix, with one typo from five letters on, by its stem, or as one of its synonyms)."},
 		Arg{Name: "categories", Type: TypeArray, Items: TypeString, Description: "Event category IDs or slugs (any of them): jazz,rock."},
 		Arg{Name: "tags", Type: TypeArray, Items: TypeString, Description: "Tag IDs or slugs (any of them)."},
 		Arg{Name: "venue", Type: TypeArray, Items: TypeInteger, Description: "Venue IDs (any of them)."},
