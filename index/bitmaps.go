@@ -122,6 +122,10 @@ func (s *segments) eval(q query.Query) (docSet, error) {
 		return s.anyTerm(q.field, terms)
 	case unscored:
 		return s.eval(q.Query)
+	case ownBudget:
+		own := *s
+		own.ctx = withTermBudget(s.ctx)
+		return own.eval(q.Query)
 	case *query.PrefixQuery:
 		if q.FieldVal != "" {
 			return s.someTerms(q.FieldVal, func() (index.FieldDict, error) { return s.snap.FieldDictPrefix(q.FieldVal, []byte(q.Prefix)) })

@@ -262,6 +262,8 @@ func TestASearchWalksNoDictionary(t *testing.T) {
 			case *query.FuzzyQuery: // a word of five letters or more: its automaton follows only the paths within one edit of it
 			case unscored:
 				walk(q.Query)
+			case ownBudget:
+				walk(q.Query)
 			case *query.TermQuery, suffixQuery, holdersQuery, budgetedPrefix, budgetedFuzzy:
 			default:
 				t.Errorf("%q: the search holds a %T", search, q)
@@ -342,6 +344,16 @@ func TestASearchWithinTooManyWordsIsRefusedNotWalked(t *testing.T) {
 			}
 		}
 	}
+	for _, order := range []calendar.PostOrder{calendar.OrderStart, calendar.OrderNewest} { // a tolerant search: each side within its own budget
+		q := calendar.PostQuery{Type: calendar.PostTypeEvent, Words: []string{"qqq", "zzz"}, Tolerant: "qqq zzz", Order: order, Limit: 10}
+		if _, err := idx.SearchPosts(ctx, q); !refused(err) {
+			t.Fatalf("order %v: a tolerant search within %d words answered %v", order, 2*each, err)
+		}
+		q.Words, q.Tolerant = []string{"qqq"}, "qqq"
+		if page, err := idx.SearchPosts(ctx, q); err != nil || page.Total != 1 {
+			t.Fatalf("order %v: a tolerant search within %d words: %+v, %v", order, each, page, err)
+		}
+	}
 	ranked := calendar.PostQuery{Type: calendar.PostTypeEvent, Relevance: "qqq zzz", Limit: 10} // the prefixes of as many words
 	if _, err := idx.SearchPosts(ctx, ranked); !refused(err) {
 		t.Fatalf("a relevance search for the prefixes of %d words answered %v", 2*each, err)
@@ -349,6 +361,10 @@ func TestASearchWithinTooManyWordsIsRefusedNotWalked(t *testing.T) {
 	ranked.Relevance = "qqq"
 	if page, err := idx.SearchPosts(ctx, ranked); err != nil || page.Total != 1 {
 		t.Fatalf("a relevance search for the prefix of %d words: %+v, %v", each, page, err)
+	}
+	ranked.Words = []string{"qqq"} // and the plugin's fragments, within their own budget
+	if page, err := idx.SearchPosts(ctx, ranked); err != nil || page.Total != 1 {
+		t.Fatalf("a relevance search with its fragments, within %d words: %+v, %v", each, page, err)
 	}
 }
 

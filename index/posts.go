@@ -149,7 +149,7 @@ func (i *Index) matching(q calendar.PostQuery, near query.Query) query.Query {
 	if q.Relevance != "" {
 		var plain query.Query
 		if p := i.plainPlan(q.Words); len(p.words) > 0 {
-			plain = unscored{bleve.NewConjunctionQuery(p.filterClauses(fieldWordParts, fieldWords)...)}
+			plain = unscored{ownBudget{bleve.NewConjunctionQuery(p.filterClauses(fieldWordParts, fieldWords)...)}}
 		}
 		root = i.rankedPlan(q.Relevance, q.Language, q.Synonyms).rankedQuery(root, plain)
 	}

@@ -23,7 +23,8 @@ import (
 // distance, in a box and in a map's clusters what it finds by relevance.
 // Unranked, the relevance words are filters answered from bitmaps like the
 // others: their prefixes and typos are the dictionary's terms, listed from
-// the search's one budget of terms (budgetedTerms), then ORed.
+// the search's budget of terms (budgetedTerms), then ORed; each side has
+// a budget of its own (ownBudget).
 
 // searchClauses are the filter clauses of q's search outside a relevance
 // order: the plugin's fragments, each a clause of the filter's own
@@ -47,7 +48,7 @@ func (i *Index) searchClauses(q calendar.PostQuery) []query.Query {
 	case plain == nil:
 		return []query.Query{ranked}
 	}
-	return []query.Query{bleve.NewDisjunctionQuery(bleve.NewConjunctionQuery(plain...), ranked)}
+	return []query.Query{bleve.NewDisjunctionQuery(bleve.NewConjunctionQuery(plain...), ownBudget{ranked})}
 }
 
 // selectQuery selects, without ranking, what the plan's rankedQuery
@@ -135,6 +136,17 @@ func (q budgetedFuzzy) terms(ctx context.Context, r index.IndexReader) ([][]byte
 		return nil, errors.New("index: the reader cannot list fuzzy terms")
 	}
 	return budgeted(ctx, q.term, func() (index.FieldDict, error) { return fuzzy.FieldDictFuzzy(q.field, q.term, 1, "") })
+}
+
+// ownBudget is a query whose terms are read from a budget of their own
+// (calendar.MaxSearchTerms): the second side of a tolerant search, so that
+// each side reads at most what it reads alone (the plugin's search as in
+// date order, relevance's words as in a relevance order), and a search one
+// side answered is not refused for being also the other.
+type ownBudget struct{ query.Query }
+
+func (q ownBudget) Searcher(ctx context.Context, r index.IndexReader, m mapping.IndexMapping, options search.SearcherOptions) (search.Searcher, error) {
+	return q.Query.Searcher(withTermBudget(ctx), r, m, options)
 }
 
 // unscored is a query whose matches weigh nothing in a ranked search.
