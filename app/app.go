@@ -91,6 +91,7 @@ type App struct {
 	Events     *Events
 	Media      *Media
 	Webhooks   *Webhooks
+	Synonyms   *Synonyms
 	sync       *indexSync
 	reindex    *reindexer
 	items      items
@@ -148,6 +149,7 @@ func New(store calendar.Store, index calendar.Index, settings Settings) *App {
 	// remove. Events is made last, on the services it links, at the address
 	// the others were given.
 	a.Events = &Events{}
+	a.Synonyms = newSynonyms(store, settings.Now)
 	editEvent := a.Events.editEvent
 	a.Media = &Media{postService: posts, budget: newUploadBudget(settings), editEvent: editEvent}
 	a.Venues = &LinkedPosts[VenueView]{postService: posts, kind: venueKind, render: posts.renderVenue, images: a.Media, editEvent: editEvent}
@@ -155,7 +157,7 @@ func New(store calendar.Store, index calendar.Index, settings Settings) *App {
 	a.Categories = &Terms{store: store, index: searched, posts: posts, kind: categoryKind, editEvent: editEvent}
 	a.Tags = &Terms{store: store, index: searched, posts: posts, kind: tagKind, editEvent: editEvent}
 	*a.Events = Events{postService: posts, images: a.Media, venues: a.Venues, organizers: a.Organizers, categories: a.Categories, tags: a.Tags,
-		quota: newSeriesQuota(settings.SeriesQuota, time.Now, a.Users)}
+		quota: newSeriesQuota(settings.SeriesQuota, time.Now, a.Users), synonyms: a.Synonyms}
 	a.items = items{events: a.Events, venues: a.Venues, organizers: a.Organizers, media: a.Media,
 		terms: map[string]*Terms{calendar.TaxonomyCategory: a.Categories, calendar.TaxonomyTag: a.Tags}}
 	a.Webhooks = newWebhooks(store, index, a, settings.Webhooks, settings.Now)

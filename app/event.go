@@ -17,6 +17,7 @@ type Events struct {
 	categories *Terms
 	tags       *Terms
 	quota      *seriesQuota
+	synonyms   *Synonyms
 }
 
 // loadEvent finds an event by ID (404 when there is no such post, 400 when it

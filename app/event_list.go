@@ -58,5 +58,8 @@ func (s *Events) listPage(ctx context.Context, caller Caller, f EventFilter, q c
 	if found.Grid != nil {
 		answer.Grid = newGeoGrid(q.GeoGrid, found.Grid)
 	}
+	if q.Days != nil {
+		answer.Days = newDayCounts(*q.Days, found.Days)
+	}
 	return answer, nil
 }

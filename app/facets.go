@@ -67,7 +67,7 @@ func (s *Events) searchFaceted(ctx context.Context, q calendar.PostQuery) (calen
 	for _, name := range q.Facets {
 		without := q
 		if drop := dropFilter[name]; drop != nil && drop(&without) {
-			without.Facets, without.Offset, without.Limit = []string{name}, 0, 0
+			without.Facets, without.Offset, without.Limit, without.Days, without.GeoGrid = []string{name}, 0, 0, nil, 0
 			apart = append(apart, without)
 		} else {
 			own.Facets = append(own.Facets, name)

@@ -58,7 +58,7 @@ type feedAs struct {
 
 // feedOf writes the events q finds (at most q.Limit) as a feed.
 func (s *Events) feedOf(ctx context.Context, caller Caller, q calendar.PostQuery, as feedAs) (*Feed, error) {
-	q.GeoGrid, q.Facets = 0, nil // a feed has no map, nor counts
+	q.GeoGrid, q.Facets, q.Days = 0, nil, nil // a feed has no map, nor counts
 	found, err := s.index.SearchPosts(ctx, q)
 	if err != nil {
 		return nil, err

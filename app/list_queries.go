@@ -47,6 +47,10 @@ func (s *Events) listQuery(ctx context.Context, caller Caller, f EventFilter) (c
 		// Accents are folded, as WordPress' database collation does and as
 		// the index folds the words it keeps.
 		q.Words = SearchFragments(foldSearch(*f.Search))
+		// In every order, a search also matches as relevance does (typos,
+		// prefixes, stems): the same search finds the same events on a
+		// map as in a ranked list.
+		q.Tolerant = *f.Search
 	}
 	for _, t := range []struct {
 		name  string
@@ -95,8 +99,11 @@ func (s *Events) listQuery(ctx context.Context, caller Caller, f EventFilter) (c
 	byDistance := readOrder(f.OrderBy, near, &bad)
 	readSearchOrder(f, &q, &bad)
 	readGrid(f, &q)
-	if q.Relevance != "" {
+	if f.Search != nil {
 		q.Language = s.searchLanguage(caller.Language)
+		if q.Synonyms, err = s.synonyms.forSearch(ctx, *f.Search); err != nil {
+			return q, nil, err
+		}
 	}
 	if f.Parent != nil {
 		if _, err := s.loadReadable(ctx, actor, calendar.PostTypeEvent, *f.Parent); err != nil {
@@ -114,6 +121,7 @@ func (s *Events) listQuery(ctx context.Context, caller Caller, f EventFilter) (c
 	} else if err := s.dateBounds(f, &q, &bad); err != nil {
 		return q, nil, err
 	}
+	readDays(f, &q, &bad)
 	if byDistance {
 		q.Order = calendar.OrderDistance
 	}
@@ -267,7 +275,7 @@ func (s *Events) searchLanguage(requested string) string {
 func readSearchOrder(f EventFilter, q *calendar.PostQuery, bad *calendar.InvalidParams) {
 	if f.OrderBy == "relevance" {
 		if f.Search != nil {
-			q.Relevance, q.Words = *f.Search, nil
+			q.Relevance, q.Tolerant = *f.Search, "" // its words rank; q.Words widen it
 		} else {
 			bad.Add("orderby", "orderby=relevance needs search.", nil)
 		}

@@ -149,6 +149,8 @@ type Page[V any] struct {
 	Facets []Facet
 	// Grid is the map's clusters asked for with facets=geo_grid.
 	Grid *GeoGrid
+	// Days are the matches per day asked for with facets=days.
+	Days []DayCount
 }
 
 func newPage[V any](items []V, page, perPage, total int) *Page[V] {

@@ -130,6 +130,7 @@ func New(cfg Config, a *app.App) *API {
 	mountBackup(api, a)
 	mountReindex(api, a)
 	mountWebhooks(api, a.Webhooks)
+	mountSynonyms(api, a.Synonyms)
 	api.documented()
 	return api
 }

@@ -102,7 +102,7 @@ func boundCases(a controllers.Arg) []boundCase {
 // its bound goes as far as the use case.
 var walkBase = map[string]any{"title": "Walk", "start_date": "2030-01-01 10:00", "end_date": "2030-01-01 11:00",
 	"venue": "Walk hall", "organizer": "Walk people", "name": "walk", "login": "walker", "role": "subscriber",
-	"url": "https://hooks.example/walk"}
+	"url": "https://hooks.example/walk", "words": []any{"walk", "stroll"}}
 
 // TestEveryDeclaredBoundIsEnforcedAndDocumented walks every route's declared
 // parameters: for each bound (a length, a range, a count of items, a clamp,
@@ -184,7 +184,7 @@ type boundWalk struct {
 }
 
 func newBoundWalk(t *testing.T, s *service) *boundWalk {
-	w := &boundWalk{t: t, s: s, ids: map[string]string{"media": "999999", "users": "1", "webhooks": "999999"}, slugs: map[string]string{}, atTried: map[string]bool{}}
+	w := &boundWalk{t: t, s: s, ids: map[string]string{"media": "999999", "users": "1", "webhooks": "999999", "synonyms": "999999"}, slugs: map[string]string{}, atTried: map[string]bool{}}
 	event := s.do("POST", "/vendor/events/v1/events", asAdmin(), jsonBody(map[string]any{"title": walkBase["title"],
 		"start_date": walkBase["start_date"], "end_date": walkBase["end_date"],
 		"recurrence": "RRULE:FREQ=WEEKLY;COUNT=2"})) // a series (past the horizon: nothing made), so its occurrences are listed
@@ -228,6 +228,7 @@ func (w *boundWalk) target(path string) string {
 	path = strings.ReplaceAll(path, "{id}", w.ids[kind])
 	path = strings.ReplaceAll(path, "{slug}", w.slugs[kind])
 	path = strings.ReplaceAll(path, "{relation}", "occurrences")
+	path = strings.ReplaceAll(path, "{facet}", "venue")
 	return strings.ReplaceAll(path, "{uuid}", "no-such-uuid")
 }
 
@@ -406,6 +407,8 @@ func indexArg(index map[string]map[string]any, path, method, name string) map[st
 			return `(?P<id>\d+)`
 		case "{relation}":
 			return `(?P<relation>occurrences)`
+		case "{facet}":
+			return `(?P<facet>venue|organizer|categories|tags)`
 		default:
 			return `(?P<` + m[1:len(m)-1] + `>[^/]+)`
 		}

@@ -65,6 +65,10 @@ func TestTheNamespaceRootListsEveryRouteWithMethodsAndArgs(t *testing.T) {
 	want["/vendor/events/v1/events"] = []string{"GET", "POST"}
 	want[`/vendor/events/v1/events/(?P<id>\d+)`] = []string{"GET", "DELETE", "POST", "PUT", "PATCH"}
 	want[`/vendor/events/v1/events/(?P<id>\d+)/(?P<relation>occurrences)`] = []string{"GET"}
+	want[`/vendor/events/v1/events/facets/(?P<facet>venue|organizer|categories|tags)`] = []string{"GET"}
+	want["/vendor/events/v1/suggest"] = []string{"GET"}
+	want["/vendor/admin/v1/synonyms"] = []string{"GET", "POST"}
+	want[`/vendor/admin/v1/synonyms/(?P<id>\d+)`] = []string{"GET", "POST", "PUT", "PATCH", "DELETE"}
 	want[`/vendor/events/v1/events/by-slug/(?P<slug>[^/]+)`] = []string{"GET", "DELETE", "POST", "PUT", "PATCH"}
 	for _, kind := range []string{"categories", "tags", "media"} {
 		base := "/vendor/events/v1/" + kind
@@ -102,8 +106,11 @@ func TestTheNamespaceRootListsEveryRouteWithMethodsAndArgs(t *testing.T) {
 	t.Run("every listed route answers each of its methods", func(t *testing.T) {
 		for path, rt := range got {
 			url := wpParam.ReplaceAllStringFunc(path, func(m string) string {
-				if wpParam.FindStringSubmatch(m)[1] == "relation" {
+				switch wpParam.FindStringSubmatch(m)[1] {
+				case "relation":
 					return "occurrences"
+				case "facet":
+					return "venue"
 				}
 				return "1"
 			})

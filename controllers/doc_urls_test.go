@@ -15,7 +15,7 @@ import (
 // paths join after that slash.
 func routedWithOrWithoutATrailingSlash(t *testing.T, doc map[string]any) {
 	server := strings.TrimSuffix(firstServer(doc), "/")
-	values := strings.NewReplacer("{id}", "1", "{relation}", "occurrences", "{slug}", "a-slug", "{uuid}", "00000000-0000-4000-8000-000000000000")
+	values := strings.NewReplacer("{id}", "1", "{relation}", "occurrences", "{facet}", "venue", "{slug}", "a-slug", "{uuid}", "00000000-0000-4000-8000-000000000000")
 	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	for path, item := range doc["paths"].(map[string]any) {
 		url := server + values.Replace(path)

@@ -23,6 +23,8 @@ type EventList struct {
 	Facets map[string][]app.FacetValue `json:"facets,omitempty"`
 	// GeoGrid is there when facets=geo_grid asks for it.
 	GeoGrid *app.GeoGrid `json:"geo_grid,omitempty"`
+	// Days is there when facets=days asks for it: each day of the window.
+	Days []app.DayCount `json:"days,omitempty"`
 }
 
 // eventService is what the event routes ask of the domain (app.Events).
@@ -35,6 +37,8 @@ type eventService interface {
 	Feed(ctx context.Context, caller app.Caller, f app.EventFilter) (*app.Feed, error)
 	siteFeeds
 	Occurrences(ctx context.Context, caller app.Caller, ref app.PostRef, f app.EventFilter) (*app.Page[app.EventView], error)
+	FacetSearch(ctx context.Context, caller app.Caller, facet, prefix string, f app.EventFilter) ([]app.FacetValue, error)
+	Suggest(ctx context.Context, caller app.Caller, typed string) ([]app.Suggestion, error)
 }
 
 // mountEvents registers the event routes: list and create, then read, update
@@ -54,11 +58,13 @@ func mountEvents(api *API, events eventService, venueMeta, organizerMeta []strin
 		if err != nil {
 			return nil, err
 		}
-		return withGrid(withFacets(listAnswer(api, r, "events", "/events", eventListArgs, page), page.Facets), page.Grid), nil
+		return withDays(withGrid(withFacets(listAnswer(api, r, "events", "/events", eventListArgs, page), page.Facets), page.Grid), page.Days), nil
 	}, fuego.OptionSummary("List events (Accept: text/calendar gives the iCalendar feed of events.ics)"),
 		fuego.OptionAddResponse(http.StatusOK, "One page of events", fuego.Response{Type: EventList{}}))
 	mountEventFeed(api, events)
 	mountOccurrences(api, events)
+	mountFacetSearch(api, events)
+	mountSuggest(api, events)
 
 	handle(api, EventsNamespace, []string{http.MethodPost}, "/events", eventWriteArgs(true), func(r *Request) (*app.EventView, error) {
 		in, err := readInput(r)
@@ -125,9 +131,57 @@ func mountOccurrences(api *API, events eventService) {
 			return nil, err
 		}
 		self := "/events/" + strconv.FormatInt(ref.ID, 10) + "/occurrences"
-		return withGrid(withFacets(listAnswer(api, r, "events", self, occurrencesArgs, page), page.Facets), page.Grid), nil
+		return withDays(withGrid(withFacets(listAnswer(api, r, "events", self, occurrencesArgs, page), page.Facets), page.Grid), page.Days), nil
 	}, fuego.OptionSummary("List one series' occurrences (the series first), with the event list's window, pages and filters; 404 for an event that is not a series"),
 		fuego.OptionAddResponse(http.StatusOK, "One page of the series' events", fuego.Response{Type: EventList{}}))
+}
+
+// FacetSearchAnswer documents GET /events/facets/<facet>.
+type FacetSearchAnswer struct {
+	Facet  string           `json:"facet"`
+	Values []app.FacetValue `json:"values"`
+}
+
+// facetSearchArgs are the parameters of GET /events/facets/<facet>: the
+// list's filters (not what shapes its answer), and what was typed.
+var facetSearchArgs = append(slices.DeleteFunc(slices.Clone(eventListArgs), func(a Arg) bool {
+	return slices.Contains([]string{"page", "per_page", "facets", "geo_precision", "highlight"}, a.Name)
+}), Arg{Name: "q", Type: TypeString, MaxBytes: calendar.MaxSearchLength,
+	Description: "What the reader typed: the values whose name, a word of it or slug begins with it (accents and case aside), then those whose words begin one typo from it (five letters or more). Without it, every value."})
+
+// mountFacetSearch registers GET /events/facets/<facet>. Go's mux takes it
+// beside /events/{id}/{relation}: its literal segment makes it the more
+// specific.
+func mountFacetSearch(api *API, events eventService) {
+	facet := Arg{Name: "facet", Type: TypeString, Required: true, Enum: app.SearchableFacets, Description: "The facet whose values to search."}
+	handle(api, EventsNamespace, []string{http.MethodGet}, "/events/facets/{facet}", append([]Arg{facet}, facetSearchArgs...), func(r *Request) (FacetSearchAnswer, error) {
+		f, err := readEventFilter(r.Values)
+		if err != nil {
+			return FacetSearchAnswer{}, err
+		}
+		name, _ := r.Values.String("facet")
+		typed, _ := r.Values.String("q")
+		values, err := events.FacetSearch(r.Context(), r.Caller, name, typed, f)
+		return FacetSearchAnswer{Facet: name, Values: values}, err
+	}, fuego.OptionSummary("Search a facet's values (venue, organizer, categories, tags) by what the reader types, counted under the list's filters as facets= counts them"),
+		fuego.OptionAddResponse(http.StatusOK, "The matching values with their counts", fuego.Response{Type: FacetSearchAnswer{}}))
+}
+
+// SuggestAnswer documents GET /suggest.
+type SuggestAnswer struct {
+	Suggestions []app.Suggestion `json:"suggestions"`
+}
+
+// mountSuggest registers GET /suggest.
+func mountSuggest(api *API, events eventService) {
+	typed := Arg{Name: "q", Type: TypeString, Required: true, NotEmpty: true, MaxBytes: calendar.MaxSearchLength, Example: "jaz",
+		Description: "What the reader typed: the soonest events the search finds (as search= finds them, each series once), then the categories, tags, venues and cities of the most upcoming events whose names begin with it or are one typo from it (five letters or more)."}
+	handle(api, EventsNamespace, []string{http.MethodGet}, "/suggest", []Arg{typed}, func(r *Request) (SuggestAnswer, error) {
+		q, _ := r.Values.String("q")
+		suggestions, err := events.Suggest(r.Context(), r.Caller, q)
+		return SuggestAnswer{Suggestions: suggestions}, err
+	}, fuego.OptionSummary("Complete what a reader types: upcoming events' titles, then categories, tags, venues and cities, with the matching words marked"),
+		fuego.OptionAddResponse(http.StatusOK, "At most five events, then at most five other completions", fuego.Response{Type: SuggestAnswer{}}))
 }
 
 var dateDescriptions = map[string]string{
@@ -147,7 +201,7 @@ var eventListArgs = func() []Arg {
 	}
 	args := append(append([]Arg{}, pageArgs...), date("start_date"), date("end_date"),
 		Arg{Name: "search", Type: TypeString, NotEmpty: true, MaxBytes: calendar.MaxSearchLength,
-			Description: "Words that must all occur in the title, description or excerpt (at most 9 are looked for); in Chinese, Japanese, Korean, Thai and other scripts written without spaces, any part of a run of characters."},
+			Description: "Words that must all occur in the title, description or excerpt (at most 9 are looked for); in Chinese, Japanese, Korean, Thai and other scripts written without spaces, any part of a run of characters. In every order, an event also matches when each word matches as orderby=relevance matches it (whole, as a prefix, with one typo from five letters on, by its stem, or as one of its synonyms)."},
 		Arg{Name: "categories", Type: TypeArray, Items: TypeString, Description: "Event category IDs or slugs (any of them): jazz,rock."},
 		Arg{Name: "tags", Type: TypeArray, Items: TypeString, Description: "Tag IDs or slugs (any of them)."},
 		Arg{Name: "venue", Type: TypeArray, Items: TypeInteger, Description: "Venue IDs (any of them)."},
@@ -171,8 +225,8 @@ var eventListArgs = func() []Arg {
 			Description: "start_date (then publication date, then ID), distance from the point, nearest first, or relevance to search (best first, then start_date); relevance matches words, their prefixes, one typo in words of five letters or more, accents folded, and, in a language of the site (CALENDAR_LANGUAGES: the one of the address's language segment, /fr/..., else the site's first), words of the same stem, its stop words (le, der) being optional. Any other value keeps the default order, as the plugin, which has no orderby, ignores it."},
 		Arg{Name: "highlight", Type: TypeBoolean, Default: false,
 			Description: "With search: each event gets highlight {title, description}: its title and about 160 characters of its description's text from around the first match, matched words in <mark>...</mark>, everything else HTML-escaped."},
-		Arg{Name: "facets", Type: TypeArray, Items: TypeString, Enum: append(slices.Clone(calendar.FacetNames), calendar.FacetGeoGrid),
-			Description: "Count the events per value of these fields, under facets, as a multi-select sidebar shows them: each value with every filter of the list but its own field's (with categories=jazz, the count beside Rock is that of categories=rock with the other filters). Categories, tags, venues and organizers come with their id, slug and name, featured with its value; only what the caller may read; at most 1,000 values a field. geo_grid: the map's clusters, under geo_grid (the matching events that have a position per geohash cell of geo_precision characters, with their count, mean position and the cell's bounds; at most 1,000 cells, the most populous)."},
+		Arg{Name: "facets", Type: TypeArray, Items: TypeString, Enum: append(slices.Clone(calendar.FacetNames), calendar.FacetGeoGrid, calendar.FacetDays),
+			Description: "Count the events per value of these fields, under facets, as a multi-select sidebar shows them: each value with every filter of the list but its own field's (with categories=jazz, the count beside Rock is that of categories=rock with the other filters). Categories, tags, venues and organizers come with their id, slug and name, featured with its value; only what the caller may read; at most 1,000 values a field. geo_grid: the map's clusters, under geo_grid (the matching events that have a position per geohash cell of geo_precision characters, with their count, mean position and the cell's bounds; at most 1,000 cells, the most populous). days: the dots of a month grid, under days (each day of the window from start_date to end_date, at most 93 days, with its matching events; an event counts on every day its local times cover, as the list bounds events by them)."},
 		Arg{Name: "geo_precision", Type: TypeInteger, Default: app.DefaultGeoPrecision, Min: bound(1), Max: bound(calendar.MaxGeoPrecision),
 			Description: "The length of geo_grid's geohash cells: 1 is about 5,000 km wide, 3 about 156 km, 5 about 5 km, 7 about 150 m."},
 		modifiedAfterArg)

@@ -76,6 +76,20 @@ func (r *recordedEvents) Occurrences(_ context.Context, caller app.Caller, ref a
 	return &app.Page[app.EventView]{Page: 1, PerPage: 10}, nil
 }
 
+func (r *recordedEvents) FacetSearch(_ context.Context, caller app.Caller, facet, prefix string, f app.EventFilter) ([]app.FacetValue, error) {
+	if err := r.record("FacetSearch", caller, facet, prefix, f); err != nil {
+		return nil, err
+	}
+	return []app.FacetValue{{ID: 3, Name: "Philharmonie", Slug: "philharmonie", Count: 2}}, nil
+}
+
+func (r *recordedEvents) Suggest(_ context.Context, caller app.Caller, typed string) ([]app.Suggestion, error) {
+	if err := r.record("Suggest", caller, typed); err != nil {
+		return nil, err
+	}
+	return []app.Suggestion{{Type: "event", Text: "Piano recital", Highlight: "<mark>Piano</mark> recital", ID: 7, StartDate: "2030-06-01 10:00:00"}}, nil
+}
+
 func (r *recordedEvents) Feed(_ context.Context, caller app.Caller, f app.EventFilter) (*app.Feed, error) {
 	if err := r.record("Feed", caller, f); err != nil {
 		return nil, err
@@ -181,6 +195,55 @@ func TestASeriesOccurrencesReadTheListsParameters(t *testing.T) {
 		s.do("GET", aloneAPI+path).expectError(t, http.StatusNotFound, "rest_no_route")
 	}
 	if calls := svc.called(); calls != "Occurrences" {
+		t.Fatalf("the service was asked %s", calls)
+	}
+}
+
+// GET /events/facets/<facet> reads the list's filters and what was typed;
+// it stands beside /events/<id>, /events/by-slug/<slug> and a series'
+// occurrences, each still routed; a facet it does not search is no route.
+func TestAFacetSearchReadsTheListsFilters(t *testing.T) {
+	t.Parallel()
+	svc := &recordedEvents{}
+	s := eventsAlone(t, svc)
+	res := s.do("GET", aloneAPI+"/events/facets/venue?q=phil&categories=jazz&featured=true&start_date=2030-01-01")
+	res.expectStatus(t, http.StatusOK)
+	if got := strings.TrimSpace(string(res.Body)); got != `{"facet":"venue","values":[{"id":3,"slug":"philharmonie","name":"Philharmonie","count":2}]}` {
+		t.Errorf("answers %s", got)
+	}
+	want := app.EventFilter{Categories: &[]string{"jazz"}, Featured: ptr(true), Dates: app.Dates{"start_date": "2030-01-01"}}
+	if got := svc.got(); got[0] != "venue" || got[1] != "phil" || !reflect.DeepEqual(got[2], want) {
+		t.Fatalf("the service was asked %v %v %s, want venue phil %s", got[0], got[1], show(got[2].(app.EventFilter)), show(want))
+	}
+	s.do("GET", aloneAPI+"/events/facets/tags?q="+strings.Repeat("x", calendar.MaxSearchLength+1)).expectError(t, http.StatusBadRequest, "rest_invalid_param")
+	s.do("GET", aloneAPI+"/events/facets/featured").expectError(t, http.StatusNotFound, "rest_no_route")
+	for _, path := range []string{"/events/7", "/events/by-slug/facets", "/events/7/occurrences"} {
+		s.do("GET", aloneAPI+path).expectStatus(t, http.StatusOK)
+	}
+	if calls := svc.called(); calls != "FacetSearch,Get,Get,Occurrences" {
+		t.Fatalf("the service was asked %s", calls)
+	}
+}
+
+// GET /suggest reads what was typed, which it needs, bounded as a search.
+func TestSuggestionsReadWhatWasTyped(t *testing.T) {
+	t.Parallel()
+	svc := &recordedEvents{}
+	s := eventsAlone(t, svc)
+	res := s.do("GET", aloneAPI+"/suggest?q=pia")
+	res.expectStatus(t, http.StatusOK)
+	want := `{"suggestions":[{"type":"event","text":"Piano recital","highlight":"\u003cmark\u003ePiano\u003c/mark\u003e recital","id":7,"start_date":"2030-06-01 10:00:00"}]}`
+	if got := strings.TrimSpace(string(res.Body)); got != want && got != strings.NewReplacer(`\u003c`, "<", `\u003e`, ">").Replace(want) {
+		t.Errorf("answers %s", got)
+	}
+	if got := svc.got(); got[0] != "pia" {
+		t.Fatalf("the service was asked %v", got)
+	}
+	s.do("GET", aloneAPI+"/suggest").expectError(t, http.StatusBadRequest, "rest_missing_callback_param")
+	for _, query := range []string{"?q=", "?q=" + strings.Repeat("x", calendar.MaxSearchLength+1)} {
+		s.do("GET", aloneAPI+"/suggest"+query).expectError(t, http.StatusBadRequest, "rest_invalid_param")
+	}
+	if calls := svc.called(); calls != "Suggest" {
 		t.Fatalf("the service was asked %s", calls)
 	}
 }

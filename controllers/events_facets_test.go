@@ -43,7 +43,7 @@ func TestEventFacetsOverHTTP(t *testing.T) {
 		}
 		schema := asMap(facets["schema"])
 		values := asList(asMap(schema["items"])["enum"])
-		if !strings.Contains(fmt.Sprint(facets["description"]), "multi-select") || len(values) != len(calendar.FacetNames)+1 { // and geo_grid
+		if !strings.Contains(fmt.Sprint(facets["description"]), "multi-select") || len(values) != len(calendar.FacetNames)+2 { // and geo_grid, days
 			t.Fatalf("the facets parameter: %v", facets)
 		}
 		q := url.Values{"start_date": {"2030-07-01"}, "end_date": {"2030-07-31"}}
@@ -51,8 +51,8 @@ func TestEventFacetsOverHTTP(t *testing.T) {
 			q.Add("facets", name.(string))
 		}
 		answer := s.do("GET", eventsPath+"?"+q.Encode()).object(t)
-		if got := asMap(answer["facets"]); len(got) != len(values)-1 || answer["geo_grid"] == nil {
-			t.Fatalf("the values %v answer facets %v and geo_grid %v", values, got, answer["geo_grid"])
+		if got := asMap(answer["facets"]); len(got) != len(values)-2 || answer["geo_grid"] == nil || len(asList(answer["days"])) != 31 {
+			t.Fatalf("the values %v answer facets %v, geo_grid %v and days %v", values, got, answer["geo_grid"], answer["days"])
 		}
 	})
 	for _, bad := range []string{"facets=nope", "facets=categories,nope", "facets=status"} {

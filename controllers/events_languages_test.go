@@ -108,9 +108,11 @@ func TestARelevanceSearchStemsInTheLanguageOfTheAddress(t *testing.T) {
 			}
 		})
 	}
-	t.Run("the plugin's search keeps its substrings", func(t *testing.T) {
-		if got := s.searchTitles(t, "/fr", "search=bals"); got != "" {
-			t.Fatalf("%q", got)
+	t.Run("the plugin's search keeps its substrings, and finds stems as relevance does", func(t *testing.T) {
+		for _, search := range []string{"ompier", "bals"} {
+			if got := s.searchTitles(t, "/fr", "search="+search); got != "Grand bal des pompiers" {
+				t.Fatalf("%s: %q", search, got)
+			}
 		}
 	})
 	t.Run("a site without languages stems nothing", func(t *testing.T) {

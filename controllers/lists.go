@@ -165,3 +165,11 @@ func withGrid(out object, grid *app.GeoGrid) object {
 	}
 	return append(out, member{"geo_grid", grid})
 }
+
+// withDays appends the matches per day when facets=days asked for them.
+func withDays(out object, days []app.DayCount) object {
+	if days == nil {
+		return out
+	}
+	return append(out, member{"days", days})
+}

@@ -76,13 +76,15 @@ type lastModifier interface{ LastModified() time.Time }
 var (
 	pathParam   = regexp.MustCompile(`\{([a-z_]+)\}`)
 	digitsOnly  = regexp.MustCompile(`^[0-9]+$`)
-	routeRegexp = map[string]string{"id": `(?P<id>\d+)`, "slug": `(?P<slug>[^/]+)`, "relation": `(?P<relation>occurrences)`}
+	routeRegexp = map[string]string{"id": `(?P<id>\d+)`, "slug": `(?P<slug>[^/]+)`, "relation": `(?P<relation>occurrences)`,
+		"facet": `(?P<facet>` + strings.Join(app.SearchableFacets, "|") + `)`}
 	// pathShapes are what a path parameter may be, else the path is no
 	// route (rest_no_route). A relation names what an item's sub-path
 	// lists: Go's mux takes no /events/{id}/occurrences beside
 	// /events/by-slug/{slug} (both match /events/by-slug/occurrences, neither
 	// more specific), so such a route is /events/{id}/{relation}.
-	pathShapes = map[string]*regexp.Regexp{"id": digitsOnly, "relation": regexp.MustCompile(`^occurrences$`)}
+	pathShapes = map[string]*regexp.Regexp{"id": digitsOnly, "relation": regexp.MustCompile(`^occurrences$`),
+		"facet": regexp.MustCompile(`^(` + strings.Join(app.SearchableFacets, "|") + `)$`)}
 )
 
 // Methods that update: WordPress' EDITABLE.

@@ -39,6 +39,9 @@ func TestSwaggerUIsFirstExecuteOfEveryOperationIsAnswered(t *testing.T) {
 	hook := s.do("POST", "/vendor/admin/v1/webhooks", asAdmin(), jsonBody(map[string]any{"url": "https://hooks.example/in"}))
 	hook.expectStatus(t, http.StatusCreated)
 	ids["webhooks"] = idOf(hook.object(t))
+	synonym := s.do("POST", "/vendor/admin/v1/synonyms", asAdmin(), jsonBody(map[string]any{"words": []string{"gig", "concert"}}))
+	synonym.expectStatus(t, http.StatusCreated)
+	ids["synonyms"] = idOf(synonym.object(t))
 	passwords := s.do("GET", "/vendor/admin/v1/users/1/application-passwords", asAdmin()).list(t)
 	uuid := passwords[0]["uuid"].(string)
 
@@ -48,7 +51,7 @@ func TestSwaggerUIsFirstExecuteOfEveryOperationIsAnswered(t *testing.T) {
 		paths := asMap(doc["paths"])
 		for _, path := range keys(paths) {
 			resource, _, _ := strings.Cut(strings.TrimPrefix(path, "/"), "/")
-			target := strings.NewReplacer("{id}", ids[resource], "{relation}", "occurrences", "{slug}", slugs[resource], "{uuid}", uuid).Replace(path)
+			target := strings.NewReplacer("{id}", ids[resource], "{relation}", "occurrences", "{facet}", "venue", "{slug}", slugs[resource], "{uuid}", uuid).Replace(path)
 			for _, method := range keys(asMap(paths[path])) {
 				op := asMap(asMap(paths[path])[method])
 				where := strings.ToUpper(method) + " " + ns + path

@@ -108,6 +108,24 @@ func (s *segments) eval(q query.Query) (docSet, error) {
 			return nil, err
 		}
 		return s.anyTerm(q.field, terms)
+	case budgetedPrefix:
+		terms, err := budgetedTerms(s.ctx, s.snap, q.field, []byte(q.prefix), q.prefix)
+		if err != nil {
+			return nil, err
+		}
+		return s.anyTerm(q.field, terms)
+	case budgetedFuzzy:
+		terms, err := q.terms(s.ctx, s.snap)
+		if err != nil {
+			return nil, err
+		}
+		return s.anyTerm(q.field, terms)
+	case unscored:
+		return s.eval(q.Query)
+	case ownBudget:
+		own := *s
+		own.ctx = withTermBudget(s.ctx)
+		return own.eval(q.Query)
 	case *query.PrefixQuery:
 		if q.FieldVal != "" {
 			return s.someTerms(q.FieldVal, func() (index.FieldDict, error) { return s.snap.FieldDictPrefix(q.FieldVal, []byte(q.Prefix)) })

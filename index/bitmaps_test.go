@@ -22,7 +22,8 @@ import (
 // the segments' bitmaps (bitmaps.go, startpage.go, facets.go) are bleve's own
 // answers to the same queries, sorted by bleve, over an index of many segments in which
 // posts were deleted and moved: every filter the service builds, the read
-// rule of an author, words (run by bleve's searcher), and posts without a
+// rule of an author, words (run by bleve's searcher), a tolerant search's
+// typos and prefixes, and posts without a
 // start, which bleve sorts last.
 func TestBitmapsAnswerAsBleveSorts(t *testing.T) {
 	idx := unmergedIndex(t)
@@ -125,6 +126,9 @@ func TestBitmapsAnswerAsBleveSorts(t *testing.T) {
 		}
 		if rng.Intn(5) == 0 {
 			q.Words = []string{words[rng.Intn(len(words))][1:4]}
+			if c%2 == 0 { // and a search's relevance words: a typo, a prefix (their terms listed, then ORed)
+				q.Tolerant = []string{"festivall", "opra", "lectur", "jaz", "markte"}[c%5]
+			}
 		}
 		if rng.Intn(6) == 0 {
 			q.ExcludeIDs = ids(1, 40)

@@ -240,6 +240,13 @@ func (q budgetedPrefix) Searcher(ctx context.Context, r index.IndexReader, _ map
 // the budget ctx carries (withTermBudget), or ErrSearchTooBroad (naming
 // fragment) when they are more than it has left.
 func budgetedTerms(ctx context.Context, r index.IndexReader, field string, prefix []byte, fragment string) ([][]byte, error) {
+	return budgeted(ctx, fragment, func() (index.FieldDict, error) { return r.FieldDictPrefix(field, prefix) })
+}
+
+// budgeted are the terms a dictionary lists, taken from the budget ctx
+// carries, or ErrSearchTooBroad (naming fragment) when they are more than
+// it has left.
+func budgeted(ctx context.Context, fragment string, list func() (index.FieldDict, error)) ([][]byte, error) {
 	budget, ok := ctx.Value(termBudgetKey{}).(*atomic.Int64)
 	if !ok {
 		budget = newTermBudget()
@@ -248,7 +255,7 @@ func budgetedTerms(ctx context.Context, r index.IndexReader, field string, prefi
 	if left <= 0 {
 		return nil, calendar.ErrSearchTooBroad(fragment)
 	}
-	dict, err := r.FieldDictPrefix(field, prefix)
+	dict, err := list()
 	if err != nil {
 		return nil, err
 	}

@@ -185,7 +185,7 @@ func TestARelevanceSearchScoresWhatItWalkedAsBefore(t *testing.T) {
 		return out
 	}
 	for _, c := range chars {
-		for _, part := range idx.rankedPlan(c, "").words[0].parts { // as a search reads it: a lone character begins with one of a spaceless script
+		for _, part := range idx.rankedPlan(c, "", nil).words[0].parts { // as a search reads it: a lone character begins with one of a spaceless script
 			for _, f := range rankedFields {
 				var pair [2]query.Query
 				switch part.how {
@@ -239,7 +239,9 @@ func TestASearchWalksNoDictionary(t *testing.T) {
 	idx := unmergedIndex(t)
 	for _, search := range []string{"jazz", "a", "az", "azz", "café", "e\u0301t", "pré-vente", "2026", "北京爵士", "京", "ジャズ", "ดนตรี", "концерт"} {
 		q := calendar.PostQuery{Type: calendar.PostTypeEvent, Words: calendar.CapSearchWords(strings.Fields(search))}
-		ranked := idx.rankedPlan(search, "").rankedQuery(idx.filter(calendar.PostQuery{Type: calendar.PostTypeEvent}, nil))
+		tolerant := q
+		tolerant.Tolerant = search
+		ranked := idx.matching(calendar.PostQuery{Type: calendar.PostTypeEvent, Words: q.Words, Relevance: search}, nil)
 		var walk func(q query.Query)
 		walk = func(q query.Query) {
 			switch q := q.(type) {
@@ -258,12 +260,17 @@ func TestASearchWalksNoDictionary(t *testing.T) {
 					}
 				}
 			case *query.FuzzyQuery: // a word of five letters or more: its automaton follows only the paths within one edit of it
-			case *query.TermQuery, suffixQuery, holdersQuery, budgetedPrefix:
+			case unscored:
+				walk(q.Query)
+			case ownBudget:
+				walk(q.Query)
+			case *query.TermQuery, suffixQuery, holdersQuery, budgetedPrefix, budgetedFuzzy:
 			default:
 				t.Errorf("%q: the search holds a %T", search, q)
 			}
 		}
 		walk(idx.filter(q, nil))
+		walk(idx.filter(tolerant, nil))
 		walk(ranked)
 		for _, postType := range []string{calendar.PostTypeVenue, calendar.PostTypeOrganizer, calendar.PostTypeAttachment} {
 			walk(idx.filter(calendar.PostQuery{Type: postType, Fragments: calendar.CapSearchWords(strings.Fields(search))}, nil))
@@ -337,6 +344,16 @@ func TestASearchWithinTooManyWordsIsRefusedNotWalked(t *testing.T) {
 			}
 		}
 	}
+	for _, order := range []calendar.PostOrder{calendar.OrderStart, calendar.OrderNewest} { // a tolerant search: each side within its own budget
+		q := calendar.PostQuery{Type: calendar.PostTypeEvent, Words: []string{"qqq", "zzz"}, Tolerant: "qqq zzz", Order: order, Limit: 10}
+		if _, err := idx.SearchPosts(ctx, q); !refused(err) {
+			t.Fatalf("order %v: a tolerant search within %d words answered %v", order, 2*each, err)
+		}
+		q.Words, q.Tolerant = []string{"qqq"}, "qqq"
+		if page, err := idx.SearchPosts(ctx, q); err != nil || page.Total != 1 {
+			t.Fatalf("order %v: a tolerant search within %d words: %+v, %v", order, each, page, err)
+		}
+	}
 	ranked := calendar.PostQuery{Type: calendar.PostTypeEvent, Relevance: "qqq zzz", Limit: 10} // the prefixes of as many words
 	if _, err := idx.SearchPosts(ctx, ranked); !refused(err) {
 		t.Fatalf("a relevance search for the prefixes of %d words answered %v", 2*each, err)
@@ -344,6 +361,10 @@ func TestASearchWithinTooManyWordsIsRefusedNotWalked(t *testing.T) {
 	ranked.Relevance = "qqq"
 	if page, err := idx.SearchPosts(ctx, ranked); err != nil || page.Total != 1 {
 		t.Fatalf("a relevance search for the prefix of %d words: %+v, %v", each, page, err)
+	}
+	ranked.Words = []string{"qqq"} // and the plugin's fragments, within their own budget
+	if page, err := idx.SearchPosts(ctx, ranked); err != nil || page.Total != 1 {
+		t.Fatalf("a relevance search with its fragments, within %d words: %+v, %v", each, page, err)
 	}
 }
 

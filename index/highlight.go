@@ -12,21 +12,36 @@ import (
 // compared as its part of the query compares it. Optional words (stop
 // words) are not shown. The work is the texts' length: no dictionary is read.
 func (i *Index) Highlight(q calendar.PostQuery, texts []string) [][]calendar.Span {
-	plan := i.planOf(q)
-	m := plan.matcher()
+	plans := i.plansOf(q)
+	matchers := make([]matcher, len(plans))
+	for k, p := range plans {
+		matchers[k] = p.matcher()
+	}
 	out := make([][]calendar.Span, len(texts))
 	for k, text := range texts {
-		out[k] = plan.spans(m, text)
+		var spans []calendar.Span
+		for n, p := range plans {
+			spans = append(spans, p.spans(matchers[n], text)...)
+		}
+		out[k] = merged(spans)
 	}
 	return out
 }
 
-// planOf is the plan of q's search: its Relevance when set, else its Words.
-func (i *Index) planOf(q calendar.PostQuery) searchPlan {
-	if q.Relevance != "" {
-		return i.rankedPlan(q.Relevance, q.Language)
+// plansOf are the plans of q's search: its Relevance or Tolerant text as
+// relevance reads it, and its Words as the plugin's search does (a
+// tolerant search matches by either).
+func (i *Index) plansOf(q calendar.PostQuery) []searchPlan {
+	var plans []searchPlan
+	for _, text := range []string{q.Relevance, q.Tolerant} {
+		if text != "" {
+			plans = append(plans, i.rankedPlan(text, q.Language, q.Synonyms))
+		}
 	}
-	return i.plainPlan(q.Words)
+	if len(q.Words) > 0 {
+		plans = append(plans, i.plainPlan(q.Words))
+	}
+	return plans
 }
 
 func (p searchPlan) spans(m matcher, text string) []calendar.Span {
@@ -64,22 +79,24 @@ type likeWord struct {
 
 func (p searchPlan) matcher() matcher {
 	m := matcher{whole: map[string]bool{}, stems: map[string]bool{}}
-	for _, w := range p.words {
-		if w.optional {
+	for _, found := range p.words {
+		if found.optional {
 			continue
 		}
-		for _, part := range w.parts {
-			switch part.how {
-			case wholeTerm:
-				m.whole[part.term] = true
-			case inWord:
-				m.within = append(m.within, part.term)
-			default:
-				m.wordLike = append(m.wordLike, likeWord{part.term, []rune(part.term)})
+		for _, w := range append([]wordPlan{found}, found.synonyms...) {
+			for _, part := range w.parts {
+				switch part.how {
+				case wholeTerm:
+					m.whole[part.term] = true
+				case inWord:
+					m.within = append(m.within, part.term)
+				default:
+					m.wordLike = append(m.wordLike, likeWord{part.term, []rune(part.term)})
+				}
 			}
-		}
-		for _, s := range w.stems {
-			m.stems[s] = true
+			for _, s := range w.stems {
+				m.stems[s] = true
+			}
 		}
 	}
 	return m

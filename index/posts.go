@@ -53,6 +53,9 @@ func (i *Index) SearchPosts(ctx context.Context, q calendar.PostQuery) (calendar
 			page, err = pageOf(res, q.Facets)
 		}
 	}
+	if err == nil && q.Days != nil {
+		page.Days, err = i.dayCounts(ctx, q, near)
+	}
 	if err == nil && q.GeoGrid > 0 {
 		if q, err = i.withoutDropped(ctx, q, near); err == nil {
 			page.Grid, err = i.geoGrid(ctx, q, near)
@@ -144,7 +147,11 @@ func (i *Index) request(q calendar.PostQuery, near query.Query) (*bleve.SearchRe
 func (i *Index) matching(q calendar.PostQuery, near query.Query) query.Query {
 	root := i.filter(q, near)
 	if q.Relevance != "" {
-		root = i.rankedPlan(q.Relevance, q.Language).rankedQuery(root)
+		var plain query.Query
+		if p := i.plainPlan(q.Words); len(p.words) > 0 {
+			plain = unscored{ownBudget{bleve.NewConjunctionQuery(p.filterClauses(fieldWordParts, fieldWords)...)}}
+		}
+		root = i.rankedPlan(q.Relevance, q.Language, q.Synonyms).rankedQuery(root, plain)
 	}
 	return root
 }
@@ -170,9 +177,7 @@ func (i *Index) filter(q calendar.PostQuery, near query.Query) query.Query {
 	if len(q.Fragments) > 0 {
 		must = append(must, i.fragmentsQuery(q.Type, q.Fragments))
 	}
-	if plan := i.plainPlan(q.Words); len(plan.words) > 0 {
-		must = append(must, plan.filterClauses(fieldWordParts, fieldWords)...)
-	}
+	must = append(must, i.searchClauses(q)...)
 	if q.IDs != nil {
 		must = append(must, postIDsQuery(q.IDs))
 	}

@@ -32,6 +32,9 @@ type wordPlan struct {
 	stems []string
 	// optional: a stop word of the language, which ranks but selects nothing.
 	optional bool
+	// synonyms: the word's synonyms (PostQuery.Synonyms), each of which
+	// matches in its place as the word would.
+	synonyms []wordPlan
 }
 
 type partPlan struct {
@@ -76,7 +79,7 @@ func (i *Index) plainPlan(words []string) searchPlan {
 // them), each matched as wordLike says, a spaceless run by its pairs; in a
 // language the index stems in, by its stems too, and its stop words are
 // optional (unless every word is one).
-func (i *Index) rankedPlan(text, lang string) searchPlan {
+func (i *Index) rankedPlan(text, lang string, synonyms map[string][]string) searchPlan {
 	plan := searchPlan{folded: i.analyzer(foldedAnalyzer)}
 	if slices.Contains(i.languages, lang) {
 		plan.stemsField, plan.stems = stemsField(lang), i.analyzer(stemsAnalyzer(lang))
@@ -112,13 +115,13 @@ func (i *Index) rankedPlan(text, lang string) searchPlan {
 	allOptional := true
 	for _, key := range calendar.PickSearchWords(keys) {
 		r := runs[key]
-		word := wordPlan{parts: r.parts}
-		if plan.stems != nil {
-			for _, tok := range plan.stems.Analyze([]byte(r.raw)) {
-				word.stems = append(word.stems, string(tok.Term))
+		word := plan.wordOf(r.raw, r.parts)
+		for _, alt := range synonyms[key][:min(len(synonyms[key]), calendar.MaxSynonymsPerWord)] {
+			if w := plan.wordOf(alt, plan.partsOf(alt)); len(w.parts) > 0 {
+				word.synonyms = append(word.synonyms, w)
 			}
-			word.optional = len(word.stems) == 0 && !slices.ContainsFunc(r.parts, func(p partPlan) bool { return p.how != wordLike })
 		}
+		word.optional = word.optional && len(word.synonyms) == 0
 		allOptional = allOptional && word.optional
 		plan.words = append(plan.words, word)
 	}
@@ -128,6 +131,35 @@ func (i *Index) rankedPlan(text, lang string) searchPlan {
 		}
 	}
 	return plan
+}
+
+// wordOf is the plan of one word of a relevance search (raw, as written:
+// stemmers read accents), parts its folded parts.
+func (p searchPlan) wordOf(raw string, parts []partPlan) wordPlan {
+	word := wordPlan{parts: parts}
+	if p.stems != nil {
+		for _, tok := range p.stems.Analyze([]byte(raw)) {
+			word.stems = append(word.stems, string(tok.Term))
+		}
+		word.optional = len(word.stems) == 0 && !slices.ContainsFunc(parts, func(p partPlan) bool { return p.how != wordLike })
+	}
+	return word
+}
+
+// partsOf are a word's folded parts as a relevance search reads them.
+func (p searchPlan) partsOf(raw string) []partPlan {
+	var parts []partPlan
+	for _, tok := range p.folded.Analyze([]byte(raw)) {
+		how := wordLike
+		switch tok.Type {
+		case gramToken:
+			how = wholeTerm
+		case loneToken:
+			how = inWord
+		}
+		parts = append(parts, partPlan{string(tok.Term), how})
+	}
+	return parts
 }
 
 func (i *Index) analyzer(name string) analysis.Analyzer { return i.bleve.Mapping().AnalyzerNamed(name) }
@@ -156,27 +188,19 @@ func (p searchPlan) filterClauses(parts, whole string) []query.Query {
 
 // rankedQuery keeps what filter selects (without scoring it: keyword fields
 // with several values would weigh in) among the events that match every
-// word of the plan but its optional ones, scored by rankedFields' weights.
-func (p searchPlan) rankedQuery(filter query.Query) query.Query {
+// word of the plan but its optional ones, scored by rankedFields' weights,
+// or that plain (the plugin's search of the same text, unscored: they come
+// last) selects, when not nil.
+func (p searchPlan) rankedQuery(filter, plain query.Query) query.Query {
 	var must, should []query.Query
 	for _, w := range p.words {
-		var parts []query.Query
-		for _, part := range w.parts {
-			var fields []query.Query
-			for _, f := range rankedFields {
-				fields = append(fields, part.query(f.field, f.boost)...)
+		word := p.rankedWord(w)
+		if len(w.synonyms) > 0 {
+			alts := []query.Query{word}
+			for _, syn := range w.synonyms {
+				alts = append(alts, p.rankedWord(syn))
 			}
-			parts = append(parts, bleve.NewDisjunctionQuery(fields...))
-		}
-		word := query.Query(bleve.NewConjunctionQuery(parts...))
-		if len(w.stems) > 0 {
-			var stems []query.Query
-			for _, s := range w.stems {
-				t := bleve.NewTermQuery(s)
-				t.SetField(p.stemsField)
-				stems = append(stems, t)
-			}
-			word = bleve.NewDisjunctionQuery(word, bleve.NewConjunctionQuery(stems...))
+			word = bleve.NewDisjunctionQuery(alts...)
 		}
 		if w.optional {
 			should = append(should, word)
@@ -185,9 +209,16 @@ func (p searchPlan) rankedQuery(filter query.Query) query.Query {
 		}
 	}
 	b := bleve.NewBooleanQuery()
-	if len(must) > 0 {
+	switch {
+	case plain != nil:
+		ranked := query.Query(bleve.NewMatchAllQuery())
+		if len(must) > 0 {
+			ranked = bleve.NewConjunctionQuery(must...)
+		}
+		b.AddMust(bleve.NewDisjunctionQuery(ranked, plain))
+	case len(must) > 0:
 		b.AddMust(must...)
-	} else {
+	default:
 		b.AddMust(bleve.NewMatchAllQuery())
 	}
 	if len(should) > 0 {
@@ -196,6 +227,30 @@ func (p searchPlan) rankedQuery(filter query.Query) query.Query {
 	}
 	b.AddFilter(filter)
 	return b
+}
+
+// rankedWord finds one word of the plan, scored: its parts in every ranked
+// field, or its stems.
+func (p searchPlan) rankedWord(w wordPlan) query.Query {
+	var parts []query.Query
+	for _, part := range w.parts {
+		var fields []query.Query
+		for _, f := range rankedFields {
+			fields = append(fields, part.query(f.field, f.boost)...)
+		}
+		parts = append(parts, bleve.NewDisjunctionQuery(fields...))
+	}
+	word := query.Query(bleve.NewConjunctionQuery(parts...))
+	if len(w.stems) > 0 {
+		var stems []query.Query
+		for _, s := range w.stems {
+			t := bleve.NewTermQuery(s)
+			t.SetField(p.stemsField)
+			stems = append(stems, t)
+		}
+		word = bleve.NewDisjunctionQuery(word, bleve.NewConjunctionQuery(stems...))
+	}
+	return word
 }
 
 // query is what finds the part in field, each hit weighing boost: a

@@ -95,6 +95,9 @@ const (
 	// (ErrSearchTooBroad), so that its cost is the search's, not the
 	// content's.
 	MaxSearchTerms = 10000
+	// MaxDayCounts bounds the window facets=days counts the matches of,
+	// day by day: a season of a month grid.
+	MaxDayCounts = 93
 )
 
 // Webhooks (app/webhooks.go): what a subscription may hold, how many

@@ -64,6 +64,9 @@ type Store interface {
 	Webhooks() Repo[*Webhook]
 	// WebhookMarks are the events a filtered subscription's receiver holds.
 	WebhookMarks() Repo[*WebhookMark]
+	// Synonyms are the groups of words searches treat alike (synonym.go);
+	// the readers of the feed skip their writes too.
+	Synonyms() Repo[*Synonym]
 	// Files keeps the files of uploaded media.
 	Files() Files
 	// Changes returns up to limit changes with a sequence above afterSeq, in

@@ -47,12 +47,23 @@ type PostQuery struct {
 	// Words must each occur, case-insensitively, in the title, the content or
 	// the excerpt (an event search).
 	Words []string
-	// Relevance, when set, replaces Words: every word of it must occur as a
-	// word, a word's prefix or with one typo (five letters or more), accents
-	// folded; the best matches come first (title hits above the others) and
-	// Order breaks ties. Runs of a script written without spaces (Chinese,
+	// Relevance, when set, ranks the search: every word of it must occur as
+	// a word, a word's prefix or with one typo (five letters or more), accents
+	// folded (or, with Words set too, every fragment of Words: see Tolerant);
+	// the best matches come first (title hits above the others, matches of
+	// Words alone last) and Order breaks ties. Runs of a script written without spaces (Chinese,
 	// Thai...) match by their pairs of characters.
 	Relevance string
+	// Tolerant widens Words in every order (an event search): a post
+	// matches when it holds every fragment of Words, as the plugin's search
+	// finds them, or when it matches Tolerant as Relevance matches its words
+	// (words, prefixes, one typo from five letters, stems in Language). With
+	// Relevance set, Words widen it the same way: a search matches the same
+	// posts whatever the order.
+	Tolerant string
+	// Synonyms are, for a word of the search (folded), the words it is
+	// also looked for as, each as Relevance and Tolerant look for a word.
+	Synonyms map[string][]string
 	// Language, when the index stems in it, lets a word of Relevance match
 	// by its stem in that language too, and its stop words select nothing.
 	Language string
@@ -109,6 +120,10 @@ type PostQuery struct {
 	// Facets asks for the counts of every value of these facets (Facet*)
 	// among all the matching posts.
 	Facets []string
+
+	// Days asks for the matching events on each day of the span
+	// (PostPage.Days), an event counted on every day its local times cover.
+	Days *DaySpan
 
 	// ModifiedAfter keeps posts last modified after it.
 	ModifiedAfter *Bound
@@ -195,6 +210,17 @@ type PostPage struct {
 	Facets map[string][]FacetCount
 	// Grid is there when the query asked for a GeoGrid.
 	Grid *GeoGrid
+	// Days are the matches on each day of the query's Days, in order.
+	Days []int
+}
+
+// DaySpan is Count days of wall-clock time from First (00:00 of the first
+// day, written as if in UTC, as WallClock writes it): the days of a month
+// grid, which holds each event on the days of its own local times as the
+// list bounds and orders them.
+type DaySpan struct {
+	First time.Time
+	Count int
 }
 
 // SearchableMeta lists, per post type, the meta fields a search looks into.
@@ -215,6 +241,10 @@ const (
 // FacetGeoGrid asks an event list for its map's clusters (PostQuery.GeoGrid),
 // beside the facets of values.
 const FacetGeoGrid = "geo_grid"
+
+// FacetDays asks an event list for its matches per day of its window
+// (PostQuery.Days), beside the facets of values.
+const FacetDays = "days"
 
 // FacetNames are the facets of values an event list may ask for.
 var FacetNames = []string{FacetCategories, FacetTags, FacetVenue, FacetOrganizer, FacetFeatured}

@@ -280,6 +280,17 @@ type queryKind struct {
 // highlights ignores the parameter, so the difference is their cost).
 var searchMix = flag.Bool("searchmix", false, "add a search page's queries to the mix: relevance, two words, search with facets, relevance with highlights")
 
+// searchUIMix adds the kinds of a calendar's search UI: a date-ordered
+// search with a typo (one letter doubled), a facet search, a month grid's
+// per-day counts and a suggestion.
+var searchUIMix = flag.Bool("searchui", false, "add a calendar UI's queries to the mix: a date-ordered search with a typo, a facet search, facets=days over a month, a suggestion")
+
+// misspelt is word with one of its letters doubled: one typo away.
+func misspelt(word string, rng *rand.Rand) string {
+	k := 1 + rng.Intn(len(word)-1)
+	return word[:k] + word[k-1:k] + word[k:]
+}
+
 // mix is the fixed query mix of the issue, 50 variants of each kind.
 func (w *world) mix() []queryKind {
 	rng := rand.New(rand.NewSource(2))
@@ -310,6 +321,21 @@ func (w *world) mix() []queryKind {
 			search[3].paths = append(search[3].paths, "/vendor/events/v1/events?orderby=relevance&highlight=true&search="+word())
 		}
 		kinds = append(kinds, search...)
+	}
+	if *searchUIMix { // a generator of its own: the kinds above stay the same
+		ui := []queryKind{{name: "date-ordered search with a typo + window"}, {name: "facet search (venue, 3 letters)"},
+			{name: "facets=days over a month"}, {name: "a suggestion (3 letters)"}}
+		urng := rand.New(rand.NewSource(6))
+		for i := 0; i < 50; i++ {
+			typo := misspelt(words[urng.Intn(len(words))], urng)
+			ui[0].paths = append(ui[0].paths, "/vendor/events/v1/events?search="+url.QueryEscape(typo)+"&"+window())
+			ui[1].paths = append(ui[1].paths, "/vendor/events/v1/events/facets/venue?q="+url.QueryEscape(words[urng.Intn(len(words))][:3]))
+			month := time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC).AddDate(0, urng.Intn(34), 0)
+			ui[2].paths = append(ui[2].paths, fmt.Sprintf("/vendor/events/v1/events?facets=days&start_date=%s&end_date=%s",
+				month.Format("2006-01-02"), month.AddDate(0, 1, -1).Format("2006-01-02")))
+			ui[3].paths = append(ui[3].paths, "/vendor/events/v1/suggest?q="+url.QueryEscape(words[urng.Intn(len(words))][:3]))
+		}
+		kinds = append(kinds, ui...)
 	}
 	if len(w.series) > 0 { // a generator of its own: the kinds above stay the same with and without series
 		series := queryKind{name: "a series' occurrences (post_parent)"}

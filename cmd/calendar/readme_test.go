@@ -108,6 +108,13 @@ func TestTheREADMEExamplesRunInOrderOnAFreshStart(t *testing.T) {
 		{"search=体育场", `"title":"北京爵士音乐节"`},
 		{"search=les bals", `"title":"Grand bal des pompiers"`},
 		{"-d search=jazz -d highlight=true", `"highlight":{"title":"<mark>Jazz</mark> night"`},
+		{`"$API/events?search=jazz%20knight"`, `"title":"Jazz night"`},
+		{`"words": ["gig", "concert"]`, `"words":["gig","concert"]`},
+		{`"$API/events?search=gig"`, `"title":"Café concert"`},
+		{"facets/venue?q=sal", `"name":"Salle Pleyel","count":`},
+		{"facets=days&start_date=today", `"days":[{"date":"`},
+		{"suggest?q=jaz", `{"type":"event","text":"Jazz night","highlight":"<mark>Jazz</mark> night"`},
+		{"suggest?q=jaz", `{"type":"category","text":"Jazz"`},
 	})
 }
 

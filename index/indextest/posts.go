@@ -127,6 +127,21 @@ func runPosts(t *testing.T, idx calendar.Index, w world) {
 			{"accents folded, by relevance", relevance("soiree"), []int64{newYork}, -1},
 			{"a protected post's content, by relevance", relevance("secret"), nil, -1},
 		})
+		// A search matches the same events in every order: the plugin's
+		// fragments or relevance's words, whichever selects.
+		tolerant := func(search string, order calendar.PostOrder) calendar.PostQuery {
+			return published(calendar.PostQuery{Words: calendar.CapSearchWords([]string{search}), Tolerant: search, Order: order})
+		}
+		runPostCases(t, idx, []postCase{
+			{"a typo, by start (from the bitmaps)", tolerant("sesion", calendar.OrderStart), []int64{series, occurrence}, -1},
+			{"a typo, by publication date (bleve's searchers)", tolerant("sesion", calendar.OrderPublished), []int64{series, occurrence}, -1},
+			{"a typo, counted only", tolerant("sesion", calendar.OrderPublished), nil, 2},
+			{"a prefix", tolerant("paci", calendar.OrderPublished), []int64{pacific}, -1},
+			{"a fragment within a word still matches as the plugin's search", tolerant("azz", calendar.OrderStart), []int64{pacific, pleyelJazz, lateJazz, series, occurrence}, -1},
+			{"no typo under five letters, in any order", tolerant("jazs", calendar.OrderPublished), nil, -1},
+			{"a fragment within a word matches by relevance too, last", published(calendar.PostQuery{Words: []string{"ssio"}, Relevance: "ssio"}), []int64{series, occurrence}, -1},
+			{"what the plugin's search and relevance both find, ranked", published(calendar.PostQuery{Words: []string{"weekl"}, Relevance: "weekl"}), []int64{series, occurrence}, -1},
+		})
 		t.Run("title hits come first", func(t *testing.T) {
 			q := relevance("jazz")
 			q.Limit = 100

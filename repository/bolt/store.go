@@ -42,6 +42,7 @@ type Store struct {
 	guards *boltRepo[calendar.Guard, *calendar.Guard]
 	hooks  *boltRepo[calendar.Webhook, *calendar.Webhook]
 	marks  *boltRepo[calendar.WebhookMark, *calendar.WebhookMark]
+	syns   *boltRepo[calendar.Synonym, *calendar.Synonym]
 	files  *boltFiles
 	// snapshotted, when a test sets it, runs once a backup's snapshot is
 	// taken, before the archive is written.
@@ -81,6 +82,7 @@ func Open(dir string) (*Store, error) {
 		guards: newBoltRepo[calendar.Guard](w, storage.GuardsCollection),
 		hooks:  newBoltRepo[calendar.Webhook](w, storage.WebhooksCollection),
 		marks:  newBoltRepo[calendar.WebhookMark](w, storage.WebhookMarksCollection),
+		syns:   newBoltRepo[calendar.Synonym](w, storage.SynonymsCollection),
 	}
 	err = db.Update(func(tx *bbolt.Tx) error {
 		for _, b := range [][]byte{metaBucket, changesBucket, filesBucket} {
@@ -88,7 +90,7 @@ func Open(dir string) (*Store, error) {
 				return err
 			}
 		}
-		for _, r := range []interface{ createBuckets(*bbolt.Tx) error }{s.users, s.posts, s.terms, s.guards, s.hooks, s.marks} {
+		for _, r := range []interface{ createBuckets(*bbolt.Tx) error }{s.users, s.posts, s.terms, s.guards, s.hooks, s.marks, s.syns} {
 			if err := r.createBuckets(tx); err != nil {
 				return err
 			}
@@ -111,6 +113,7 @@ func (s *Store) Terms() calendar.Repo[*calendar.Term]               { return s.t
 func (s *Store) Guards() calendar.Repo[*calendar.Guard]             { return s.guards }
 func (s *Store) Webhooks() calendar.Repo[*calendar.Webhook]         { return s.hooks }
 func (s *Store) WebhookMarks() calendar.Repo[*calendar.WebhookMark] { return s.marks }
+func (s *Store) Synonyms() calendar.Repo[*calendar.Synonym]         { return s.syns }
 
 // Exclusive: one process alone opens the file (bbolt's lock), and a write
 // takes its sequence in the transaction that commits it.

@@ -544,6 +544,28 @@ func Run(t *testing.T, sut Backend) {
 		}
 	})
 
+	t.Run("a synonym group keeps its root and words, and is written by compare-and-swap", func(t *testing.T) {
+		s := sut.Open(t)
+		g := &calendar.Synonym{Root: "music", Words: []string{"jazz", "rock"}}
+		mustInsert(t, s.Synonyms(), g)
+		mustInsert(t, s.Synonyms(), &calendar.Synonym{Words: []string{"gig", "concert"}})
+		read, err := s.Synonyms().Get(ctx, g.ID)
+		if err != nil || read.Root != "music" || len(read.Words) != 2 || read.Words[1] != "rock" {
+			t.Fatalf("read %+v, %v", read, err)
+		}
+		stale := *read
+		read.Words = append(read.Words, "blues")
+		if err := s.Synonyms().Update(ctx, read); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Synonyms().Update(ctx, &stale); !errors.Is(err, calendar.ErrStale) {
+			t.Fatalf("an edit of an older revision: err = %v, want ErrStale", err)
+		}
+		if all, err := s.Synonyms().Scan(ctx, 0, 10); err != nil || len(all) != 2 || len(all[0].Words) != 3 || all[1].Root != "" {
+			t.Fatalf("scanned %+v, %v", all, err)
+		}
+	})
+
 	t.Run("tombstones older than the retention are pruned and the horizon says up to where", func(t *testing.T) {
 		s := sut.Open(t)
 		if h, err := s.Horizon(ctx); err != nil || h != 0 {

@@ -23,6 +23,8 @@ const (
 	WebhooksCollection = "webhooks"
 	// WebhookMarksCollection holds what filtered subscriptions delivered.
 	WebhookMarksCollection = "webhook_marks"
+	// SynonymsCollection holds the groups of words searches treat alike.
+	SynonymsCollection = "synonyms"
 )
 
 // UniqueFields returns the names of the unique keys documents of type T declare.

@@ -1,0 +1,119 @@
+package app
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"unicode"
+
+	"calendar/app/calendar"
+)
+
+// Facet search finds, in a long facet (300 venues in a sidebar), the values
+// whose names begin with what the reader types, or are one typo from it,
+// with their counts as the list's facet counts them: under every filter of
+// the list but the facet's own (disjunctive), only what the caller may read
+// (app/facets.go names them). The values are the facet's own, at most
+// calendar.MaxFacetValues of them, the most frequent: the search costs the
+// facet's count and one store read of the names, whatever is typed.
+
+// SearchableFacets are the facets GET /events/facets/<facet> searches.
+var SearchableFacets = []string{calendar.FacetVenue, calendar.FacetOrganizer, calendar.FacetCategories, calendar.FacetTags}
+
+// FacetSearch answers the values of facet whose name matches prefix
+// (nothing typed: every value), prefix matches first, then those one typo
+// away, each group most frequent first.
+func (s *Events) FacetSearch(ctx context.Context, caller Caller, facet, prefix string, f EventFilter) ([]FacetValue, error) {
+	if !slices.Contains(SearchableFacets, facet) {
+		return nil, calendar.ErrInvalidParam("facet", "facet must be one of "+strings.Join(SearchableFacets, ", ")+".")
+	}
+	ctx = searchingAs(ctx, caller)
+	f.Facets = nil // the answer is the one facet
+	q, _, err := s.listQuery(ctx, caller, f)
+	if err != nil {
+		return nil, err
+	}
+	q.Facets, q.Offset, q.Limit, q.GeoGrid, q.Days = []string{facet}, 0, 0, 0, nil
+	found, err := s.searchFaceted(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	named, err := s.facets(ctx, caller.User, q.Facets, found.Facets)
+	if err != nil {
+		return nil, err
+	}
+	typed := foldSearch(strings.TrimSpace(prefix))
+	var begins, near []FacetValue
+	for _, v := range named[0].Values {
+		switch nameMatch(typed, v.Name, v.Slug) {
+		case beginsWith:
+			begins = append(begins, v)
+		case oneTypo:
+			near = append(near, v)
+		}
+	}
+	return append(append([]FacetValue{}, begins...), near...), nil
+}
+
+type match int
+
+const (
+	noMatch match = iota
+	beginsWith
+	oneTypo
+)
+
+// minTypoRunes: what is typed is one typo from a word from five letters
+// on, as a relevance search reads a word (index/mapping.go's minFuzzyRunes).
+const minTypoRunes = 5
+
+// nameMatch says how a value's name (or slug) matches what was typed
+// (folded): the name, one of its words or its slug begins with it, or a
+// word's beginning as long as it is one typo from it.
+func nameMatch(typed, name, slug string) match {
+	if typed == "" {
+		return beginsWith
+	}
+	folded := foldSearch(name)
+	if strings.HasPrefix(folded, typed) || strings.HasPrefix(slug, typed) {
+		return beginsWith
+	}
+	words := strings.FieldsFunc(folded, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsNumber(r) })
+	for _, w := range words {
+		if strings.HasPrefix(w, typed) {
+			return beginsWith
+		}
+	}
+	t := []rune(typed)
+	if len(t) < minTypoRunes || strings.ContainsRune(typed, ' ') {
+		return noMatch
+	}
+	for _, w := range words {
+		r := []rune(w)
+		for _, n := range []int{len(t) - 1, len(t), len(t) + 1} { // the word's beginning, a letter more or less
+			if n <= len(r) && oneEditApart(r[:n], t) {
+				return oneTypo
+			}
+		}
+	}
+	return noMatch
+}
+
+// oneEditApart: a and b differ by at most one rune inserted, deleted or
+// replaced.
+func oneEditApart(a, b []rune) bool {
+	if len(a) < len(b) {
+		a, b = b, a
+	}
+	if len(a)-len(b) > 1 {
+		return false
+	}
+	i := 0
+	for i < len(b) && a[i] == b[i] {
+		i++
+	}
+	if len(a) == len(b) {
+		return i >= len(a)-1 || slices.Equal(a[i+1:], b[i+1:])
+	}
+	return slices.Equal(a[i+1:], b[i:])
+}

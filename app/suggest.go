@@ -1,0 +1,192 @@
+package app
+
+import (
+	"cmp"
+	"context"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"calendar/app/calendar"
+)
+
+// Suggestions complete what a reader types in a search box: the titles of
+// the events coming soonest that the search finds (each series once), then
+// the categories, tags, venues and cities that the most upcoming events
+// have, whose names begin with it (or are one typo from it). Everything is
+// what the caller may read: the events by the list's read rule, the values
+// as the facets name them (app/facets.go), the cities of the venues named
+// there without a password. Two index searches (the list's, in the default
+// window from yesterday to two years ahead, and its facets' counts) and
+// bounded store reads answer it.
+
+// MaxSuggestions bounds each half of the answer: events, then the others.
+const MaxSuggestions = 5
+
+// Suggestion is one completion: its kind (event, category, tag, venue,
+// city), its text, the text with the matching words in <mark> (the rest
+// HTML-escaped), the item's ID (but a city's), and for the values the
+// upcoming events that have them; an event's start.
+type Suggestion struct {
+	Type      string `json:"type"`
+	Text      string `json:"text"`
+	Highlight string `json:"highlight"`
+	ID        int64  `json:"id,omitempty"`
+	Count     int    `json:"count,omitempty"`
+	StartDate string `json:"start_date,omitempty"`
+}
+
+var suggestedFacets = map[string]string{calendar.FacetCategories: "category", calendar.FacetTags: "tag", calendar.FacetVenue: "venue"}
+
+// Suggest answers the completions of typed.
+func (s *Events) Suggest(ctx context.Context, caller Caller, typed string) ([]Suggestion, error) {
+	ctx = searchingAs(ctx, caller)
+	folded := foldSearch(strings.TrimSpace(typed))
+	out := []Suggestion{}
+	if folded == "" {
+		return out, nil
+	}
+	events, err := s.suggestEvents(ctx, caller, typed)
+	if err != nil {
+		return nil, err
+	}
+	values, err := s.suggestValues(ctx, caller, folded)
+	if err != nil {
+		return nil, err
+	}
+	return append(append(out, events...), values...), nil
+}
+
+// suggestEvents are the soonest events the search finds, each series once.
+func (s *Events) suggestEvents(ctx context.Context, caller Caller, typed string) ([]Suggestion, error) {
+	q, _, err := s.listQuery(ctx, caller, EventFilter{Search: &typed, HideSubsequentRecurrences: true})
+	if err != nil {
+		return nil, err
+	}
+	q.Limit = MaxSuggestions
+	found, err := s.index.SearchPosts(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	posts, err := s.store.Posts().GetMany(ctx, found.IDs)
+	if err != nil {
+		return nil, err
+	}
+	views, err := s.render(ctx, caller, posts, "", false)
+	if err != nil {
+		return nil, err
+	}
+	titles := make([]string, len(views))
+	for k, v := range views {
+		titles[k] = v.Title
+	}
+	spans := s.index.Highlight(q, titles)
+	out := make([]Suggestion, len(views))
+	for k, v := range views {
+		out[k] = Suggestion{Type: "event", Text: v.Title, Highlight: marked(v.Title, spans[k]), ID: v.ID, StartDate: v.StartDate}
+	}
+	return out, nil
+}
+
+// suggestValues are the categories, tags, venues and cities of the upcoming
+// events that match folded, those of the most events first.
+func (s *Events) suggestValues(ctx context.Context, caller Caller, folded string) ([]Suggestion, error) {
+	q, _, err := s.listQuery(ctx, caller, EventFilter{})
+	if err != nil {
+		return nil, err
+	}
+	q.Facets, q.Limit = []string{calendar.FacetCategories, calendar.FacetTags, calendar.FacetVenue}, 0
+	found, err := s.index.SearchPosts(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	named, err := s.facets(ctx, caller.User, q.Facets, found.Facets)
+	if err != nil {
+		return nil, err
+	}
+	var out []Suggestion
+	var venueIDs []int64
+	venueEvents := map[int64]int{}
+	for _, facet := range named {
+		for _, v := range facet.Values {
+			if facet.Name == calendar.FacetVenue {
+				venueIDs, venueEvents[v.ID] = append(venueIDs, v.ID), v.Count
+			}
+			if nameMatch(folded, v.Name, v.Slug) != noMatch {
+				out = append(out, Suggestion{Type: suggestedFacets[facet.Name], Text: v.Name, Highlight: markWords(v.Name, folded), ID: v.ID, Count: v.Count})
+			}
+		}
+	}
+	cities, err := s.cities(ctx, venueIDs, venueEvents)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range cities {
+		if nameMatch(folded, c.Text, "") != noMatch {
+			c.Highlight = markWords(c.Text, folded)
+			out = append(out, c)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b Suggestion) int { return cmp.Compare(b.Count, a.Count) })
+	return out[:min(len(out), MaxSuggestions)], nil
+}
+
+// cities are the cities of the venues (those the facets named: readable),
+// each with the events of its venues; a password-protected venue's city is
+// what its password protects.
+func (s *Events) cities(ctx context.Context, venueIDs []int64, events map[int64]int) ([]Suggestion, error) {
+	if len(venueIDs) == 0 {
+		return nil, nil
+	}
+	venues, err := s.store.Posts().GetMany(ctx, venueIDs)
+	if err != nil {
+		return nil, err
+	}
+	counts := map[string]int{}
+	var names []string
+	for _, v := range venues {
+		city := strings.TrimSpace(v.Meta["city"])
+		if city == "" || v.Password != "" {
+			continue
+		}
+		if _, seen := counts[city]; !seen {
+			names = append(names, city)
+		}
+		counts[city] += events[v.ID]
+	}
+	out := make([]Suggestion, len(names))
+	for k, name := range names {
+		out[k] = Suggestion{Type: "city", Text: name, Count: counts[name]}
+	}
+	return out, nil
+}
+
+// markWords marks the words of text whose folded form begins with folded
+// (or is one typo from it): all of them when folded begins the whole text.
+func markWords(text, folded string) string {
+	var spans []calendar.Span
+	start := -1
+	flush := func(end int) {
+		if start >= 0 {
+			if nameMatch(folded, text[start:end], "") != noMatch {
+				spans = append(spans, calendar.Span{Start: start, End: end})
+			}
+			start = -1
+		}
+	}
+	for i, r := range text {
+		if unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.IsMark(r) {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		flush(i)
+	}
+	flush(len(text))
+	if len(spans) == 0 && nameMatch(folded, text, "") != noMatch && utf8.ValidString(text) {
+		spans = []calendar.Span{{Start: 0, End: len(text)}}
+	}
+	return marked(text, spans)
+}
