@@ -444,6 +444,8 @@ var limitsRows = []limitsRow{
 			"POST /venues zip", "POST /venues phone", "POST /venues stateprovince", "POST /organizers phone"}},
 		{1, "maxLength", []string{"POST /organizers email"}}}},
 	{"`image`, `website`, `online_url`", []limitsBound{{0, "maxLength", []string{"POST /events image", "POST /events website", "POST /venues image", "POST /venues website", "POST /organizers website", "POST /events online_url"}}}},
+	{"`q` of a facet search (`/events/facets/<facet>`) and of suggestions (`/suggest`)", []limitsBound{{0, "maxLength", []string{"GET /events/facets/{facet} q", "GET /suggest q"}}}},
+	{"synonyms (`{base}/vendor/admin/v1/synonyms`)", []limitsBound{{0, "maxItems", []string{"* words"}}, {1, "maxLength", []string{"* root"}}}},
 	{"`event_status_reason`", []limitsBound{{0, "maxLength", []string{"POST /events event_status_reason"}}}},
 	{"webhooks", []limitsBound{{3, "maxLength", []string{"* url"}}, {4, "maxLength", []string{"* filter"}}, {6, "maxItems", []string{"* types"}}}},
 	{"post password", []limitsBound{{0, "maxLength", []string{"POST /events password", "POST /venues password", "POST /organizers password"}}}},
