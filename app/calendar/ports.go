@@ -64,6 +64,11 @@ type Store interface {
 	Webhooks() Repo[*Webhook]
 	// WebhookMarks are the events a filtered subscription's receiver holds.
 	WebhookMarks() Repo[*WebhookMark]
+	// Imports are the sources of events kept in step (imports.go);
+	// ImportItems what their items became here. The readers of the feed
+	// skip their writes too.
+	Imports() Repo[*ImportSource]
+	ImportItems() Repo[*ImportItem]
 	// Files keeps the files of uploaded media.
 	Files() Files
 	// Changes returns up to limit changes with a sequence above afterSeq, in

@@ -23,6 +23,10 @@ const (
 	WebhooksCollection = "webhooks"
 	// WebhookMarksCollection holds what filtered subscriptions delivered.
 	WebhookMarksCollection = "webhook_marks"
+	// ImportsCollection holds the sources of imports, ImportItemsCollection
+	// what their items became.
+	ImportsCollection     = "imports"
+	ImportItemsCollection = "import_items"
 )
 
 // UniqueFields returns the names of the unique keys documents of type T declare.
