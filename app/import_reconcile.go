@@ -105,7 +105,7 @@ func (r *reconciler) one(ctx context.Context, it *importItem) (outcome, reason s
 		return "", "", err
 	case known.Hash == hash && !known.Removed:
 		return OutcomeUnchanged, "", nil
-	case !post.Modified.Equal(known.Written) && !r.src.OverwriteLocalEdits:
+	case post.Revisions != known.Revisions && !r.src.OverwriteLocalEdits:
 		return OutcomeSkipped, "edited here since its import", nil
 	case !r.write:
 		return OutcomeUpdated, "", nil
@@ -136,7 +136,7 @@ func (r *reconciler) create(ctx context.Context, it *importItem, hash string) er
 		return err
 	}
 	if err := r.store.ImportItems().Insert(ctx, &calendar.ImportItem{Source: r.src.ID, Kind: calendar.PostTypeEvent, Key: it.Key,
-		Post: view.ID, Version: it.Version, Hash: hash, Written: written.Modified}); err != nil {
+		Post: view.ID, Version: it.Version, Hash: hash, Revisions: written.Revisions}); err != nil {
 		return err
 	}
 	return r.linked(ctx, it, written)
@@ -159,7 +159,7 @@ func (r *reconciler) update(ctx context.Context, it *importItem, known *calendar
 		return err
 	}
 	if err := r.editImportItem(ctx, known, func(cur *calendar.ImportItem) error {
-		cur.Version, cur.Hash, cur.Written, cur.Removed = it.Version, hash, written.Modified, false
+		cur.Version, cur.Hash, cur.Revisions, cur.Removed = it.Version, hash, written.Revisions, false
 		return nil
 	}); err != nil {
 		return err
@@ -300,7 +300,7 @@ func (r *reconciler) removed(ctx context.Context, seen map[string]bool) error {
 			return err
 		}
 		it.Title = post.Title
-		if !post.Modified.Equal(known.Written) && !r.src.OverwriteLocalEdits {
+		if post.Revisions != known.Revisions && !r.src.OverwriteLocalEdits {
 			r.result.note(OutcomeSkipped, it, "left the source, edited here since its import")
 			return nil
 		}
@@ -324,12 +324,12 @@ func (r *reconciler) removed(ctx context.Context, seen map[string]bool) error {
 			r.result.note(OutcomeFailed, it, calendar.AsError(err).Message)
 			return nil
 		}
-		written := post.Modified
+		written := post.Revisions
 		if after, err := r.store.Posts().Get(ctx, post.ID); err == nil {
-			written = after.Modified
+			written = after.Revisions
 		}
 		if err := r.editImportItem(ctx, known, func(cur *calendar.ImportItem) error {
-			cur.Removed, cur.Hash, cur.Written = true, "", written
+			cur.Removed, cur.Hash, cur.Revisions = true, "", written
 			return nil
 		}); err != nil {
 			return err

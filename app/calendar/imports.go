@@ -86,8 +86,8 @@ func (s *ImportSource) UniqueKeys() map[string][]string { return nil }
 // from the item its source names Key (an iCalendar UID with its
 // RECURRENCE-ID, a global_id, a JSON-LD @id or URL, a CSV row's key), the
 // version the source gave it and the hash of what was written, and the
-// event's modification time as the import left it: a later one is a local
-// edit. One record per source and key, found by both.
+// event's count of edits (Post.Revisions) as the import left it: a higher
+// one is a local edit. One record per source and key, found by both.
 type ImportItem struct {
 	ID     int64  `bson:"_id"`
 	Seq    int64  `bson:"seq"`
@@ -96,11 +96,11 @@ type ImportItem struct {
 	Post   int64  `bson:"post"`
 	// Kind is the post's type (event, venue, organizer): venues and
 	// organizers are matched by their identity at the source too.
-	Kind    string    `bson:"kind"`
-	Version string    `bson:"version,omitempty"`
-	Hash    string    `bson:"hash"`
-	Written time.Time `bson:"written"`
-	Removed bool      `bson:"removed,omitempty"`
+	Kind      string `bson:"kind"`
+	Version   string `bson:"version,omitempty"`
+	Hash      string `bson:"hash"`
+	Revisions int64  `bson:"revisions"`
+	Removed   bool   `bson:"removed,omitempty"`
 }
 
 func (i *ImportItem) DocID() int64      { return i.ID }
