@@ -298,7 +298,7 @@ func (r *icalReader) readEvent(c *ical.Component) (importItem, string, time.Time
 
 	it.Description = c.TextValue("DESCRIPTION")
 	if p := c.Get("X-ALT-DESC"); p != nil && strings.EqualFold(p.Params["FMTTYPE"], "text/html") {
-		it.Description = ical.Unescape(p.Value)
+		it.Description = htmlBody(ical.Unescape(p.Value))
 	}
 	it.URL = strings.TrimSpace(c.Value("URL"))
 	it.Canceled = strings.EqualFold(strings.TrimSpace(c.Value("STATUS")), "CANCELLED")
@@ -471,4 +471,24 @@ func parseDuration(v string) (time.Duration, error) {
 		num, digits = 0, false
 	}
 	return sign * d, nil
+}
+
+// htmlBody is what a whole HTML document (Outlook's X-ALT-DESC) holds in
+// its body; any other HTML as it is.
+func htmlBody(html string) string {
+	lower := strings.ToLower(html)
+	open := strings.Index(lower, "<body")
+	if open < 0 {
+		return html
+	}
+	start := strings.IndexByte(lower[open:], '>')
+	if start < 0 {
+		return html
+	}
+	start += open + 1
+	end := strings.LastIndex(lower, "</body>")
+	if end < start {
+		end = len(html)
+	}
+	return strings.TrimSpace(html[start:end])
 }

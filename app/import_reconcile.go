@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -184,13 +185,13 @@ func (r *reconciler) linked(ctx context.Context, it *importItem, written *calend
 		return err
 	}
 	if it.Venue != nil {
-		if err := remember(calendar.PostTypeVenue, it.Venue.Key, written.Venue); err != nil {
+		if err := remember(calendar.PostTypeVenue, placeKey(it.Venue), written.Venue); err != nil {
 			return err
 		}
 	}
 	for i, o := range it.Organizers {
 		if i < len(written.Organizers) {
-			if err := remember(calendar.PostTypeOrganizer, o.Key, written.Organizers[i]); err != nil {
+			if err := remember(calendar.PostTypeOrganizer, placeKey(&o), written.Organizers[i]); err != nil {
 				return err
 			}
 		}
@@ -269,8 +270,8 @@ func (r *reconciler) input(ctx context.Context, it *importItem, create bool) (Ev
 // it became here, else its fields (the events write reuses one of that
 // name, and, for a venue, of that city).
 func (r *reconciler) linkRef(ctx context.Context, kind string, p *importPlace) (LinkRef, error) {
-	if p.Key != "" {
-		known, err := r.item(ctx, kind, p.Key)
+	if key := placeKey(p); key != "" {
+		known, err := r.item(ctx, kind, key)
 		if err != nil {
 			return LinkRef{}, err
 		}
@@ -283,6 +284,23 @@ func (r *reconciler) linkRef(ctx context.Context, kind string, p *importPlace) (
 	name := p.Name
 	in := &LinkedInput{PostFields: PostFields{Title: &name}, Meta: p.Meta, GeoLat: p.Lat, GeoLng: p.Lng}
 	return LinkRef{New: in}, nil
+}
+
+// placeKey is a venue's or an organizer's identity at the source: its own,
+// else what the source says of it (a changed address is another key, so
+// the write by name takes the new details).
+func placeKey(p *importPlace) string {
+	if p.Key != "" {
+		return p.Key
+	}
+	key := "as:" + calendar.FoldTitle(p.Name)
+	for _, name := range slices.Sorted(mapsKeys(p.Meta)) {
+		key += "|" + name + "=" + p.Meta[name]
+	}
+	if p.Lat != nil && p.Lng != nil {
+		key += fmt.Sprintf("|%g,%g", *p.Lat, *p.Lng)
+	}
+	return key
 }
 
 // removed applies on_removed to the items a run no longer found.

@@ -1,6 +1,8 @@
 package calendar
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"strconv"
 	"time"
 )
@@ -116,6 +118,14 @@ func (i *ImportItem) UniqueKeys() map[string][]string {
 // ImportItemKey is the unique key items are found by, ImportItemOf its value.
 const ImportItemKey = "source_item"
 
+// A key longer than maxItemKeyBytes is named by its digest (an index's
+// entry has a bound of its own on MongoDB).
 func ImportItemOf(source int64, kind, key string) string {
+	if len(key) > maxItemKeyBytes {
+		sum := sha256.Sum256([]byte(key))
+		key = "sha256:" + hex.EncodeToString(sum[:])
+	}
 	return strconv.FormatInt(source, 10) + "/" + kind + "/" + key
 }
+
+const maxItemKeyBytes = 200

@@ -118,6 +118,7 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 	settings.ChangesRetention = cfg.ChangesRetention
 	settings.Webhooks = app.WebhookSettings{Sender: controllers.NewWebhookSender(egress, app.DefaultWebhookTimeout),
 		RetrySchedule: cfg.WebhookRetrySchedule}
+	settings.Imports = app.ImportSettings{Fetcher: controllers.NewImportFetcher(controllers.ImportTimeout, egress)}
 	if cfg.appSettings != nil {
 		cfg.appSettings(&settings)
 	}

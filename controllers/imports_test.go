@@ -1,0 +1,148 @@
+package controllers_test
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/netip"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"calendar/app"
+	"calendar/controllers"
+)
+
+// feedServer serves one iCalendar feed on loopback, with an ETag, as
+// calendars publish theirs; the test changes what it says.
+type feedServer struct {
+	*httptest.Server
+	mu          sync.Mutex
+	body        string
+	fetches     int
+	notModified int
+}
+
+func newFeedServer(t *testing.T, body string) *feedServer {
+	f := &feedServer{body: body}
+	f.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		f.fetches++
+		etag := fmt.Sprintf(`"%x"`, sha256.Sum256([]byte(f.body)))
+		if r.Header.Get("If-None-Match") == etag {
+			f.notModified++
+			w.WriteHeader(http.StatusNotModified)
+			return
+		}
+		w.Header().Set("ETag", etag)
+		w.Header().Set("Content-Type", "text/calendar; charset=utf-8")
+		_, _ = w.Write([]byte(f.body))
+	}))
+	t.Cleanup(f.Close)
+	return f
+}
+
+func (f *feedServer) set(body string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.body = body
+}
+
+// importing is a service whose imports may reach loopback, as
+// CALENDAR_OUTBOUND_ALLOWED_NETWORKS=127.0.0.0/8 lets them.
+func importing(t *testing.T, allowed ...netip.Prefix) *service {
+	return startServiceSettings(t, func(s *app.Settings) {
+		s.Imports.Fetcher = controllers.NewImportFetcher(10*time.Second, controllers.NewEgress(allowed))
+	}, noConfig)
+}
+
+var loopback = netip.MustParsePrefix("127.0.0.0/8")
+
+func icsFixture(t *testing.T, name string) string {
+	b, err := os.ReadFile("../app/testdata/imports/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// runImport runs a source over HTTP (202), waits for its end and answers
+// the run as its route lists it.
+func runImport(t *testing.T, s *service, id int64) map[string]any {
+	t.Helper()
+	s.do("POST", fmt.Sprintf("/vendor/admin/v1/imports/%d/run", id), asAdmin()).expectStatus(t, http.StatusAccepted)
+	s.app.Imports.Wait()
+	runs := s.do("GET", fmt.Sprintf("/vendor/admin/v1/imports/%d/runs", id), asAdmin())
+	runs.expectStatus(t, http.StatusOK)
+	return runs.list(t)[0]
+}
+
+func outcomes(run map[string]any) string {
+	var parts []string
+	counts := run["counts"].(map[string]any)
+	for _, o := range app.ImportOutcomes {
+		if n := counts[o].(float64); n > 0 {
+			parts = append(parts, fmt.Sprintf("%s=%d", o, int(n)))
+		}
+	}
+	if e := run["error"].(string); e != "" {
+		parts = append(parts, "error="+e)
+	}
+	return strings.Join(parts, " ")
+}
+
+func TestAnICalFeedIsImportedOverHTTPAndKeptInStep(t *testing.T) {
+	t.Parallel()
+	feed := newFeedServer(t, icsFixture(t, "outlook.ics"))
+	s := importing(t, loopback)
+	created := s.do("POST", "/vendor/admin/v1/imports", asAdmin(), jsonBody(map[string]any{"kind": "ical", "url": feed.URL + "/calendar.ics",
+		"status": "publish", "on_removed": "trash"}))
+	created.expectStatus(t, http.StatusCreated)
+	id := int64(created.object(t)["id"].(float64))
+
+	if got := outcomes(runImport(t, s, id)); got != "created=2" {
+		t.Fatalf("first run: %s", got)
+	}
+	list := s.do("GET", "/vendor/events/v1/events?start_date=2027-06-01&end_date=2027-06-30")
+	list.expectStatus(t, http.StatusOK)
+	events := list.object(t)["events"].([]any)
+	if len(events) != 2 { // the workshop, and the quarterly review's occurrence
+		t.Fatalf("June holds %d events: %s", len(events), list.Body)
+	}
+	workshop := events[0].(map[string]any)
+	if review := events[1].(map[string]any); review["description"] != "<p>Quarterly review of the <b>partners&#8217;</b> programme.</p>" {
+		t.Errorf("Outlook's HTML description: %q", review["description"])
+	}
+	if workshop["title"] != "London workshop" || workshop["timezone"] != "Europe/London" || workshop["utc_start_date"] != "2027-06-10 13:00:00" {
+		t.Errorf("the workshop: %v %v %v", workshop["title"], workshop["timezone"], workshop["utc_start_date"])
+	}
+
+	changes := s.do("GET", "/vendor/events/v1/changes", asAdmin()).object(t)["last_seq"]
+	if got := outcomes(runImport(t, s, id)); got != "" || feed.notModified != 1 {
+		t.Errorf("an unchanged feed: %s, %d answered 304", got, feed.notModified)
+	}
+	feed.set(strings.Replace(icsFixture(t, "outlook.ics"), "SUMMARY:London workshop", "SUMMARY:London workshop (full)", 1) + "\r\n")
+	if got := outcomes(runImport(t, s, id)); got != "updated=1 unchanged=1" {
+		t.Errorf("an edit at the source: %s", got)
+	}
+	after := s.do("GET", "/vendor/events/v1/changes?since="+fmt.Sprint(changes), asAdmin()).object(t)
+	if n := len(after["changes"].([]any)); n != 1 {
+		t.Errorf("the edit at the source made %d changes, want 1: %v", n, after)
+	}
+}
+
+func TestAFeedOnLoopbackIsRefusedWithoutTheSetting(t *testing.T) {
+	t.Parallel()
+	feed := newFeedServer(t, icsFixture(t, "apple.ics"))
+	s := importing(t) // public addresses only
+	created := s.do("POST", "/vendor/admin/v1/imports", asAdmin(), jsonBody(map[string]any{"kind": "ical", "url": feed.URL}))
+	created.expectStatus(t, http.StatusCreated)
+	run := runImport(t, s, int64(created.object(t)["id"].(float64)))
+	if e := run["error"].(string); !strings.Contains(e, "egress policy refuses") || feed.fetches != 0 {
+		t.Errorf("run: %q, %d fetches", e, feed.fetches)
+	}
+}
