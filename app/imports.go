@@ -71,6 +71,8 @@ type ImportSettings struct {
 	// Fetcher fetches sources (nil: runs of URL sources fail).
 	Fetcher ImportFetcher
 	Limits  ImportLimits
+	// Log, when set, hears what the scheduler could not do.
+	Log func(format string, args ...any)
 }
 
 // ImportLimits bound one run: the bytes fetched, the items read, and the

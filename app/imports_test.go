@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"calendar/app"
 	"calendar/app/calendar"
@@ -254,4 +255,49 @@ func hasCategory(w *world, p *calendar.Post, name string) bool {
 		}
 	}
 	return false
+}
+
+func TestScheduledSourcesRunWhenDueAndAFailingOneBacksOff(t *testing.T) {
+	t.Parallel()
+	w, f := importWorld(t)
+	f.set(feedURL, "BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n")
+	good, err := w.app.Imports.Create(w.ctx, w.admin(), app.ImportInput{Kind: ptr("ical"), URL: ptr(feedURL), Schedule: ptr("hourly")})
+	w.must(err)
+	bad, err := w.app.Imports.Create(w.ctx, w.admin(), app.ImportInput{Kind: ptr("ical"), URL: ptr("https://gone.example.org/x.ics"), Schedule: ptr("daily")})
+	w.must(err)
+	_, err = w.app.Imports.Create(w.ctx, w.admin(), app.ImportInput{Kind: ptr("ical"), URL: ptr(feedURL)}) // manual: never by itself
+	w.must(err)
+
+	began, err := w.app.Imports.RunDue(w.ctx)
+	w.must(err)
+	w.app.Imports.Wait()
+	if began != 2 {
+		t.Fatalf("began %d runs, want the two scheduled sources'", began)
+	}
+	again, err := w.app.Imports.RunDue(w.ctx)
+	w.must(err)
+	if again != 0 {
+		t.Errorf("began %d runs again before they were due", again)
+	}
+	g, _ := w.app.Imports.Get(w.ctx, w.admin(), good.ID)
+	b, _ := w.app.Imports.Get(w.ctx, w.admin(), bad.ID)
+	if g.Failures != 0 || g.LastSuccess == nil || g.NextRun == nil || g.LastRun.Trigger != app.TriggerScheduled {
+		t.Errorf("the good source: %+v", g)
+	}
+	next, _ := time.Parse(time.RFC3339, *b.NextRun)
+	if b.Failures != 1 || b.LastSuccess != nil || time.Until(next) < 23*time.Hour {
+		t.Errorf("the failing source: failures %d, next %s", b.Failures, *b.NextRun)
+	}
+	if m := w.app.Imports.Metrics(); len(m) != 2 || m[0].Runs["ok"] != 1 || m[1].Runs["failed"] != 1 {
+		t.Errorf("metrics: %+v", m)
+	}
+}
+
+func TestAFailingSourceBacksOffLongerEachTime(t *testing.T) {
+	t.Parallel()
+	for failures, want := range map[int]time.Duration{1: time.Hour, 2: 2 * time.Hour, 3: 4 * time.Hour, 30: 7 * 24 * time.Hour} {
+		if got := app.ImportBackoff("hourly", failures); got != want {
+			t.Errorf("after %d failures: %s, want %s", failures, got, want)
+		}
+	}
 }

@@ -118,7 +118,8 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 	settings.ChangesRetention = cfg.ChangesRetention
 	settings.Webhooks = app.WebhookSettings{Sender: controllers.NewWebhookSender(egress, app.DefaultWebhookTimeout),
 		RetrySchedule: cfg.WebhookRetrySchedule}
-	settings.Imports = app.ImportSettings{Fetcher: controllers.NewImportFetcher(controllers.ImportTimeout, egress)}
+	settings.Imports = app.ImportSettings{Fetcher: controllers.NewImportFetcher(controllers.ImportTimeout, egress),
+		Log: func(format string, args ...any) { logger.Warn(fmt.Sprintf(format, args...)) }}
 	if cfg.appSettings != nil {
 		cfg.appSettings(&settings)
 	}
@@ -205,6 +206,7 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 		CORSOrigins: cfg.CORSOrigins, TrustedProxies: cfg.TrustedProxies, Version: built.Version,
 		Collectors: []prometheus.Collector{ln.Collector(), buildInfoMetric(built)}}, a)
 	go func() { defer close(delivered); a.Webhooks.Run(syncCtx) }() // once the routes lent it their filter reader
+	go a.Imports.Schedule(syncCtx)                                  // runs end with the app (a.Stop)
 	srv := &http.Server{
 		Handler:           api,
 		ReadHeaderTimeout: headerTimeout,
