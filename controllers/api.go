@@ -110,7 +110,7 @@ type uploadGate interface {
 
 // New builds the HTTP API over the app: every namespace and resource.
 func New(cfg Config, a *app.App) *API {
-	api := newAPI(cfg, a.Users, newIndexCollector(a), newWebhookCollector(a.Webhooks))
+	api := newAPI(cfg, a.Users, newIndexCollector(a), newWebhookCollector(a.Webhooks), newImportCollector(a.Imports))
 	api.uploads, api.ready, api.zone, api.siteName = a.Media, a.Ready, a.TimeZone(), a.SiteName()
 	api.mountHealth()
 	api.mountMetrics()

@@ -133,6 +133,13 @@ func TestAnICalFeedIsImportedOverHTTPAndKeptInStep(t *testing.T) {
 	if n := len(after["changes"].([]any)); n != 1 {
 		t.Errorf("the edit at the source made %d changes, want 1: %v", n, after)
 	}
+	metrics := string(s.do("GET", "/metrics").Body)
+	for _, line := range []string{fmt.Sprintf(`calendar_import_items_total{outcome="created",source="%d"} 2`, id),
+		fmt.Sprintf(`calendar_import_runs_total{result="ok",source="%d"} 3`, id), fmt.Sprintf(`calendar_import_last_success_timestamp_seconds{source="%d"}`, id)} {
+		if !strings.Contains(metrics, line) {
+			t.Errorf("/metrics has no %s", line)
+		}
+	}
 }
 
 func TestAFeedOnLoopbackIsRefusedWithoutTheSetting(t *testing.T) {
