@@ -66,4 +66,3 @@ func (s *Imports) logf(format string, args ...any) {
 		s.settings.Log(format, args...)
 	}
 }
-
