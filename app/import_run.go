@@ -278,10 +278,14 @@ func (s *Imports) runOnce(ctx context.Context, src *calendar.ImportSource, write
 func (s *Imports) read(ctx context.Context, src *calendar.ImportSource, conditional bool) (*Fetched, []importItem, error) {
 	var data []byte
 	var fetched *Fetched
+	if src.URL != "" && s.settings.Fetcher == nil && !(src.Kind == "csv" && len(src.File) > 0) {
+		return nil, nil, errors.New("this service fetches no source (no fetcher configured)")
+	}
+	if src.Kind == "rest" { // pages, each fetched in turn
+		items, err := s.readRest(ctx, src)
+		return nil, items, err
+	}
 	if src.URL != "" && !(src.Kind == "csv" && len(src.File) > 0) {
-		if s.settings.Fetcher == nil {
-			return nil, nil, errors.New("this service fetches no source (no fetcher configured)")
-		}
 		cond := FetchConditions{Accept: acceptOf(src.Kind)}
 		if conditional {
 			cond.ETag, cond.LastModified = src.ETag, src.LastModified

@@ -153,3 +153,61 @@ func TestAFeedOnLoopbackIsRefusedWithoutTheSetting(t *testing.T) {
 		t.Errorf("run: %q, %d fetches", e, feed.fetches)
 	}
 }
+
+// A rest source that is a second instance of this service, read page by
+// page: a first run imports, a second changes nothing, an edit there is
+// updated, a delete there follows on_removed, an edit here is skipped.
+func TestARestSourceThatIsAnotherInstanceIsKeptInStep(t *testing.T) {
+	t.Parallel()
+	other := startService(t)
+	venue := other.create("venue", asAdmin(), "venue", "Hall", "city", "Lyon")
+	var ids []string
+	for i, title := range []string{"Opening", "Talk", "Closing"} {
+		e := other.event(map[string]any{"title": title, "venue": idOf(venue), "categories": []string{"Talks"},
+			"start_date": fmt.Sprintf("2027-05-0%d 10:00", i+1), "end_date": fmt.Sprintf("2027-05-0%d 11:00", i+1), "timezone": "Europe/Paris"})
+		ids = append(ids, idOf(e))
+	}
+	s := importing(t, loopback)
+	created := s.do("POST", "/vendor/admin/v1/imports", asAdmin(), jsonBody(map[string]any{"kind": "rest",
+		"url": other.URL + "/vendor/events/v1/events?start_date=2027-01-01&per_page=2", "status": "publish", "on_removed": "trash"}))
+	created.expectStatus(t, http.StatusCreated)
+	id := int64(created.object(t)["id"].(float64))
+	if got := outcomes(runImport(t, s, id)); got != "created=3" {
+		t.Fatalf("first run: %s", got)
+	}
+	mine := map[string]map[string]any{}
+	for _, e := range s.do("GET", "/vendor/events/v1/events?start_date=2027-01-01", asAdmin()).object(t)["events"].([]any) {
+		ev := e.(map[string]any)
+		mine[ev["title"].(string)] = ev
+	}
+	opening := mine["Opening"]
+	if opening == nil || opening["start_date"] != "2027-05-01 10:00:00" || opening["timezone"] != "Europe/Paris" ||
+		opening["venue"].(map[string]any)["city"] != "Lyon" || len(opening["categories"].([]any)) != 1 {
+		t.Fatalf("the opening here: %v", opening)
+	}
+	if mine["Talk"]["venue"].(map[string]any)["id"] != opening["venue"].(map[string]any)["id"] {
+		t.Error("one venue there became two here")
+	}
+
+	seq := s.do("GET", "/vendor/events/v1/changes", asAdmin()).object(t)["last_seq"]
+	if got := outcomes(runImport(t, s, id)); got != "unchanged=3" {
+		t.Errorf("second run: %s", got)
+	}
+	if n := len(s.do("GET", "/vendor/events/v1/changes?since="+fmt.Sprint(seq), asAdmin()).object(t)["changes"].([]any)); n != 0 {
+		t.Errorf("an unchanged run made %d changes", n)
+	}
+
+	other.do("POST", "/vendor/events/v1/events/"+ids[0], asAdmin(), jsonBody(map[string]any{"title": "Grand opening"})).expectStatus(t, http.StatusOK)
+	other.do("DELETE", "/vendor/events/v1/events/"+ids[1], asAdmin()).expectStatus(t, http.StatusOK)
+	other.do("POST", "/vendor/events/v1/events/"+ids[2], asAdmin(), jsonBody(map[string]any{"title": "Closing party"})).expectStatus(t, http.StatusOK)
+	s.do("POST", "/vendor/events/v1/events/"+idOf(mine["Closing"]), asAdmin(), jsonBody(map[string]any{"title": "Our closing"})).expectStatus(t, http.StatusOK)
+	if got := outcomes(runImport(t, s, id)); got != "updated=1 skipped=1 removed=1" {
+		t.Errorf("after edits there and here: %s", got)
+	}
+	for ref, want := range map[string]string{idOf(opening): "Grand opening|publish", idOf(mine["Talk"]): "Talk|trash", idOf(mine["Closing"]): "Our closing|publish"} {
+		e := s.do("GET", "/vendor/events/v1/events/"+ref, asAdmin()).object(t)
+		if got := fmt.Sprintf("%v|%v", e["title"], e["status"]); got != want {
+			t.Errorf("event %s here: %s, want %s", ref, got, want)
+		}
+	}
+}
