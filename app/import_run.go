@@ -341,6 +341,9 @@ type ImportPreviewItem struct {
 type ImportPreview struct {
 	Counts map[string]int      `json:"counts"`
 	Items  []ImportPreviewItem `json:"items"`
+	// Error is why a run would fail as a whole ("" when it would not): the
+	// source unreachable or refused, unreadable, over its limits.
+	Error string `json:"error"`
 }
 
 // maxPreviewItems bounds the items a preview lists.
@@ -373,10 +376,10 @@ func (s *Imports) Preview(ctx context.Context, caller Caller, id int64, in Impor
 	runCtx, cancel := context.WithTimeout(ctx, s.settings.Limits.Time)
 	defer cancel()
 	_, result, err := s.runOnce(runCtx, src, false)
-	if err != nil {
-		return nil, calendar.NewError(calendar.KindInvalid, "rest_import_unreadable", "The source could not be read: "+err.Error())
-	}
 	out := &ImportPreview{Counts: map[string]int{}, Items: result.items}
+	if err != nil { // what a run would end with
+		out.Error = err.Error()
+	}
 	for _, o := range ImportOutcomes {
 		out.Counts[o] = result.counts[o]
 	}

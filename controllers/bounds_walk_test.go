@@ -102,7 +102,7 @@ func boundCases(a controllers.Arg) []boundCase {
 // its bound goes as far as the use case.
 var walkBase = map[string]any{"title": "Walk", "start_date": "2030-01-01 10:00", "end_date": "2030-01-01 11:00",
 	"venue": "Walk hall", "organizer": "Walk people", "name": "walk", "login": "walker", "role": "subscriber",
-	"url": "https://hooks.example/walk"}
+	"url": "https://hooks.example/walk", "kind": "ical"}
 
 // TestEveryDeclaredBoundIsEnforcedAndDocumented walks every route's declared
 // parameters: for each bound (a length, a range, a count of items, a clamp,
@@ -184,7 +184,7 @@ type boundWalk struct {
 }
 
 func newBoundWalk(t *testing.T, s *service) *boundWalk {
-	w := &boundWalk{t: t, s: s, ids: map[string]string{"media": "999999", "users": "1", "webhooks": "999999"}, slugs: map[string]string{}, atTried: map[string]bool{}}
+	w := &boundWalk{t: t, s: s, ids: map[string]string{"media": "999999", "users": "1", "webhooks": "999999", "imports": "999999"}, slugs: map[string]string{}, atTried: map[string]bool{}}
 	event := s.do("POST", "/vendor/events/v1/events", asAdmin(), jsonBody(map[string]any{"title": walkBase["title"],
 		"start_date": walkBase["start_date"], "end_date": walkBase["end_date"],
 		"recurrence": "RRULE:FREQ=WEEKLY;COUNT=2"})) // a series (past the horizon: nothing made), so its occurrences are listed

@@ -39,6 +39,9 @@ func TestSwaggerUIsFirstExecuteOfEveryOperationIsAnswered(t *testing.T) {
 	hook := s.do("POST", "/vendor/admin/v1/webhooks", asAdmin(), jsonBody(map[string]any{"url": "https://hooks.example/in"}))
 	hook.expectStatus(t, http.StatusCreated)
 	ids["webhooks"] = idOf(hook.object(t))
+	source := s.do("POST", "/vendor/admin/v1/imports", asAdmin(), jsonBody(map[string]any{"kind": "ical", "url": "https://feeds.example/in.ics"}))
+	source.expectStatus(t, http.StatusCreated)
+	ids["imports"] = idOf(source.object(t))
 	passwords := s.do("GET", "/vendor/admin/v1/users/1/application-passwords", asAdmin()).list(t)
 	uuid := passwords[0]["uuid"].(string)
 
