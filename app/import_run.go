@@ -324,6 +324,10 @@ func (s *Imports) itemsOf(ctx context.Context, src *calendar.ImportSource, data 
 	switch src.Kind {
 	case "ical":
 		return readICalItems(data, s.site, s.settings.Limits)
+	case "jsonld":
+		return readJSONLDItems(data, s.site, s.settings.Limits)
+	case "csv":
+		return readCSVItems(data, s.site, s.settings.Limits)
 	}
 	return nil, fmt.Errorf("sources of kind %s are not imported yet", src.Kind)
 }

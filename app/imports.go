@@ -124,8 +124,9 @@ const (
 	maxImportFailuresKept = 100
 	// MaxImportSources bounds the sources of a site.
 	MaxImportSources = 200
-	// maxImportFileBytes bounds an uploaded CSV file.
-	maxImportFileBytes = 4 << 20
+	// MaxImportFileBytes bounds a CSV file sent with its source (within
+	// a request body's megabyte).
+	MaxImportFileBytes = 512 << 10
 	importPage         = 1000
 )
 
@@ -453,8 +454,8 @@ func (s *Imports) apply(ctx context.Context, caller Caller, src *calendar.Import
 		src.URL = u
 	}
 	if in.File != nil {
-		if len(in.File) > maxImportFileBytes {
-			bad.AddTooLong("file", maxImportFileBytes)
+		if len(in.File) > MaxImportFileBytes {
+			bad.AddTooLong("file", MaxImportFileBytes)
 		}
 		src.File = in.File
 	}

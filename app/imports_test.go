@@ -301,3 +301,37 @@ func TestAFailingSourceBacksOffLongerEachTime(t *testing.T) {
 		}
 	}
 }
+
+func TestAJSONLDPageAndACSVFileAreImported(t *testing.T) {
+	t.Parallel()
+	w, f := importWorld(t)
+	f.set("https://library.example.org/events/", fixture(t, "events.html"))
+	page, err := w.app.Imports.Create(w.ctx, w.admin(), app.ImportInput{Kind: ptr("jsonld"), URL: ptr("https://library.example.org/events/")})
+	w.must(err)
+	if got := counts(w.run(page.ID)); got != "created=3" {
+		t.Errorf("the page: %s", got)
+	}
+	if fair := w.findImported("Book fair"); fair.EventStatus != calendar.EventCanceled || !fair.AllDay || fair.Status != "draft" {
+		t.Errorf("the book fair: %+v", fair)
+	}
+	if poetry := w.findImported("Poetry evening"); poetry.Content != "<p>Readings and an open mic.</p>" || poetry.Venue == 0 || len(poetry.Organizers) != 1 {
+		t.Errorf("the poetry evening: %q venue %d organizers %v", poetry.Content, poetry.Venue, poetry.Organizers)
+	}
+
+	file := fixture(t, "events.csv")
+	sheet, err := w.app.Imports.Create(w.ctx, w.admin(), app.ImportInput{Kind: ptr("csv"), File: []byte(file), Schedule: ptr("daily")})
+	w.must(err)
+	if got := counts(w.run(sheet.ID)); got != "created=2" {
+		t.Errorf("the file: %s", got)
+	}
+	pottery := w.findImported("Pottery workshop")
+	if pottery.Content != "Hands-on, <b>all levels</b>" || pottery.TimeZone != "Europe/Paris" || len(pottery.Categories) != 2 {
+		t.Errorf("pottery: %q %s %v", pottery.Content, pottery.TimeZone, pottery.Categories)
+	}
+	if studio := w.findImported("Open studio day"); !studio.AllDay || studio.Venue != pottery.Venue {
+		t.Errorf("the studio day: all day %v, venue %d (pottery's %d)", studio.AllDay, studio.Venue, pottery.Venue)
+	}
+	if v, _ := w.app.Imports.Get(w.ctx, w.admin(), sheet.ID); v.Active {
+		t.Error("a file's source stays active after its run")
+	}
+}

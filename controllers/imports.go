@@ -38,7 +38,7 @@ func mountImports(api *API, imports importService) {
 		}
 		return v, err
 	}, fuego.OptionSummary("Add an import source"),
-		fuego.OptionDescription("An iCalendar feed (kind ical; webcal:// read as https://) kept in step: each run creates what is new, updates what changed, leaves the unchanged unwritten, skips what was edited here since its import (unless overwrite_local_edits) and applies on_removed. At most "+
+		fuego.OptionDescription("A source of events kept in step: each run creates what is new, updates what changed, leaves the unchanged unwritten, skips what was edited here since its import (unless overwrite_local_edits) and applies on_removed. At most "+
 			calendar.Thousands(app.MaxImportSources)+" sources."+who),
 		fuego.OptionAddResponse(http.StatusCreated, "The source", fuego.Response{Type: app.ImportView{}}))
 
@@ -87,7 +87,9 @@ var importIDArgs = []Arg{{Name: "id", Type: TypeInteger, Required: true, Descrip
 func importArgs(create bool) []Arg {
 	return []Arg{
 		{Name: "kind", Type: TypeString, Required: create, Enum: app.ImportKinds, Example: "ical",
-			Description: "What the source is: ical (an iCalendar feed). rest, jsonld and csv are reserved for sources not imported yet."},
+			Description: "What the source is: ical (an iCalendar feed; webcal:// is read as https://), rest (another site's tribe/events/v1 or this service's vendor/events/v1 events list, its query string the filter, followed page by page), jsonld (a web page of schema.org Event objects in JSON-LD), csv (the plugin's CSV import columns, sent as file and run once; or at a url)."},
+		{Name: "file", Type: TypeString, MaxBytes: app.MaxImportFileBytes,
+			Description: "A csv source's content: a header row of the plugin's CSV import columns (Event Name, Event Start Date, Event Start Time, Event End Date, Event End Time, All Day Event, Timezone, Event Category, Event Tags, Event Venue Name, Venue Address, Venue City..., Organizer Name, Organizer Email...), then a row per event."},
 		{Name: "url", Type: TypeString, Required: create, MaxBytes: calendar.MaxURLBytes, Example: "webcal://calendar.example.org/club.ics",
 			Description: "Where the source is fetched: an absolute http(s) or webcal URL, on a public address (or in CALENDAR_OUTBOUND_ALLOWED_NETWORKS)."},
 		{Name: "schedule", Type: TypeString, Enum: app.ImportSchedules, Default: "manual", Description: "How often it runs by itself."},
@@ -108,5 +110,13 @@ func readImportInput(v Values) app.ImportInput {
 	return app.ImportInput{Kind: stringParam(v, "kind"), URL: stringParam(v, "url"), Schedule: stringParam(v, "schedule"),
 		Status: stringParam(v, "status"), OnRemoved: stringParam(v, "on_removed"), Description: stringParam(v, "description"),
 		Categories: stringsParam(v, "categories"), Tags: stringsParam(v, "tags"), Author: intParam(v, "author"),
-		Active: boolParam(v, "active"), OverwriteLocalEdits: boolParam(v, "overwrite_local_edits")}
+		Active: boolParam(v, "active"), OverwriteLocalEdits: boolParam(v, "overwrite_local_edits"), File: fileParam(v)}
+}
+
+// fileParam is a csv source's content as sent (nil: none).
+func fileParam(v Values) []byte {
+	if f := stringParam(v, "file"); f != nil {
+		return []byte(*f)
+	}
+	return nil
 }
