@@ -335,3 +335,24 @@ func TestAJSONLDPageAndACSVFileAreImported(t *testing.T) {
 		t.Error("a file's source stays active after its run")
 	}
 }
+
+func TestAnItemAWriteRefusesFailsAloneAndSaysWhy(t *testing.T) {
+	t.Parallel()
+	w, f := importWorld(t)
+	f.set(feedURL, "BEGIN:VCALENDAR\r\n"+
+		"BEGIN:VEVENT\r\nUID:fine\r\nDTSTART:20270101T100000Z\r\nSUMMARY:Fine\r\nEND:VEVENT\r\n"+
+		"BEGIN:VEVENT\r\nUID:zoned\r\nDTSTART;TZID=Mars/Olympus:20270101T100000\r\nSUMMARY:Elsewhere\r\nEND:VEVENT\r\n"+
+		"BEGIN:VEVENT\r\nUID:titled\r\nDTSTART:20270101T100000Z\r\nSUMMARY:"+strings.Repeat("t", 2000)+"\r\nEND:VEVENT\r\n"+
+		"END:VCALENDAR\r\n")
+	p, err := w.app.Imports.Preview(w.ctx, w.admin(), 0, app.ImportInput{Kind: ptr("ical"), URL: ptr(feedURL)})
+	w.must(err)
+	if p.Counts[app.OutcomeFailed] != 1 || p.Items[1].Reason != `unknown time zone "Mars/Olympus"` {
+		t.Errorf("preview: %+v", p)
+	}
+	src, err := w.app.Imports.Create(w.ctx, w.admin(), app.ImportInput{Kind: ptr("ical"), URL: ptr(feedURL)})
+	w.must(err)
+	run := w.run(src.ID)
+	if got := counts(run); got != "created=1 failed=2" || len(run.Failed) != 2 || !strings.Contains(run.Failed[1].Reason, "title") {
+		t.Errorf("run: %s %+v", got, run.Failed)
+	}
+}

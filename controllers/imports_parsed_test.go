@@ -79,6 +79,9 @@ func TestImportedOccurrencesAreThoseAnIndependentParserExpands(t *testing.T) {
 		var got []string
 		for _, e := range list.object(t)["events"].([]any) {
 			ev := e.(map[string]any)
+			if d := ev["description"].(string); strings.Contains(d, "<script") || (ev["title"] == "Chess club" && !strings.Contains(d, "<b>Beginners</b>")) {
+				t.Errorf("%s: %q is not sanitised as a write's description is", ev["title"], d)
+			}
 			if ev["event_status"] == "canceled" {
 				continue
 			}

@@ -211,3 +211,29 @@ func TestARestSourceThatIsAnotherInstanceIsKeptInStep(t *testing.T) {
 		}
 	}
 }
+
+// A feed that never ends (a line of a gigabyte, sent as it is made) is read
+// up to the run's bytes and no further: the run ends with the error.
+func TestAFeedPastItsSizeEndsTheRunAtItsBound(t *testing.T) {
+	t.Parallel()
+	endless := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = w.Write([]byte("BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nDESCRIPTION:"))
+		chunk := []byte(strings.Repeat("a", 64<<10))
+		for range 1 << 14 { // a gigabyte, unless the reader stops first
+			if _, err := w.Write(chunk); err != nil {
+				return
+			}
+		}
+	}))
+	t.Cleanup(endless.Close)
+	s := startServiceSettings(t, func(s *app.Settings) {
+		s.Imports.Fetcher = controllers.NewImportFetcher(10*time.Second, controllers.NewEgress([]netip.Prefix{loopback}))
+		s.Imports.Limits.FetchBytes = 1 << 20
+	}, noConfig)
+	created := s.do("POST", "/vendor/admin/v1/imports", asAdmin(), jsonBody(map[string]any{"kind": "ical", "url": endless.URL}))
+	created.expectStatus(t, http.StatusCreated)
+	run := runImport(t, s, int64(created.object(t)["id"].(float64)))
+	if e := run["error"].(string); !strings.Contains(e, "larger than") && !strings.Contains(e, "more than 1048576 bytes") {
+		t.Errorf("run: %q", e)
+	}
+}
