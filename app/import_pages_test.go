@@ -91,10 +91,10 @@ func boolWord(b bool, word string) string {
 func TestImportedHTMLKeepsWhatAWriterWithoutUnfilteredHTMLMay(t *testing.T) {
 	t.Parallel()
 	for in, want := range map[string]string{
-		"Bring your own board.<br><b>Beginners</b> welcome.<script>alert(1)</script>": "Bring your own board.<br><b>Beginners</b> welcome.",
+		"Bring your own board.<br><b>Beginners</b> welcome.<script>alert(1)</script>":                                         "Bring your own board.<br><b>Beginners</b> welcome.",
 		`<p onclick="x()">Hi <a href="javascript:alert(1)">there</a> <a href="https://x.example/" target="_blank">ok</a></p>`: `<p>Hi <a>there</a> <a href="https://x.example/">ok</a></p>`,
-		`<img src="https://x.example/a.jpg" onerror="x()" alt="A"><iframe src="https://evil.example"><p>no</p></iframe>`:       `<img src="https://x.example/a.jpg" alt="A">`,
-		"<style>p{}</style>Tom &amp; Jerry <unknown>kept text</unknown>": "Tom &amp; Jerry kept text",
+		`<img src="https://x.example/a.jpg" onerror="x()" alt="A"><iframe src="https://evil.example"><p>no</p></iframe>`:      `<img src="https://x.example/a.jpg" alt="A">`,
+		"<style>p{}</style>Tom &amp; Jerry <unknown>kept text</unknown>":                                                      "Tom &amp; Jerry kept text",
 		"plain text, no tags": "plain text, no tags",
 	} {
 		if got := sanitizeImported(in); got != want {
