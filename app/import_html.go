@@ -28,6 +28,10 @@ var importTags = map[string][]string{
 var importDropped = map[string]bool{"script": true, "style": true, "iframe": true, "object": true, "embed": true,
 	"noscript": true, "template": true, "svg": true, "math": true, "form": true, "textarea": true, "select": true, "head": true, "title": true}
 
+// textEscaper escapes what text may not hold as it is; quotes and
+// apostrophes stay, for wptexturize to curl.
+var textEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")
+
 // sanitizeImported keeps of a description's HTML what importTags allow.
 func sanitizeImported(in string) string {
 	if !strings.ContainsAny(in, "<&") {
@@ -48,7 +52,7 @@ func sanitizeImported(in string) string {
 		switch tt {
 		case html.TextToken:
 			if dropping == 0 {
-				b.WriteString(html.EscapeString(tok.Data))
+				b.WriteString(textEscaper.Replace(tok.Data))
 			}
 		case html.StartTagToken, html.SelfClosingTagToken:
 			if importDropped[tok.Data] {

@@ -95,7 +95,8 @@ func TestImportedHTMLKeepsWhatAWriterWithoutUnfilteredHTMLMay(t *testing.T) {
 		`<p onclick="x()">Hi <a href="javascript:alert(1)">there</a> <a href="https://x.example/" target="_blank">ok</a></p>`: `<p>Hi <a>there</a> <a href="https://x.example/">ok</a></p>`,
 		`<img src="https://x.example/a.jpg" onerror="x()" alt="A"><iframe src="https://evil.example"><p>no</p></iframe>`:      `<img src="https://x.example/a.jpg" alt="A">`,
 		"<style>p{}</style>Tom &amp; Jerry <unknown>kept text</unknown>":                                                      "Tom &amp; Jerry kept text",
-		"plain text, no tags": "plain text, no tags",
+		"plain text, no tags":                        "plain text, no tags",
+		"<p>the partners' programme, \"quoted\"</p>": "<p>the partners' programme, \"quoted\"</p>",
 	} {
 		if got := sanitizeImported(in); got != want {
 			t.Errorf("%q\n got %q\nwant %q", in, got, want)
