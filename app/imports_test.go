@@ -356,3 +356,29 @@ func TestAnItemAWriteRefusesFailsAloneAndSaysWhy(t *testing.T) {
 		t.Errorf("run: %s %+v", got, run.Failed)
 	}
 }
+
+// A run whose process stopped (a crash, a restart) holds the source no
+// longer than its lease: the next run, asked for or scheduled, records it as
+// stopped and goes on.
+func TestARunWhoseProcessStoppedIsRecordedAndTheSourceRunsAgain(t *testing.T) {
+	t.Parallel()
+	w, f := importWorld(t)
+	f.set(feedURL, "BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n")
+	src, err := w.app.Imports.Create(w.ctx, w.admin(), app.ImportInput{Kind: ptr("ical"), URL: ptr(feedURL), Schedule: ptr("hourly")})
+	w.must(err)
+	stored, err := w.store.Imports().Get(w.ctx, src.ID)
+	w.must(err)
+	started := time.Now().Add(-time.Hour).UTC()
+	stored.Running = &calendar.ImportRun{ID: 1, Started: started, Trigger: app.TriggerScheduled}
+	stored.Lease = &calendar.Lease{Holder: "a process that stopped", Until: started.Add(30 * time.Second)}
+	w.must(w.store.Imports().Update(w.ctx, stored))
+
+	began, err := w.app.Imports.RunDue(w.ctx)
+	w.must(err)
+	w.app.Imports.Wait()
+	runs, err := w.app.Imports.Runs(w.ctx, w.admin(), src.ID)
+	w.must(err)
+	if began != 1 || len(runs) != 2 || runs[0].ID != 2 || runs[0].Error != "" || runs[1].Error != "the process running it stopped" || runs[1].Ended == nil {
+		t.Errorf("began %d; runs %+v", began, runs)
+	}
+}
