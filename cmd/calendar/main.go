@@ -130,6 +130,7 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 	defer stopSync()
 	syncDone := make(chan struct{})
 	delivered := make(chan struct{})
+	scheduled := make(chan struct{})
 	keepIndexTrue := func() {
 		defer close(syncDone)
 		go housekeeping(syncCtx, a, logger, backend, started)
@@ -205,8 +206,8 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 	api := controllers.New(controllers.Config{SiteURL: cfg.SiteURL, Logger: logger, MetricsToken: cfg.MetricsToken,
 		CORSOrigins: cfg.CORSOrigins, TrustedProxies: cfg.TrustedProxies, Version: built.Version,
 		Collectors: []prometheus.Collector{ln.Collector(), buildInfoMetric(built)}}, a)
-	go func() { defer close(delivered); a.Webhooks.Run(syncCtx) }() // once the routes lent it their filter reader
-	go a.Imports.Schedule(syncCtx)                                  // runs end with the app (a.Stop)
+	go func() { defer close(delivered); a.Webhooks.Run(syncCtx) }()     // once the routes lent it their filter reader
+	go func() { defer close(scheduled); a.Imports.Schedule(syncCtx) }() // its runs end with the app (a.Stop)
 	srv := &http.Server{
 		Handler:           api,
 		ReadHeaderTimeout: headerTimeout,
@@ -235,6 +236,8 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 	stopSync()
 	<-syncDone
 	<-delivered
+	<-scheduled
+	a.Imports.Stop() // the runs under way, before the store's last writes
 	settleCtx, cancelSettle := context.WithTimeout(context.Background(), shutdownGrace)
 	defer cancelSettle()
 	if err := a.CatchUpOnStop(settleCtx); err != nil {
