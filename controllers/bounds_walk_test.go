@@ -515,9 +515,12 @@ func checkLimitsTable(t *testing.T, declared []controllers.DeclaredEndpoint) {
 // namespace), or every declaration of the name for "* name".
 func declarationsOf(declared []controllers.DeclaredEndpoint, ref string) []controllers.Arg {
 	fields := strings.Fields(ref)
+	if fields[0] != "*" && !strings.HasPrefix(fields[1], "/vendor/") { // the events namespace's, by default
+		fields[1] = "/vendor/events/v1" + fields[1]
+	}
 	var out []controllers.Arg
 	for _, ep := range declared {
-		if fields[0] != "*" && (!slices.Contains(ep.Methods, fields[0]) || ep.Path != "/vendor/events/v1"+fields[1]) {
+		if fields[0] != "*" && (!slices.Contains(ep.Methods, fields[0]) || ep.Path != fields[1]) {
 			continue
 		}
 		for _, a := range ep.Args {
