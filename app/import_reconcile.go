@@ -283,9 +283,39 @@ func (r *reconciler) linkRef(ctx context.Context, kind string, p *importPlace) (
 			}
 		}
 	}
+	if id, err := r.sameNameAndCity(ctx, kind, p); err != nil || id != 0 {
+		return LinkRef{ID: id}, err
+	}
 	name := p.Name
 	in := &LinkedInput{PostFields: PostFields{Title: &name}, Meta: p.Meta, GeoLat: p.Lat, GeoLng: p.Lng}
 	return LinkRef{New: in}, nil
+}
+
+// sameNameAndCity is the venue of that name in that city the author may
+// link (0: none, or the source names no city): among venues of one name,
+// the one of the item's city is taken before the write's own rule (the
+// first of that name) would take another.
+func (r *reconciler) sameNameAndCity(ctx context.Context, kind string, p *importPlace) (int64, error) {
+	city := calendar.FoldTitle(p.Meta["city"])
+	if kind != calendar.PostTypeVenue || city == "" {
+		return 0, nil
+	}
+	actor := r.caller.User
+	found, err := r.events.index.SearchPosts(ctx, calendar.PostQuery{Type: kind, TitleKey: calendar.FoldTitle(p.Name),
+		Statuses: calendar.OwnStatuses, Reader: calendar.ReadRuleOf(actor), Limit: 20})
+	if err != nil || len(found.IDs) == 0 {
+		return 0, err
+	}
+	candidates, err := r.store.Posts().GetMany(ctx, found.IDs)
+	if err != nil {
+		return 0, err
+	}
+	for _, c := range candidates {
+		if calendar.FoldTitle(c.Meta["city"]) == city {
+			return c.ID, nil
+		}
+	}
+	return 0, nil
 }
 
 // placeKey is a venue's or an organizer's identity at the source: its own,

@@ -382,3 +382,22 @@ func TestARunWhoseProcessStoppedIsRecordedAndTheSourceRunsAgain(t *testing.T) {
 		t.Errorf("began %d; runs %+v", began, runs)
 	}
 }
+
+// Venues are matched by their identity at the source, then by name and
+// city: of two halls of one name, the one in the item's city.
+func TestAVenueIsMatchedByNameAndCityBeforeOneIsCreated(t *testing.T) {
+	t.Parallel()
+	w, f := importWorld(t)
+	w.venue("Town Hall", app.LinkedInput{Meta: map[string]string{"city": "Lyon"}})
+	paris := w.venue("Town Hall", app.LinkedInput{Meta: map[string]string{"city": "Paris"}})
+	f.set("https://city.example.org/", `<script type="application/ld+json">{"@type":"Event","name":"Council","startDate":"2027-02-01T18:00",
+		"location":{"@type":"Place","name":"Town hall","address":{"addressLocality":"Paris"}}}</script>`)
+	src, err := w.app.Imports.Create(w.ctx, w.admin(), app.ImportInput{Kind: ptr("jsonld"), URL: ptr("https://city.example.org/")})
+	w.must(err)
+	if got := counts(w.run(src.ID)); got != "created=1" {
+		t.Fatalf("run: %s", got)
+	}
+	if council := w.findImported("Council"); council.Venue != paris.ID {
+		t.Errorf("the council meets at venue %d, want Paris' %d", council.Venue, paris.ID)
+	}
+}
