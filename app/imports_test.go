@@ -384,20 +384,23 @@ func TestARunWhoseProcessStoppedIsRecordedAndTheSourceRunsAgain(t *testing.T) {
 }
 
 // Venues are matched by their identity at the source, then by name and
-// city: of two halls of one name, the one in the item's city.
+// city: of two halls of one name, the one in each item's city.
 func TestAVenueIsMatchedByNameAndCityBeforeOneIsCreated(t *testing.T) {
 	t.Parallel()
 	w, f := importWorld(t)
-	w.venue("Town Hall", app.LinkedInput{Meta: map[string]string{"city": "Lyon"}})
-	paris := w.venue("Town Hall", app.LinkedInput{Meta: map[string]string{"city": "Paris"}})
-	f.set("https://city.example.org/", `<script type="application/ld+json">{"@type":"Event","name":"Council","startDate":"2027-02-01T18:00",
-		"location":{"@type":"Place","name":"Town hall","address":{"addressLocality":"Paris"}}}</script>`)
+	lyon := w.venue("Town Hall", app.LinkedInput{Meta: map[string]string{"city": "Lyon"}})
+	paris := w.venue("Paris hall", app.LinkedInput{Meta: map[string]string{"city": "Paris"}}) // a create of a name taken would be the first
+	_, err := w.app.Venues.Update(w.ctx, w.admin(), app.PostRef{ID: paris.ID}, app.LinkedInput{PostFields: app.PostFields{Title: ptr("Town Hall")}})
+	w.must(err)
+	f.set("https://city.example.org/", `<script type="application/ld+json">[
+		{"@type":"Event","name":"Council in Paris","startDate":"2027-02-01T18:00","location":{"@type":"Place","name":"Town hall","address":{"addressLocality":"Paris"}}},
+		{"@type":"Event","name":"Council in Lyon","startDate":"2027-02-02T18:00","location":{"@type":"Place","name":"Town hall","address":{"addressLocality":"Lyon"}}}]</script>`)
 	src, err := w.app.Imports.Create(w.ctx, w.admin(), app.ImportInput{Kind: ptr("jsonld"), URL: ptr("https://city.example.org/")})
 	w.must(err)
-	if got := counts(w.run(src.ID)); got != "created=1" {
+	if got := counts(w.run(src.ID)); got != "created=2" {
 		t.Fatalf("run: %s", got)
 	}
-	if council := w.findImported("Council"); council.Venue != paris.ID {
-		t.Errorf("the council meets at venue %d, want Paris' %d", council.Venue, paris.ID)
+	if got, want := []int64{w.findImported("Council in Paris").Venue, w.findImported("Council in Lyon").Venue}, []int64{paris.ID, lyon.ID}; got[0] != want[0] || got[1] != want[1] {
+		t.Errorf("the councils meet at venues %v, want Paris' and Lyon's %v", got, want)
 	}
 }
