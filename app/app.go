@@ -59,6 +59,8 @@ type Settings struct {
 	Sideload Fetcher
 	// Webhooks configures subscriptions to the change feed and their delivery.
 	Webhooks WebhookSettings
+	// Imports configures the import of events from other sources.
+	Imports ImportSettings
 	// ChangesRetention is how long the change feed keeps the tombstones of
 	// deletes (DefaultChangesRetention when 0): a sync from an older point
 	// is answered 410 rest_sync_expired.
@@ -92,6 +94,7 @@ type App struct {
 	Media      *Media
 	Webhooks   *Webhooks
 	Synonyms   *Synonyms
+	Imports    *Imports
 	sync       *indexSync
 	reindex    *reindexer
 	items      items
@@ -162,6 +165,7 @@ func New(store calendar.Store, index calendar.Index, settings Settings) *App {
 		terms: map[string]*Terms{calendar.TaxonomyCategory: a.Categories, calendar.TaxonomyTag: a.Tags}}
 	a.Webhooks = newWebhooks(store, index, a, settings.Webhooks, settings.Now)
 	a.sync.written = a.Webhooks.Written
+	a.Imports = newImports(store, a, settings.Imports, settings.Now)
 	return a
 }
 

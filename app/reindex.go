@@ -196,6 +196,7 @@ func (a *App) StartReindex(reason, why string) (ReindexStatus, error) {
 // Stop ends a rebuild running beside the live index (its index is
 // discarded), waits for it, and refuses later ones: the service is stopping.
 func (a *App) Stop() {
+	a.Imports.Stop()
 	r := a.reindex
 	r.mu.Lock()
 	r.stopped = true

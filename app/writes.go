@@ -431,3 +431,91 @@ func cloneWebhook(w *calendar.Webhook) *calendar.Webhook {
 	}
 	return &c
 }
+
+// editImport applies change to an import source as stored (a
+// compare-and-swap, again on a newer state after a lost race: its manager's
+// edit and a run's progress both go through here, each changing only its
+// own fields); src is left as last read or written.
+func (s *Imports) editImport(ctx context.Context, src *calendar.ImportSource, expect Precondition, change func(*calendar.ImportSource) error) error {
+	repo := s.store.Imports()
+	out, err := casLoop(ctx, src, func() (*calendar.ImportSource, error) { return repo.Get(ctx, src.ID) }, func(cur *calendar.ImportSource) error {
+		if err := expect.holds(cur.Seq, time.Time{}); err != nil {
+			return err
+		}
+		next := cloneImport(cur)
+		switch err := change(next); {
+		case errors.Is(err, errUnchanged):
+			return nil
+		case err != nil:
+			return err
+		}
+		if err := repo.Update(ctx, next); err != nil {
+			return err
+		}
+		*cur = *next
+		return nil
+	})
+	if out != src {
+		*src = *out
+	}
+	return importGone(err)
+}
+
+// discardImport deletes a source for good (a compare-and-swap, again on a
+// newer state after a lost race) and answers it as last stored.
+func (s *Imports) discardImport(ctx context.Context, src *calendar.ImportSource, expect Precondition) (*calendar.ImportSource, error) {
+	repo := s.store.Imports()
+	out, err := casLoop(ctx, src, func() (*calendar.ImportSource, error) { return repo.Get(ctx, src.ID) }, func(cur *calendar.ImportSource) error {
+		if err := expect.holds(cur.Seq, time.Time{}); err != nil {
+			return err
+		}
+		return repo.Delete(ctx, cur.ID, cur.Seq)
+	})
+	return out, importGone(err)
+}
+
+// editImportItem applies change to what an item of a source became (a
+// compare-and-swap, again on a newer state after a lost race).
+func (s *Imports) editImportItem(ctx context.Context, it *calendar.ImportItem, change func(*calendar.ImportItem) error) error {
+	repo := s.store.ImportItems()
+	out, err := casLoop(ctx, it, func() (*calendar.ImportItem, error) { return repo.Get(ctx, it.ID) }, func(cur *calendar.ImportItem) error {
+		next := *cur
+		switch err := change(&next); {
+		case errors.Is(err, errUnchanged):
+			return nil
+		case err != nil:
+			return err
+		}
+		if err := repo.Update(ctx, &next); err != nil {
+			return err
+		}
+		*cur = next
+		return nil
+	})
+	if out != it {
+		*it = *out
+	}
+	return err
+}
+
+// importGone is the answer for a source deleted during a write.
+func importGone(err error) error {
+	if errors.Is(err, calendar.ErrNotFound) {
+		return errImportMissing()
+	}
+	return err
+}
+
+func cloneImport(src *calendar.ImportSource) *calendar.ImportSource {
+	c := *src
+	c.Categories, c.Tags, c.Runs = slices.Clone(src.Categories), slices.Clone(src.Tags), slices.Clone(src.Runs)
+	if src.Running != nil {
+		r := *src.Running
+		c.Running = &r
+	}
+	if src.Lease != nil {
+		l := *src.Lease
+		c.Lease = &l
+	}
+	return &c
+}

@@ -110,7 +110,7 @@ type uploadGate interface {
 
 // New builds the HTTP API over the app: every namespace and resource.
 func New(cfg Config, a *app.App) *API {
-	api := newAPI(cfg, a.Users, newIndexCollector(a), newWebhookCollector(a.Webhooks))
+	api := newAPI(cfg, a.Users, newIndexCollector(a), newWebhookCollector(a.Webhooks), newImportCollector(a.Imports))
 	api.uploads, api.ready, api.zone, api.siteName = a.Media, a.Ready, a.TimeZone(), a.SiteName()
 	api.mountHealth()
 	api.mountMetrics()
@@ -131,6 +131,7 @@ func New(cfg Config, a *app.App) *API {
 	mountReindex(api, a)
 	mountWebhooks(api, a.Webhooks)
 	mountSynonyms(api, a.Synonyms)
+	mountImports(api, a.Imports)
 	api.documented()
 	return api
 }

@@ -102,7 +102,7 @@ func boundCases(a controllers.Arg) []boundCase {
 // its bound goes as far as the use case.
 var walkBase = map[string]any{"title": "Walk", "start_date": "2030-01-01 10:00", "end_date": "2030-01-01 11:00",
 	"venue": "Walk hall", "organizer": "Walk people", "name": "walk", "login": "walker", "role": "subscriber",
-	"url": "https://hooks.example/walk", "words": []any{"walk", "stroll"}}
+	"url": "https://hooks.example/walk", "words": []any{"walk", "stroll"}, "kind": "ical"}
 
 // TestEveryDeclaredBoundIsEnforcedAndDocumented walks every route's declared
 // parameters: for each bound (a length, a range, a count of items, a clamp,
@@ -184,7 +184,7 @@ type boundWalk struct {
 }
 
 func newBoundWalk(t *testing.T, s *service) *boundWalk {
-	w := &boundWalk{t: t, s: s, ids: map[string]string{"media": "999999", "users": "1", "webhooks": "999999", "synonyms": "999999"}, slugs: map[string]string{}, atTried: map[string]bool{}}
+	w := &boundWalk{t: t, s: s, ids: map[string]string{"media": "999999", "users": "1", "webhooks": "999999", "synonyms": "999999", "imports": "999999"}, slugs: map[string]string{}, atTried: map[string]bool{}}
 	event := s.do("POST", "/vendor/events/v1/events", asAdmin(), jsonBody(map[string]any{"title": walkBase["title"],
 		"start_date": walkBase["start_date"], "end_date": walkBase["end_date"],
 		"recurrence": "RRULE:FREQ=WEEKLY;COUNT=2"})) // a series (past the horizon: nothing made), so its occurrences are listed
@@ -446,6 +446,8 @@ var limitsRows = []limitsRow{
 	{"`image`, `website`, `online_url`", []limitsBound{{0, "maxLength", []string{"POST /events image", "POST /events website", "POST /venues image", "POST /venues website", "POST /organizers website", "POST /events online_url"}}}},
 	{"`q` of a facet search (`/events/facets/<facet>`) and of suggestions (`/suggest`)", []limitsBound{{0, "maxLength", []string{"GET /events/facets/{facet} q", "GET /suggest q"}}}},
 	{"synonyms (`{base}/vendor/admin/v1/synonyms`)", []limitsBound{{0, "maxItems", []string{"* words"}}, {1, "maxLength", []string{"* root"}}}},
+	{"import sources", []limitsBound{{3, "maxItems", []string{"POST /vendor/admin/v1/imports categories", "POST /vendor/admin/v1/imports tags"}},
+		{4, "maxLength", []string{"POST /vendor/admin/v1/imports description"}}, {5, "maxLength", []string{"POST /vendor/admin/v1/imports file"}}}},
 	{"`event_status_reason`", []limitsBound{{0, "maxLength", []string{"POST /events event_status_reason"}}}},
 	{"webhooks", []limitsBound{{3, "maxLength", []string{"* url"}}, {4, "maxLength", []string{"* filter"}}, {6, "maxItems", []string{"* types"}}}},
 	{"post password", []limitsBound{{0, "maxLength", []string{"POST /events password", "POST /venues password", "POST /organizers password"}}}},
@@ -520,9 +522,12 @@ func checkLimitsTable(t *testing.T, declared []controllers.DeclaredEndpoint) {
 // namespace), or every declaration of the name for "* name".
 func declarationsOf(declared []controllers.DeclaredEndpoint, ref string) []controllers.Arg {
 	fields := strings.Fields(ref)
+	if fields[0] != "*" && !strings.HasPrefix(fields[1], "/vendor/") { // the events namespace's, by default
+		fields[1] = "/vendor/events/v1" + fields[1]
+	}
 	var out []controllers.Arg
 	for _, ep := range declared {
-		if fields[0] != "*" && (!slices.Contains(ep.Methods, fields[0]) || ep.Path != "/vendor/events/v1"+fields[1]) {
+		if fields[0] != "*" && (!slices.Contains(ep.Methods, fields[0]) || ep.Path != fields[1]) {
 			continue
 		}
 		for _, a := range ep.Args {

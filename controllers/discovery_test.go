@@ -55,6 +55,11 @@ func TestTheNamespaceRootListsEveryRouteWithMethodsAndArgs(t *testing.T) {
 		`/vendor/admin/v1/webhooks/(?P<id>\d+)/deliveries`:                {"GET"},
 		`/vendor/admin/v1/webhooks/(?P<id>\d+)/ping`:                      {"POST"},
 		`/vendor/admin/v1/webhooks/(?P<id>\d+)/replay`:                    {"POST"},
+		"/vendor/admin/v1/imports":                                        {"GET", "POST"},
+		"/vendor/admin/v1/imports/preview":                                {"POST"},
+		`/vendor/admin/v1/imports/(?P<id>\d+)`:                            {"GET", "POST", "PUT", "PATCH", "DELETE"},
+		`/vendor/admin/v1/imports/(?P<id>\d+)/run`:                        {"POST"},
+		`/vendor/admin/v1/imports/(?P<id>\d+)/runs`:                       {"GET"},
 	}
 	for _, kind := range []string{"venues", "organizers"} {
 		base := "/vendor/events/v1/" + kind

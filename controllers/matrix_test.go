@@ -322,6 +322,8 @@ func TestThePermissionMatrix(t *testing.T) {
 					r.checkMedia(t, check, shared, method, rest, role, name, &n)
 				case kind == "webhooks":
 					r.checkWebhooks(t, check, method, rest, role, name, &n)
+				case kind == "imports":
+					r.checkImports(t, check, method, rest, role, &n)
 				case rest == "": // a post collection: list, or create
 					want := http.StatusOK
 					switch {

@@ -42,6 +42,9 @@ func TestSwaggerUIsFirstExecuteOfEveryOperationIsAnswered(t *testing.T) {
 	synonym := s.do("POST", "/vendor/admin/v1/synonyms", asAdmin(), jsonBody(map[string]any{"words": []string{"gig", "concert"}}))
 	synonym.expectStatus(t, http.StatusCreated)
 	ids["synonyms"] = idOf(synonym.object(t))
+	source := s.do("POST", "/vendor/admin/v1/imports", asAdmin(), jsonBody(map[string]any{"kind": "ical", "url": "https://feeds.example/in.ics"}))
+	source.expectStatus(t, http.StatusCreated)
+	ids["imports"] = idOf(source.object(t))
 	passwords := s.do("GET", "/vendor/admin/v1/users/1/application-passwords", asAdmin()).list(t)
 	uuid := passwords[0]["uuid"].(string)
 

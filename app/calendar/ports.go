@@ -67,6 +67,11 @@ type Store interface {
 	// Synonyms are the groups of words searches treat alike (synonym.go);
 	// the readers of the feed skip their writes too.
 	Synonyms() Repo[*Synonym]
+	// Imports are the sources of events kept in step (imports.go);
+	// ImportItems what their items became here. The readers of the feed
+	// skip their writes too.
+	Imports() Repo[*ImportSource]
+	ImportItems() Repo[*ImportItem]
 	// Files keeps the files of uploaded media.
 	Files() Files
 	// Changes returns up to limit changes with a sequence above afterSeq, in

@@ -118,6 +118,8 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 	settings.ChangesRetention = cfg.ChangesRetention
 	settings.Webhooks = app.WebhookSettings{Sender: controllers.NewWebhookSender(egress, app.DefaultWebhookTimeout),
 		RetrySchedule: cfg.WebhookRetrySchedule}
+	settings.Imports = app.ImportSettings{Fetcher: controllers.NewImportFetcher(controllers.ImportTimeout, egress),
+		Log: func(format string, args ...any) { logger.Warn(fmt.Sprintf(format, args...)) }}
 	if cfg.appSettings != nil {
 		cfg.appSettings(&settings)
 	}
@@ -144,6 +146,7 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 		logger.Info("stopped while starting", "step", err.Error())
 		return nil
 	}
+	scheduled := make(chan struct{})
 	keepIndexTrue := func() {
 		defer close(syncDone)
 		// Housekeeping ends before syncDone closes: the store and the index
@@ -225,7 +228,8 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 	api := controllers.New(controllers.Config{SiteURL: cfg.SiteURL, Logger: logger, MetricsToken: cfg.MetricsToken,
 		CORSOrigins: cfg.CORSOrigins, TrustedProxies: cfg.TrustedProxies, Version: built.Version,
 		Collectors: []prometheus.Collector{ln.Collector(), buildInfoMetric(built)}}, a)
-	go func() { defer close(delivered); a.Webhooks.Run(syncCtx) }() // once the routes lent it their filter reader
+	go func() { defer close(delivered); a.Webhooks.Run(syncCtx) }()     // once the routes lent it their filter reader
+	go func() { defer close(scheduled); a.Imports.Schedule(syncCtx) }() // its runs end with the app (a.Stop)
 	srv := &http.Server{
 		Handler:           api,
 		ReadHeaderTimeout: headerTimeout,
@@ -254,6 +258,8 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 	stopSync()
 	<-syncDone
 	<-delivered
+	<-scheduled
+	a.Imports.Stop() // the runs under way, before the store's last writes
 	settleCtx, cancelSettle := context.WithTimeout(context.Background(), shutdownGrace)
 	defer cancelSettle()
 	if err := a.CatchUpOnStop(settleCtx); err != nil {

@@ -35,15 +35,17 @@ var (
 // Store is the embedded store: one bbolt file under the data dir. Every write is
 // one transaction, synced to disk before it returns.
 type Store struct {
-	db     *bbolt.DB
-	users  *boltRepo[calendar.User, *calendar.User]
-	posts  *boltRepo[calendar.Post, *calendar.Post]
-	terms  *boltRepo[calendar.Term, *calendar.Term]
-	guards *boltRepo[calendar.Guard, *calendar.Guard]
-	hooks  *boltRepo[calendar.Webhook, *calendar.Webhook]
-	marks  *boltRepo[calendar.WebhookMark, *calendar.WebhookMark]
-	syns   *boltRepo[calendar.Synonym, *calendar.Synonym]
-	files  *boltFiles
+	db          *bbolt.DB
+	users       *boltRepo[calendar.User, *calendar.User]
+	posts       *boltRepo[calendar.Post, *calendar.Post]
+	terms       *boltRepo[calendar.Term, *calendar.Term]
+	guards      *boltRepo[calendar.Guard, *calendar.Guard]
+	hooks       *boltRepo[calendar.Webhook, *calendar.Webhook]
+	marks       *boltRepo[calendar.WebhookMark, *calendar.WebhookMark]
+	syns        *boltRepo[calendar.Synonym, *calendar.Synonym]
+	files       *boltFiles
+	imports     *boltRepo[calendar.ImportSource, *calendar.ImportSource]
+	importItems *boltRepo[calendar.ImportItem, *calendar.ImportItem]
 	// snapshotted, when a test sets it, runs once a backup's snapshot is
 	// taken, before the archive is written.
 	snapshotted func()
@@ -75,14 +77,16 @@ func Open(dir string) (*Store, error) {
 	db.MaxBatchDelay = time.Millisecond
 	w := &committer{db: db}
 	s := &Store{
-		db:     db,
-		users:  newBoltRepo[calendar.User](w, storage.UsersCollection),
-		posts:  newBoltRepo[calendar.Post](w, storage.PostsCollection),
-		terms:  newBoltRepo[calendar.Term](w, storage.TermsCollection),
-		guards: newBoltRepo[calendar.Guard](w, storage.GuardsCollection),
-		hooks:  newBoltRepo[calendar.Webhook](w, storage.WebhooksCollection),
-		marks:  newBoltRepo[calendar.WebhookMark](w, storage.WebhookMarksCollection),
-		syns:   newBoltRepo[calendar.Synonym](w, storage.SynonymsCollection),
+		db:          db,
+		users:       newBoltRepo[calendar.User](w, storage.UsersCollection),
+		posts:       newBoltRepo[calendar.Post](w, storage.PostsCollection),
+		terms:       newBoltRepo[calendar.Term](w, storage.TermsCollection),
+		guards:      newBoltRepo[calendar.Guard](w, storage.GuardsCollection),
+		hooks:       newBoltRepo[calendar.Webhook](w, storage.WebhooksCollection),
+		marks:       newBoltRepo[calendar.WebhookMark](w, storage.WebhookMarksCollection),
+		syns:        newBoltRepo[calendar.Synonym](w, storage.SynonymsCollection),
+		imports:     newBoltRepo[calendar.ImportSource](w, storage.ImportsCollection),
+		importItems: newBoltRepo[calendar.ImportItem](w, storage.ImportItemsCollection),
 	}
 	err = db.Update(func(tx *bbolt.Tx) error {
 		for _, b := range [][]byte{metaBucket, changesBucket, filesBucket} {
@@ -90,7 +94,7 @@ func Open(dir string) (*Store, error) {
 				return err
 			}
 		}
-		for _, r := range []interface{ createBuckets(*bbolt.Tx) error }{s.users, s.posts, s.terms, s.guards, s.hooks, s.marks, s.syns} {
+		for _, r := range []interface{ createBuckets(*bbolt.Tx) error }{s.users, s.posts, s.terms, s.guards, s.hooks, s.marks, s.syns, s.imports, s.importItems} {
 			if err := r.createBuckets(tx); err != nil {
 				return err
 			}
@@ -114,6 +118,8 @@ func (s *Store) Guards() calendar.Repo[*calendar.Guard]             { return s.g
 func (s *Store) Webhooks() calendar.Repo[*calendar.Webhook]         { return s.hooks }
 func (s *Store) WebhookMarks() calendar.Repo[*calendar.WebhookMark] { return s.marks }
 func (s *Store) Synonyms() calendar.Repo[*calendar.Synonym]         { return s.syns }
+func (s *Store) Imports() calendar.Repo[*calendar.ImportSource]     { return s.imports }
+func (s *Store) ImportItems() calendar.Repo[*calendar.ImportItem]   { return s.importItems }
 
 // Exclusive: one process alone opens the file (bbolt's lock), and a write
 // takes its sequence in the transaction that commits it.

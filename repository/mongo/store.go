@@ -33,18 +33,20 @@ var _ calendar.Store = (*Store)(nil)
 // Store is the MongoDB store. IDs and change sequence numbers come from atomic
 // $inc on a counters collection; every lookup has an index.
 type Store struct {
-	client     *mongo.Client
-	db         *mongo.Database
-	counters   *mongo.Collection
-	tombstones *mongo.Collection
-	users      *mongoRepo[calendar.User, *calendar.User]
-	posts      *mongoRepo[calendar.Post, *calendar.Post]
-	terms      *mongoRepo[calendar.Term, *calendar.Term]
-	guards     *mongoRepo[calendar.Guard, *calendar.Guard]
-	hooks      *mongoRepo[calendar.Webhook, *calendar.Webhook]
-	marks      *mongoRepo[calendar.WebhookMark, *calendar.WebhookMark]
-	syns       *mongoRepo[calendar.Synonym, *calendar.Synonym]
-	files      *mongoFiles
+	client      *mongo.Client
+	db          *mongo.Database
+	counters    *mongo.Collection
+	tombstones  *mongo.Collection
+	users       *mongoRepo[calendar.User, *calendar.User]
+	posts       *mongoRepo[calendar.Post, *calendar.Post]
+	terms       *mongoRepo[calendar.Term, *calendar.Term]
+	guards      *mongoRepo[calendar.Guard, *calendar.Guard]
+	hooks       *mongoRepo[calendar.Webhook, *calendar.Webhook]
+	marks       *mongoRepo[calendar.WebhookMark, *calendar.WebhookMark]
+	syns        *mongoRepo[calendar.Synonym, *calendar.Synonym]
+	files       *mongoFiles
+	imports     *mongoRepo[calendar.ImportSource, *calendar.ImportSource]
+	importItems *mongoRepo[calendar.ImportItem, *calendar.ImportItem]
 }
 
 // Open connects to uri, uses database dbName and creates the indexes.
@@ -74,7 +76,9 @@ func Open(ctx context.Context, uri, dbName string) (*Store, error) {
 	s.hooks = newMongoRepo[calendar.Webhook](s, storage.WebhooksCollection)
 	s.marks = newMongoRepo[calendar.WebhookMark](s, storage.WebhookMarksCollection)
 	s.syns = newMongoRepo[calendar.Synonym](s, storage.SynonymsCollection)
-	for _, r := range []interface{ ensureIndexes(context.Context) error }{s.users, s.posts, s.terms, s.guards, s.hooks, s.marks, s.syns} {
+	s.imports = newMongoRepo[calendar.ImportSource](s, storage.ImportsCollection)
+	s.importItems = newMongoRepo[calendar.ImportItem](s, storage.ImportItemsCollection)
+	for _, r := range []interface{ ensureIndexes(context.Context) error }{s.users, s.posts, s.terms, s.guards, s.hooks, s.marks, s.syns, s.imports, s.importItems} {
 		if err := r.ensureIndexes(ctx); err != nil {
 			_ = client.Disconnect(ctx)
 			return nil, fmt.Errorf("creating indexes: %w", err)
@@ -115,6 +119,8 @@ func (s *Store) Guards() calendar.Repo[*calendar.Guard]             { return s.g
 func (s *Store) Webhooks() calendar.Repo[*calendar.Webhook]         { return s.hooks }
 func (s *Store) WebhookMarks() calendar.Repo[*calendar.WebhookMark] { return s.marks }
 func (s *Store) Synonyms() calendar.Repo[*calendar.Synonym]         { return s.syns }
+func (s *Store) Imports() calendar.Repo[*calendar.ImportSource]     { return s.imports }
+func (s *Store) ImportItems() calendar.Repo[*calendar.ImportItem]   { return s.importItems }
 
 func (s *Store) Ping(ctx context.Context) error { return storeError(s.client.Ping(ctx, nil)) }
 

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"reflect"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -563,6 +564,50 @@ func Run(t *testing.T, sut Backend) {
 		}
 		if all, err := s.Synonyms().Scan(ctx, 0, 10); err != nil || len(all) != 2 || len(all[0].Words) != 3 || all[1].Root != "" {
 			t.Fatalf("scanned %+v, %v", all, err)
+		}
+	})
+
+	t.Run("an import source keeps its runs, its items are one per source, kind and key, and the feed skips both", func(t *testing.T) {
+		s := sut.Open(t)
+		at := time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)
+		src := &calendar.ImportSource{Kind: "ical", URL: "https://feeds.example/a.ics", Schedule: "daily", Active: true, Status: "draft",
+			Categories: []string{"Jazz"}, OnRemoved: "trash", Created: at, Modified: at, File: []byte("a,b\n"),
+			Runs: []calendar.ImportRun{{ID: 1, Started: at, Ended: at, Trigger: "manual", Counts: map[string]int{"created": 3},
+				Failed: []calendar.ImportFailed{{Key: "k", Reason: "why"}}}}}
+		mustInsert(t, s.Imports(), src)
+		read, err := s.Imports().Get(ctx, src.ID)
+		if err != nil || read.Runs[0].Counts["created"] != 3 || read.Runs[0].Failed[0].Reason != "why" || string(read.File) != "a,b\n" || !read.Runs[0].Ended.Equal(at) {
+			t.Fatalf("read %+v, %v", read, err)
+		}
+		stale := *read
+		read.Running = &calendar.ImportRun{ID: 2, Started: at}
+		if err := s.Imports().Update(ctx, read); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Imports().Update(ctx, &stale); !errors.Is(err, calendar.ErrStale) {
+			t.Fatalf("an edit of an older revision: err = %v, want ErrStale", err)
+		}
+		long := strings.Repeat("u", 300) // a key past an index entry's bound is named by its digest
+		for _, key := range []string{"uid@example.org", long} {
+			it := &calendar.ImportItem{Source: src.ID, Kind: "event", Key: key, Post: 9, Hash: "h", Revisions: 2}
+			mustInsert(t, s.ImportItems(), it)
+			if err := s.ImportItems().Insert(ctx, &calendar.ImportItem{Source: src.ID, Kind: "event", Key: key, Post: 10, Hash: "h"}); !errors.Is(err, calendar.ErrConflict) {
+				t.Fatalf("a second item of one key: err = %v, want ErrConflict", err)
+			}
+			mustInsert(t, s.ImportItems(), &calendar.ImportItem{Source: src.ID, Kind: "venue", Key: key, Post: 11, Hash: "h"}) // another kind's
+			found, err := s.ImportItems().FindByKey(ctx, calendar.ImportItemKey, calendar.ImportItemOf(src.ID, "event", key))
+			if err != nil || found.ID != it.ID || found.Key != key || found.Revisions != 2 {
+				t.Fatalf("found %+v, %v", found, err)
+			}
+		}
+		changes, err := s.Changes(ctx, 0, 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range changes {
+			if c.Collection == calendar.CollectionPosts || c.Collection == calendar.CollectionTerms {
+				t.Fatalf("an import's record is in the feed as %+v", c)
+			}
 		}
 	})
 

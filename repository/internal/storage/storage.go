@@ -25,6 +25,10 @@ const (
 	WebhookMarksCollection = "webhook_marks"
 	// SynonymsCollection holds the groups of words searches treat alike.
 	SynonymsCollection = "synonyms"
+	// ImportsCollection holds the sources of imports, ImportItemsCollection
+	// what their items became.
+	ImportsCollection     = "imports"
+	ImportItemsCollection = "import_items"
 )
 
 // UniqueFields returns the names of the unique keys documents of type T declare.
