@@ -1,6 +1,7 @@
 package calendar
 
 import (
+	"maps"
 	"reflect"
 	"slices"
 	"sort"
@@ -93,17 +94,19 @@ func changedSince(changed map[string]int64, seq int64) []string {
 	return out
 }
 
-// stamp gives the fields a write changes its sequence.
+// stamp gives the fields a write changes its sequence, in a map of the
+// record's own: records made as copies of another (a series' occurrences,
+// written at once) share its map, which no write may change under them.
 func stamp(changed *map[string]int64, changing []string, seq int64) {
 	if len(changing) == 0 {
 		return
 	}
-	if *changed == nil {
-		*changed = map[string]int64{}
-	}
+	own := make(map[string]int64, len(*changed)+len(changing))
+	maps.Copy(own, *changed)
 	for _, f := range changing {
-		(*changed)[f] = seq
+		own[f] = seq
 	}
+	*changed = own
 }
 
 // The API's names of the stored fields ("": not a change a client sees);
