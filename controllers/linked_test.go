@@ -24,8 +24,8 @@ type roles struct {
 	ids   map[calendar.Role]float64
 	// webhooks are a subscription of each role's that the matrix shares.
 	webhooks map[calendar.Role]string
-	// source is an import source the matrix shares.
-	source string
+	// source is an import source the matrix shares, synonym a group.
+	source, synonym string
 }
 
 func startWithRoles(t *testing.T) *roles {

@@ -324,6 +324,18 @@ func TestThePermissionMatrix(t *testing.T) {
 					r.checkWebhooks(t, check, method, rest, role, name, &n)
 				case kind == "imports":
 					r.checkImports(t, check, method, rest, role, &n)
+				case kind == "synonyms":
+					r.checkSynonyms(t, check, method, rest, role, &n)
+				case kind == "suggest", kind == "events" && strings.HasPrefix(rest, "facets/"): // reads of what the caller may see
+					want := http.StatusOK
+					if role == "wrong" {
+						want = http.StatusUnauthorized
+					}
+					path := "/vendor/events/v1/suggest?q=new"
+					if kind == "events" {
+						path = "/vendor/events/v1/events/facets/venue?q=new"
+					}
+					check(t, method, path, opts, want)
 				case rest == "": // a post collection: list, or create
 					want := http.StatusOK
 					switch {
