@@ -88,7 +88,7 @@ func (d *dispatcher) keepRecheck(w *calendar.Webhook, rc *recheck) {
 
 // startRecheck is the check that change c asks of a filtered subscription:
 // nil when it is not a change of a venue, an organizer, a category or a
-// tag, or when the item was written since (its later entry checks).
+// tag that could change what an event matches.
 func (d *dispatcher) startRecheck(ctx context.Context, w *calendar.Webhook, c calendar.Change) (*recheck, error) {
 	if w.Filter == "" {
 		return nil, nil
@@ -96,23 +96,26 @@ func (d *dispatcher) startRecheck(ctx context.Context, w *calendar.Webhook, c ca
 	kind := kindOf(c.Kind)
 	if !c.Deleted {
 		var typ string
-		var seq int64
+		var seq, created int64
+		var changed []string
 		var err error
 		switch c.Collection {
 		case calendar.CollectionPosts:
 			var p *calendar.Post
 			if p, err = d.store.Posts().Get(ctx, c.ID); err == nil {
-				typ, seq = p.Type, p.Seq
+				typ, seq, created, changed = p.Type, p.Seq, p.CreatedSeq, p.ChangedSince(c.Seq-1)
 			}
 		case calendar.CollectionTerms:
 			var t *calendar.Term
 			if t, err = d.store.Terms().Get(ctx, c.ID); err == nil {
-				typ, seq = t.Taxonomy, t.Seq
+				typ, seq, created, changed = t.Taxonomy, t.Seq, t.CreatedSeq, t.ChangedSince(c.Seq-1)
 			}
 		default:
 			return nil, nil
 		}
-		if err != nil || seq > c.Seq {
+		if err != nil || seq > c.Seq || created == c.Seq || len(changed) == 0 {
+			// Gone or written since (a later entry checks); just made (no
+			// event linked to it before); or a write of bookkeeping.
 			return nil, ignoreMissing(err)
 		}
 		kind = kindOf(typ)
