@@ -308,8 +308,10 @@ func TestAFilteredWebhookHearsAnEventLeaveOrEnterItsBoxWhenItsVenueMoves(t *test
 		w.must(err)
 	}
 	wantBoxed := ""
-	hears := func(what string, id int64) {
-		wantBoxed = strings.TrimPrefix(wantBoxed+", "+fmt.Sprintf(what, id), ", ")
+	hears := func(what string, ids ...int64) { // each, in order
+		for _, id := range ids {
+			wantBoxed = strings.TrimPrefix(wantBoxed+", "+fmt.Sprintf(what, id), ", ")
+		}
 		waitFor(t, func() string { return "«" + wantBoxed + "», heard «" + heardAs(r.deliveries(), true) + "»" }, func() bool {
 			return heard(to(boxed.URL, r.deliveries())) == wantBoxed
 		})
@@ -335,6 +337,14 @@ func TestAFilteredWebhookHearsAnEventLeaveOrEnterItsBoxWhenItsVenueMoves(t *test
 	}
 	if left.ID != fmt.Sprintf("msg_%d_%d_e%d", boxed.ID, left.Seq, leaves.ID) {
 		t.Fatalf("webhook-id %q for change %d", left.ID, left.Seq)
+	}
+	// A venue behind a password has no public position: its events leave
+	// the box, both, in publication order, each under its own webhook-id.
+	_, err = w.app.Venues.Update(w.ctx, w.admin(), app.PostRef{ID: there.ID}, app.LinkedInput{PostFields: app.PostFields{Password: ptr("secret")}})
+	w.must(err)
+	hears("event.updated #%d venue", enters.ID, last.ID)
+	if hidden := to(boxed.URL, r.deliveries())[4:]; hidden[0].Seq != hidden[1].Seq || hidden[0].ID == hidden[1].ID {
+		t.Fatalf("one change, two deliveries: %s", heardAs(hidden, true))
 	}
 }
 
