@@ -34,7 +34,7 @@ func (s *Webhooks) Run(ctx context.Context) {
 		return
 	}
 	d := &dispatcher{Webhooks: s, token: newLeaseToken(), slots: make(chan struct{}, s.settings.Workers),
-		busy: map[int64]bool{}, seen: map[int64]seen{}, pending: map[int64]*progress{}, bodies: lru.NewCosted[bodyKey, []byte](bodyCacheBytes, func(b []byte) int { return len(b) })}
+		busy: map[int64]bool{}, seen: map[int64]seen{}, pending: map[int64]*progress{}, rechecks: map[int64]*recheck{}, bodies: lru.NewCosted[bodyKey, []byte](bodyCacheBytes, func(b []byte) int { return len(b) })}
 	_, d.exclusive = s.store.(calendar.Exclusive)
 	var workers sync.WaitGroup
 	defer d.flushAll(context.WithoutCancel(ctx)) // after the workers: what they delivered is written
@@ -81,6 +81,7 @@ type dispatcher struct {
 	busy      map[int64]bool      // subscriptions a worker has
 	pending   map[int64]*progress // delivered, not yet written (the embedded store)
 	seen      map[int64]seen      // how far each was read with nothing to deliver
+	rechecks  map[int64]*recheck  // a change's linked events being checked, over turns (webhook_linked.go)
 	stable    []observed          // LastSeq as observed, for a store whose writes commit out of order
 	bodies    *lru.Cache[bodyKey, []byte]
 }
@@ -257,16 +258,12 @@ func (d *dispatcher) work(ctx context.Context, w *calendar.Webhook, upTo int64) 
 				from = upTo
 				break
 			}
-			msg, err := d.prepare(ctx, w, owner, max(w.Baseline, p.baseline), c)
-			if err != nil || !w.Active || w.Disabled != "" {
-				return // the store is away, the lease is lost, or it was disabled or paused meanwhile
-			}
-			if msg == nil {
-				d.sawUpTo(w, c.Seq)
-			} else if ok, err := d.send(ctx, w, p, msg, lastOfRun(batch[i+1:], len(batch) < feedBatch)); err != nil || !ok {
-				return // to be retried, or disabled
-			} else {
-				sent++
+			last := lastOfRun(batch[i+1:], len(batch) < feedBatch)
+			if done, err := d.deliverChange(ctx, w, owner, p, c, last, &sent); err != nil || !done {
+				if err == nil {
+					d.nudge() // the rest of this change at its next turn, after the others'
+				}
+				return // to be retried, or disabled; the store is away, the lease is lost, or it was disabled or paused meanwhile
 			}
 			from = c.Seq
 		}
@@ -274,6 +271,53 @@ func (d *dispatcher) work(ctx context.Context, w *calendar.Webhook, upTo int64) 
 			from = max(from, upTo) // the feed's end
 		}
 	}
+}
+
+// deliverChange delivers what the subscription hears of one change: the
+// change's own message, then, when it is a filtered subscription's and a
+// change of an item events link to, what that changed of the events it
+// matches (webhook_linked.go); not done when that goes on at the next turn.
+func (d *dispatcher) deliverChange(ctx context.Context, w *calendar.Webhook, owner *calendar.User, p *progress, c calendar.Change, last bool, sent *int) (done bool, err error) {
+	before := *sent
+	rc := d.keptRecheck(w, c) // its own message delivered at an earlier turn
+	if rc == nil {
+		msg, err := d.prepare(ctx, w, owner, max(w.Baseline, p.baseline), c)
+		if err != nil {
+			return false, err
+		}
+		if !w.Active || w.Disabled != "" {
+			return false, errNotDelivered // disabled or paused meanwhile
+		}
+		if rc, err = d.startRecheck(ctx, w, c); err != nil {
+			return false, err
+		}
+		switch {
+		case msg != nil:
+			if rc != nil {
+				msg.upTo = c.Seq - 1 // more of this change to come
+			}
+			if ok, err := d.send(ctx, w, p, msg, last && rc == nil); err != nil {
+				return false, err
+			} else if !ok {
+				return false, errNotDelivered
+			}
+			*sent++
+		case rc == nil:
+			d.sawUpTo(w, c.Seq)
+		}
+		if rc == nil {
+			return true, nil
+		}
+		d.keepRecheck(w, rc)
+	}
+	if done, err = d.recheck(ctx, w, owner, p, c, rc, sent); done {
+		p.cursor = max(p.cursor, c.Seq)
+		if last && *sent > before { // as send moves it with the last delivery of a run
+			p.baseline = max(p.baseline, c.Seq)
+		}
+		d.sawUpTo(w, c.Seq)
+	}
+	return done, err
 }
 
 // maxTurn is how many deliveries a worker makes for one subscription
@@ -488,9 +532,9 @@ func (d *dispatcher) send(ctx context.Context, w *calendar.Webhook, p *progress,
 		if err := d.mark(ctx, w, msg); err != nil {
 			return false, err
 		}
-		p.attempts, p.cursor = append(p.attempts, attempt), max(p.cursor, msg.seq)
+		p.attempts, p.cursor = append(p.attempts, attempt), max(p.cursor, msg.upTo)
 		if last { // nothing left: the baseline moves with the cursor
-			p.baseline = max(p.baseline, msg.seq)
+			p.baseline = max(p.baseline, msg.upTo)
 		}
 		if len(p.attempts) >= flushEvery || time.Since(p.written) >= flushAfter || msg.mark || msg.unmark {
 			return true, d.flush(ctx, w, p, nil)

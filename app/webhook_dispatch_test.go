@@ -26,6 +26,7 @@ type receiver struct {
 }
 
 type delivered struct {
+	URL      string
 	ID, Type string
 	Seq      int64
 	Item     int64
@@ -57,7 +58,7 @@ func (r *receiver) Send(ctx context.Context, url string, headers map[string]stri
 	if err := json.Unmarshal(body, &p); err != nil {
 		panic(err)
 	}
-	r.got = append(r.got, delivered{ID: headers["webhook-id"], Type: p.Type, Seq: p.Data.Seq, Item: p.Data.ID, Object: p.Data.Object, Changed: p.Data.Changed, Headers: headers})
+	r.got = append(r.got, delivered{URL: url, ID: headers["webhook-id"], Type: p.Type, Seq: p.Data.Seq, Item: p.Data.ID, Object: p.Data.Object, Changed: p.Data.Changed, Headers: headers})
 	return status, "", nil
 }
 
@@ -67,6 +68,11 @@ func (r *receiver) deliveries() []delivered {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return append([]delivered(nil), r.got...)
+}
+
+// to keeps the deliveries to one URL.
+func to(url string, ds []delivered) []delivered {
+	return slices.DeleteFunc(slices.Clone(ds), func(d delivered) bool { return d.URL != url })
 }
 
 // heard writes deliveries as "type #item [changed]" in order.
@@ -92,11 +98,18 @@ func heardAs(ds []delivered, verbose bool) string {
 // after a millisecond, the dispatcher running until the test ends.
 func newDeliveringWorld(t *testing.T, r *receiver, schedule ...time.Duration) *world {
 	t.Helper()
+	return newDeliveringWorldWith(t, r, func(*app.WebhookSettings) {}, schedule...)
+}
+
+// newDeliveringWorldWith is newDeliveringWorld with settings of its own.
+func newDeliveringWorldWith(t *testing.T, r *receiver, tune func(*app.WebhookSettings), schedule ...time.Duration) *world {
+	t.Helper()
 	if schedule == nil {
 		schedule = []time.Duration{time.Millisecond, time.Millisecond, time.Millisecond, time.Millisecond}
 	}
 	w := newWorld(t, func(s *app.Settings) {
 		s.Webhooks = app.WebhookSettings{Sender: r, RetrySchedule: schedule, Poll: 20 * time.Millisecond}
+		tune(&s.Webhooks)
 	})
 	w.app.Webhooks.UseRoutes(app.WebhookRoutes{ReadFilter: categoriesFilter, APIRoot: visitor.Root})
 	ctx, stop := context.WithCancel(context.Background())
@@ -261,6 +274,149 @@ func TestAFilteredWebhookHearsWhatMatchesAndTheChangeThatMovesOneOut(t *testing.
 	w.must(err)
 	want += fmt.Sprintf(", event.deleted #%d", rock.ID) // the one that left is heard of no more
 	waitFor(t, func() string { return "«" + want + "», heard «" + heardAs(r.deliveries(), true) + "»" }, func() bool { return heard(r.deliveries()) == want })
+}
+
+// TestAFilteredWebhookHearsAnEventLeaveOrEnterItsBoxWhenItsVenueMoves: a
+// geo_bounds filter reads an event's position from its venue, so a venue
+// moved out of the box makes its event leave (delivered once more, with its
+// new state, under the venue change's webhook-id with the event's ID), one
+// moved in makes its event enter (created); the event that left is heard
+// of no more. A subscription without a filter hears nothing of it.
+func TestAFilteredWebhookHearsAnEventLeaveOrEnterItsBoxWhenItsVenueMoves(t *testing.T) {
+	t.Parallel()
+	r := &receiver{}
+	w := newDeliveringWorld(t, r)
+	paris, lyon := [2]float64{48.85, 2.35}, [2]float64{45.76, 4.83}
+	subscribe := func(url, filter string) *app.WebhookView {
+		in := hook(url)
+		in.Types = &[]string{"event.created", "event.updated", "event.deleted"}
+		if filter != "" {
+			in.Filter = &filter
+		}
+		h, err := w.app.Webhooks.Create(w.ctx, w.admin(), in)
+		w.must(err)
+		return h
+	}
+	boxed := subscribe("https://hooks.example/paris", "geo_bounds=48.8,2.2,48.9,2.5")
+	subscribe("https://hooks.example/all", "")
+	here, there := w.venueAt("Here", paris), w.venueAt("There", lyon)
+	at := func(v app.VenueView) app.EventInput { return app.EventInput{Venue: &app.LinkRef{ID: v.ID}} }
+	leaves := w.event("Leaves", "2030-08-01", at(here))
+	enters := w.event("Enters", "2030-08-02", at(there))
+	moveTo := func(v app.VenueView, p [2]float64) {
+		_, err := w.app.Venues.Update(w.ctx, w.admin(), app.PostRef{ID: v.ID}, app.LinkedInput{GeoLat: &p[0], GeoLng: &p[1]})
+		w.must(err)
+	}
+	wantBoxed := ""
+	hears := func(what string, ids ...int64) { // each, in order
+		for _, id := range ids {
+			wantBoxed = strings.TrimPrefix(wantBoxed+", "+fmt.Sprintf(what, id), ", ")
+		}
+		waitFor(t, func() string { return "«" + wantBoxed + "», heard «" + heardAs(r.deliveries(), true) + "»" }, func() bool {
+			return heard(to(boxed.URL, r.deliveries())) == wantBoxed
+		})
+	}
+	hears("event.created #%d", leaves.ID)
+	moveTo(here, lyon)
+	hears("event.updated #%d venue", leaves.ID)
+	moveTo(there, paris)
+	hears("event.created #%d", enters.ID)
+	_, err := w.app.Events.Update(w.ctx, w.admin(), app.PostRef{ID: leaves.ID}, app.EventInput{PostFields: app.PostFields{Title: ptr("Left")}})
+	w.must(err)
+	last := w.event("Last", "2030-08-03", at(there)) // heard by both: whatever came before it did too
+	wantBoxed += fmt.Sprintf(", event.created #%d", last.ID)
+	wantAll := fmt.Sprintf("event.created #%d, event.created #%d, event.updated #%d title, event.created #%d", leaves.ID, enters.ID, leaves.ID, last.ID)
+	waitFor(t, func() string {
+		return "«" + wantBoxed + "» and «" + wantAll + "», heard «" + heardAs(r.deliveries(), true) + "»"
+	}, func() bool {
+		return heard(to(boxed.URL, r.deliveries())) == wantBoxed && heard(to("https://hooks.example/all", r.deliveries())) == wantAll
+	})
+	left := to(boxed.URL, r.deliveries())[1]
+	if venue, _ := left.Object["venue"].(map[string]any); venue == nil || fmt.Sprint(venue["geo_lat"]) != fmt.Sprint(lyon[0]) {
+		t.Fatalf("the event that left carries its venue %v", left.Object["venue"])
+	}
+	if left.ID != fmt.Sprintf("msg_%d_%d_e%d", boxed.ID, left.Seq, leaves.ID) {
+		t.Fatalf("webhook-id %q for change %d", left.ID, left.Seq)
+	}
+	// A venue behind a password has no public position: its events leave
+	// the box, both, in publication order, each under its own webhook-id.
+	_, err = w.app.Venues.Update(w.ctx, w.admin(), app.PostRef{ID: there.ID}, app.LinkedInput{PostFields: app.PostFields{Password: ptr("secret")}})
+	w.must(err)
+	hears("event.updated #%d venue", enters.ID, last.ID)
+	if hidden := to(boxed.URL, r.deliveries())[4:]; hidden[0].Seq != hidden[1].Seq || hidden[0].ID == hidden[1].ID {
+		t.Fatalf("one change, two deliveries: %s", heardAs(hidden, true))
+	}
+}
+
+// TestAFilteredWebhookChecksAMovedVenuesEventsOverTurnsEachHeardOnce: a turn checks
+// a bounded number of a changed venue's events (here 4 batches of 1); the
+// others are checked at the next turns, from where the last stopped, each
+// heard of once, in publication order, under its own webhook-id.
+func TestAFilteredWebhookChecksAMovedVenuesEventsOverTurnsEachHeardOnce(t *testing.T) {
+	t.Parallel()
+	r := &receiver{}
+	w := newDeliveringWorldWith(t, r, func(s *app.WebhookSettings) { s.RecheckBatch = 1 })
+	paris, lyon := [2]float64{48.85, 2.35}, [2]float64{45.76, 4.83}
+	in := hook("https://hooks.example/paris")
+	in.Filter, in.Types = ptr("geo_bounds=48.8,2.2,48.9,2.5"), &[]string{"event.created", "event.updated"}
+	_, err := w.app.Webhooks.Create(w.ctx, w.admin(), in)
+	w.must(err)
+	hall := w.venueAt("Hall", paris)
+	var want []string
+	for i := range 6 {
+		e := w.event(fmt.Sprint("Night ", i), "2030-08-01", app.EventInput{Venue: &app.LinkRef{ID: hall.ID}})
+		want = append(want, fmt.Sprintf("event.created #%d", e.ID))
+	}
+	created := strings.Join(want, ", ")
+	waitFor(t, func() string { return "«" + created + "», heard «" + heardAs(r.deliveries(), true) + "»" }, func() bool { return heard(r.deliveries()) == created })
+	_, err = w.app.Venues.Update(w.ctx, w.admin(), app.PostRef{ID: hall.ID}, app.LinkedInput{GeoLat: &lyon[0], GeoLng: &lyon[1]})
+	w.must(err)
+	for _, d := range want[:6] { // each once more, with its new state, in publication order
+		want = append(want, strings.Replace(d, "created", "updated", 1)+" venue")
+	}
+	left := strings.Join(want, ", ")
+	waitFor(t, func() string { return "«" + left + "», heard «" + heardAs(r.deliveries(), true) + "»" }, func() bool { return heard(r.deliveries()) == left })
+	ids := map[string]bool{}
+	for _, d := range r.deliveries() {
+		if ids[d.ID] {
+			t.Fatalf("webhook-id %s twice: %s", d.ID, heardAs(r.deliveries(), true))
+		}
+		ids[d.ID] = true
+	}
+}
+
+// TestAFilteredWebhookHearsAnEventLeaveWhenItsCategoryLeavesTheFilteredTree:
+// categories=music matches the events of music's descendants too, so jazz
+// reparented out of music makes a jazz event leave (its new state, once),
+// and back under music makes it enter again (created).
+func TestAFilteredWebhookHearsAnEventLeaveWhenItsCategoryLeavesTheFilteredTree(t *testing.T) {
+	t.Parallel()
+	r := &receiver{}
+	w := newDeliveringWorld(t, r)
+	music, err := w.app.Categories.Create(w.ctx, w.admin(), app.TermInput{Name: ptr("Music")})
+	w.must(err)
+	jazz, err := w.app.Categories.Create(w.ctx, w.admin(), app.TermInput{Name: ptr("Jazz"), Parent: &music.ID})
+	w.must(err)
+	in := hook("https://hooks.example/music")
+	in.Filter, in.Types = ptr("categories=music"), &[]string{"event.created", "event.updated", "event.deleted"}
+	_, err = w.app.Webhooks.Create(w.ctx, w.admin(), in)
+	w.must(err)
+	e := w.event("Jazz night", "2030-08-01", app.EventInput{Categories: &[]string{"jazz"}})
+	reparent := func(parent int64) {
+		_, err := w.app.Categories.Update(w.ctx, w.admin(), jazz.ID, app.TermInput{Parent: &parent})
+		w.must(err)
+	}
+	want := fmt.Sprintf("event.created #%d", e.ID)
+	waitFor(t, func() string { return "«" + want + "», heard «" + heardAs(r.deliveries(), true) + "»" }, func() bool { return heard(r.deliveries()) == want })
+	reparent(0)
+	want += fmt.Sprintf(", event.updated #%d categories", e.ID)
+	waitFor(t, func() string { return "«" + want + "», heard «" + heardAs(r.deliveries(), true) + "»" }, func() bool { return heard(r.deliveries()) == want })
+	reparent(music.ID)
+	want += fmt.Sprintf(", event.created #%d", e.ID)
+	waitFor(t, func() string { return "«" + want + "», heard «" + heardAs(r.deliveries(), true) + "»" }, func() bool { return heard(r.deliveries()) == want })
+	if got := r.deliveries(); got[1].Object["title"] != "Jazz night" || got[1].Seq >= got[2].Seq {
+		t.Fatalf("the event that left: %v; changes %d then %d", got[1].Object, got[1].Seq, got[2].Seq)
+	}
 }
 
 // TestAWebhookIsDisabledWhenItsRetriesRunOutOrItsReceiverIsGone: a receiver

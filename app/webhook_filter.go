@@ -36,10 +36,38 @@ func (s *Webhooks) filterQuery(ctx context.Context, owner *calendar.User, filter
 // matches reports whether the filter's query finds the event (its include=,
 // when it has one, must name it).
 func (s *Webhooks) matches(ctx context.Context, q calendar.PostQuery, id int64) (bool, error) {
-	if q.IDs != nil && !slices.Contains(q.IDs, id) {
-		return false, nil
+	found, err := s.matching(ctx, q, []int64{id})
+	return found[id], err
+}
+
+// matching is which of the events ids the filter's query finds, each as
+// matches would find it alone: one query for them all, or one each when the
+// filter shows a series once (an occurrence asked alone is always its
+// series' first; asked with another of its series, it might not be).
+func (s *Webhooks) matching(ctx context.Context, q calendar.PostQuery, ids []int64) (map[int64]bool, error) {
+	found := map[int64]bool{}
+	if q.IDs != nil {
+		ids = slices.DeleteFunc(slices.Clone(ids), func(id int64) bool { return !slices.Contains(q.IDs, id) })
 	}
-	q.IDs, q.Offset, q.Limit, q.Facets, q.GeoGrid = []int64{id}, 0, 0, nil, 0
-	page, err := s.index.SearchPosts(ctx, q)
-	return page.Total > 0, err
+	q.Offset, q.Facets, q.GeoGrid = 0, nil, 0
+	ask := func(ids []int64) error {
+		q.IDs, q.Limit = ids, len(ids)
+		page, err := s.index.SearchPosts(ctx, q)
+		for _, id := range page.IDs {
+			found[id] = true
+		}
+		return err
+	}
+	if !q.OncePerSeries {
+		if len(ids) == 0 {
+			return found, nil
+		}
+		return found, ask(ids)
+	}
+	for _, id := range ids {
+		if err := ask([]int64{id}); err != nil {
+			return found, err
+		}
+	}
+	return found, nil
 }

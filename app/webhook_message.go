@@ -18,15 +18,20 @@ import (
 // they never could read (another author's draft), not at all, nor its
 // delete. A filtered subscription hears of the events its filter matches,
 // of the change that makes one stop matching (once more, with its new
-// state), and of one that starts matching as created (webhook_filter.go).
+// state), and of one that starts matching as created (webhook_filter.go),
+// also when what makes it so is a change of an item it links to: a venue,
+// an organizer, a category, a tag (webhook_linked.go).
 // A write that changed nothing the owner sees (bookkeeping: a series'
 // lease) is not delivered.
 
 // message is one delivery: its webhook-id, the change, its type and body,
-// and what it does to a filtered subscription's marks once delivered.
+// what it does to a filtered subscription's marks once delivered, and where
+// the subscription's cursor goes then: to its change, or just before it
+// while more of that change is to come (webhook_linked.go).
 type message struct {
 	id           string
 	seq          int64
+	upTo         int64
 	itemID       int64
 	typ          string
 	body         []byte
@@ -58,6 +63,17 @@ func messageID(w *calendar.Webhook, seq int64) string {
 		return fmt.Sprintf("msg_%d_%d_r%d", w.ID, seq, w.Replays)
 	}
 	return fmt.Sprintf("msg_%d_%d", w.ID, seq)
+}
+
+// linkedMessageID is the webhook-id of an event's delivery that a change
+// of an item it links to makes (webhook_linked.go): the change's, with
+// the event's ID, so each of one change's deliveries has its own, the same
+// each time it is tried.
+func linkedMessageID(w *calendar.Webhook, seq, event int64) string {
+	if w.Replays > 0 {
+		return fmt.Sprintf("msg_%d_%d_e%d_r%d", w.ID, seq, event, w.Replays)
+	}
+	return fmt.Sprintf("msg_%d_%d_e%d", w.ID, seq, event)
 }
 
 // kindOf is the kind a subscription names a post type or taxonomy by.
@@ -254,18 +270,18 @@ func (d *dispatcher) ownerCaller(owner *calendar.User) Caller {
 // subscription of one owner that hears of a change alike: rendered and
 // encoded once for all of them.
 type bodyKey struct {
-	seq, owner int64
-	typ        string
-	changed    string
+	seq, owner, item int64
+	typ              string
+	changed          string
 }
 
 // cachedMessage is message with its body from the cache of bodies, the
 // object rendered (object) only when the body is not there.
 func (d *dispatcher) cachedMessage(w *calendar.Webhook, owner *calendar.User, seq, id int64, typ string, at time.Time, changed []string,
 	mark, unmark bool, object func() (any, error)) (*message, error) {
-	key := bodyKey{seq: seq, owner: owner.ID, typ: typ, changed: strings.Join(changed, ",")}
+	key := bodyKey{seq: seq, owner: owner.ID, item: id, typ: typ, changed: strings.Join(changed, ",")}
 	if body, ok := d.bodies.Get(key); ok {
-		return &message{id: messageID(w, seq), seq: seq, itemID: id, typ: typ, body: body, mark: mark, unmark: unmark}, nil
+		return &message{id: messageID(w, seq), seq: seq, upTo: seq, itemID: id, typ: typ, body: body, mark: mark, unmark: unmark}, nil
 	}
 	o, err := object()
 	if err != nil {
@@ -293,7 +309,7 @@ func (d *dispatcher) message(w *calendar.Webhook, seq, id int64, typ string, at 
 	if err != nil {
 		return nil, err
 	}
-	return &message{id: messageID(w, seq), seq: seq, itemID: id, typ: typ, body: body, mark: mark, unmark: unmark}, nil
+	return &message{id: messageID(w, seq), seq: seq, upTo: seq, itemID: id, typ: typ, body: body, mark: mark, unmark: unmark}, nil
 }
 
 func encodePayload(p payload) ([]byte, error) {
@@ -319,11 +335,8 @@ func (d *dispatcher) matchesFilter(ctx context.Context, w *calendar.Webhook, own
 	if err := d.sync.catchUpTo(ctx, p.Seq); err != nil {
 		return false, err
 	}
-	q, err := d.filterQuery(ctx, owner, w.Filter)
-	if err != nil {
-		if calendar.AsError(err).Kind == calendar.KindInvalid { // a term or venue it names is gone: nothing matches
-			return false, nil
-		}
+	q, valid, err := d.filterOf(ctx, w, owner)
+	if err != nil || !valid {
 		return false, err
 	}
 	return d.matches(ctx, q, p.ID)

@@ -80,6 +80,11 @@ type WebhookSettings struct {
 	// below its last sequence (MongoDB: a write takes its number, then
 	// commits) waits before it is delivered (DefaultWebhookSettle when 0).
 	Settle time.Duration
+	// RecheckBatch is how many events linking to a changed venue,
+	// organizer, category or tag a filtered subscription checks at a time
+	// (DefaultWebhookRecheckBatch when 0); a turn checks recheckBatches of
+	// them at most (webhook_linked.go).
+	RecheckBatch int
 }
 
 // Defaults of the webhook settings.
@@ -88,6 +93,8 @@ const (
 	DefaultWebhookTimeout = 10 * time.Second
 	DefaultWebhookPoll    = time.Second
 	DefaultWebhookSettle  = time.Second
+	// DefaultWebhookRecheckBatch: 250 events a batch, 1,000 a turn.
+	DefaultWebhookRecheckBatch = 250
 	// webhookSecretOverlap is how long a replaced secret still signs.
 	webhookSecretOverlap = 24 * time.Hour
 	// guardOfWebhooks names the guard that creations take to count the
@@ -130,6 +137,7 @@ func newWebhooks(store calendar.Store, index calendar.Index, a *App, settings We
 	orDefault(&settings.Timeout, DefaultWebhookTimeout)
 	orDefault(&settings.Poll, DefaultWebhookPoll)
 	orDefault(&settings.Settle, DefaultWebhookSettle)
+	orDefault(&settings.RecheckBatch, DefaultWebhookRecheckBatch)
 	return &Webhooks{store: store, index: wholeIndex{Index: index, rebuilds: a.reindex}, sync: a.sync, events: a.Events,
 		terms: a.items.terms, items: a.items, settings: settings, now: now, wake: make(chan struct{}, 1)}
 }

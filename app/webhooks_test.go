@@ -11,8 +11,9 @@ import (
 	"calendar/app/calendar"
 )
 
-// categoriesFilter is a reader of filters for tests without HTTP: the
-// routes lend the events list's own (controllers.readEventFilterQuery).
+// categoriesFilter is a reader of filters for tests without HTTP
+// (categories, status, geo_bounds): the routes lend the events list's own
+// (controllers.readEventFilterQuery).
 func categoriesFilter(query string) (app.EventFilter, error) {
 	v, err := url.ParseQuery(query)
 	if err != nil {
@@ -24,6 +25,9 @@ func categoriesFilter(query string) (app.EventFilter, error) {
 	}
 	if s, ok := v["status"]; ok {
 		f.Statuses = &s
+	}
+	if v.Has("geo_bounds") {
+		f.Near.Bounds = ptr(v.Get("geo_bounds"))
 	}
 	return f, nil
 }
