@@ -38,8 +38,8 @@ type eventInput struct {
 // EventFlags are the flags an event write takes, by their API names.
 var EventFlags = []string{"show_map", "show_map_link", "hide_from_listings", "sticky", "featured"}
 
-// checkEventInput checks every sent field; existing is nil on create.
-func (s *Events) checkEventInput(ctx context.Context, raw EventInput, existing *calendar.Post) (*eventInput, error) {
+// checkEventInput checks every sent field of the writer's; existing is nil on create.
+func (s *Events) checkEventInput(ctx context.Context, writer *calendar.User, raw EventInput, existing *calendar.Post) (*eventInput, error) {
 	in := &eventInput{slug: raw.Slug, website: raw.Website, allDay: raw.AllDay, cost: raw.Cost, flags: map[string]bool{},
 		venue: raw.Venue, categories: raw.Categories, tags: raw.Tags, recurrence: raw.Recurrence, parent: raw.Parent,
 		eventStatus: raw.EventStatus, statusReason: raw.EventStatusReason, attendance: raw.AttendanceMode, onlineURL: raw.OnlineURL}
@@ -99,7 +99,7 @@ func (s *Events) checkEventInput(ctx context.Context, raw EventInput, existing *
 			*d.dst = &t
 		}
 	}
-	in.postFields = s.checkPostFields(ctx, raw.PostFields, "title", zone, s.images, &bad)
+	in.postFields = s.checkPostFields(ctx, raw.PostFields, "title", zone, s.images, htmlFilterFor(writer), &bad)
 	if in.cost != nil && len(strings.Join(*in.cost, "")) > calendar.MaxCostBytes {
 		bad.Add("cost", fmt.Sprintf("cost must not be longer than %d bytes.", calendar.MaxCostBytes), nil)
 	}

@@ -22,7 +22,7 @@ func (s *Events) Create(ctx context.Context, caller Caller, raw EventInput) (*Ev
 	if actor == nil {
 		return nil, calendar.ErrForbidden(nil)
 	}
-	in, err := s.checkEventInput(ctx, raw, nil)
+	in, err := s.checkEventInput(ctx, actor, raw, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -99,7 +99,7 @@ func (s *Events) Update(ctx context.Context, caller Caller, ref PostRef, raw Eve
 	if err := caller.Expect.holds(p.Seq, p.Modified); err != nil {
 		return nil, err // before anything is written, a venue or a term created
 	}
-	in, err := s.checkEventInput(ctx, raw, p)
+	in, err := s.checkEventInput(ctx, actor, raw, p)
 	if err != nil {
 		return nil, err
 	}
@@ -164,7 +164,7 @@ func (s *Events) rezone(ctx context.Context, raw EventInput, in *eventInput, p *
 	if raw.Timezone != nil || p.TimeZone == in.zone.String() || (in.start == nil && in.end == nil && in.date == nil) {
 		return nil
 	}
-	again, err := s.checkEventInput(ctx, EventInput{StartDate: raw.StartDate, EndDate: raw.EndDate,
+	again, err := s.checkEventInput(ctx, nil, EventInput{StartDate: raw.StartDate, EndDate: raw.EndDate,
 		PostFields: PostFields{Date: raw.Date, DateUTC: raw.DateUTC}}, p)
 	if err != nil {
 		return err

@@ -202,13 +202,13 @@ func (r *reconciler) linked(ctx context.Context, it *importItem, written *calend
 // input is the events write an item makes: the source's defaults on a
 // create (status, categories and tags beside the item's own).
 func (r *reconciler) input(ctx context.Context, it *importItem, create bool) (EventInput, error) {
-	description := sanitizeImported(it.Description)
+	description := filterForeignHTML(it.Description)
 	in := EventInput{
 		PostFields: PostFields{Title: &it.Title, Description: &description},
 		StartDate:  &it.Start, EndDate: &it.End, Timezone: &it.Zone, AllDay: &it.AllDay,
 	}
 	if it.Excerpt != "" {
-		excerpt := sanitizeImported(it.Excerpt)
+		excerpt := filterForeignHTML(it.Excerpt)
 		in.Excerpt = &excerpt
 	}
 	if create {

@@ -34,7 +34,7 @@ func (s *LinkedPosts[V]) create(ctx context.Context, caller Caller, raw LinkedIn
 	if raw.Title == nil {
 		return nil, calendar.ErrMissingParams([]string{s.kind.postType})
 	}
-	in, err := s.checkLinkedInput(ctx, raw)
+	in, err := s.checkLinkedInput(ctx, actor, raw)
 	if err != nil {
 		return nil, err
 	}
@@ -105,7 +105,7 @@ func (s *LinkedPosts[V]) Update(ctx context.Context, caller Caller, ref PostRef,
 	if err := caller.Expect.holds(p.Seq, p.Modified); err != nil {
 		return zero, err // before an image is sideloaded
 	}
-	in, err := s.checkLinkedInput(ctx, raw)
+	in, err := s.checkLinkedInput(ctx, actor, raw)
 	if err != nil {
 		return zero, err
 	}
@@ -166,11 +166,11 @@ type linkedInput struct {
 	geo                  *calendar.Geo
 }
 
-// checkLinkedInput checks every sent field.
-func (s *LinkedPosts[V]) checkLinkedInput(ctx context.Context, raw LinkedInput) (*linkedInput, error) {
+// checkLinkedInput checks every sent field of the writer's.
+func (s *LinkedPosts[V]) checkLinkedInput(ctx context.Context, writer *calendar.User, raw LinkedInput) (*linkedInput, error) {
 	in := &linkedInput{meta: map[string]string{}, showMap: raw.ShowMap, showMapLink: raw.ShowMapLink}
 	var bad calendar.InvalidParams
-	in.postFields = s.checkPostFields(ctx, raw.PostFields, s.kind.postType, s.settings.TimeZone, s.images, &bad)
+	in.postFields = s.checkPostFields(ctx, raw.PostFields, s.kind.postType, s.settings.TimeZone, s.images, htmlFilterFor(writer), &bad)
 	texts := map[string]*string{}
 	for _, m := range s.kind.meta {
 		if x, ok := raw.Meta[m]; ok {

@@ -83,7 +83,7 @@ func (m *Media) upload(ctx context.Context, actor *calendar.User, in UploadInput
 	if source != "" {
 		p.Meta[calendar.MetaSource] = source
 	}
-	applyMediaFields(p, in.MediaFields)
+	applyMediaFields(p, in.MediaFields, htmlFilterFor(actor))
 	if err := m.insert(ctx, p, wordpress.SanitizeTitle(p.Title)); err != nil {
 		return nil, err
 	}
@@ -117,18 +117,22 @@ func (m *Media) checkFields(f MediaFields) error {
 	return bad.Err()
 }
 
-func applyMediaFields(p *calendar.Post, f MediaFields) {
+// applyMediaFields writes the sent fields onto p, the title, caption and
+// description through the writer's HTML filter (WordPress stores them as an
+// attachment's post title, excerpt and content). The alt text is post meta,
+// which kses does not filter.
+func applyMediaFields(p *calendar.Post, f MediaFields, html htmlFilter) {
 	if f.Title != nil {
-		p.Title = strings.TrimSpace(*f.Title)
+		p.Title = strings.TrimSpace(*html.title(f.Title))
 	}
 	if f.AltText != nil {
 		p.Meta[calendar.MetaAlt] = *f.AltText
 	}
 	if f.Caption != nil {
-		p.Excerpt = *f.Caption
+		p.Excerpt = *html.post(f.Caption)
 	}
 	if f.Description != nil {
-		p.Content = *f.Description
+		p.Content = *html.post(f.Description)
 	}
 }
 
@@ -199,7 +203,7 @@ func (m *Media) Update(ctx context.Context, caller Caller, id int64, f MediaFiel
 		if p.Meta == nil {
 			p.Meta = map[string]string{}
 		}
-		applyMediaFields(p, f)
+		applyMediaFields(p, f, htmlFilterFor(actor))
 		return nil
 	})
 	if err != nil {

@@ -298,16 +298,17 @@ type postFields struct {
 }
 
 // checkPostFields checks the common fields: the name under titleParam (venue,
-// organizer or title), the bounds of each text, the image (read by images),
+// organizer or title), the bounds of each text, then the HTML of the name,
+// description and excerpt through the writer's filter, the image (read by images),
 // the author, and the publication dates: date read in loc (an event's zone)
 // and its wall time there taken as the site's, as the plugin writes
 // post_date; date_utc in UTC.
-func (s *postService) checkPostFields(ctx context.Context, in PostFields, titleParam string, loc *time.Location, images postImages, bad *calendar.InvalidParams) postFields {
-	f := postFields{description: in.Description, excerpt: in.Excerpt, password: in.Password, status: in.Status}
+func (s *postService) checkPostFields(ctx context.Context, in PostFields, titleParam string, loc *time.Location, images postImages, html htmlFilter, bad *calendar.InvalidParams) postFields {
 	checkLengths(bad, map[string]*string{titleParam: in.Title, "description": in.Description, "excerpt": in.Excerpt,
 		"password": in.Password, "image": in.Image, "date": in.Date, "date_utc": in.DateUTC})
+	f := postFields{description: html.post(in.Description), excerpt: html.post(in.Excerpt), password: in.Password, status: in.Status}
 	if in.Title != nil {
-		title := strings.TrimSpace(*in.Title)
+		title := strings.TrimSpace(*html.title(in.Title))
 		if title == "" {
 			bad.Add(titleParam, titleParam+" must not be empty.", nil)
 		}

@@ -14,7 +14,8 @@ import (
 // write sends (names and slugs free in the taxonomy, a parent in it).
 
 // checkTermInput checks a term write (self is the term updated, 0 on create)
-// and returns it trimmed.
+// and returns it trimmed, its description filtered as WordPress filters
+// every writer's (wp_filter_kses).
 func (s *Terms) checkTermInput(ctx context.Context, raw TermInput, self int64) (TermInput, error) {
 	in := TermInput{Parent: raw.Parent}
 	var bad calendar.InvalidParams
@@ -32,6 +33,9 @@ func (s *Terms) checkTermInput(ctx context.Context, raw TermInput, self int64) (
 		}
 		if limit := termTextLimits[f.name]; len(x) > limit {
 			bad.AddTooLong(f.name, limit)
+		}
+		if f.name == "description" {
+			x = filterTermDescription(x)
 		}
 		*f.dst = &x
 	}

@@ -35,15 +35,17 @@ const (
 	CapExport                Capability = "export"                  // /vendor/admin/v1/backup: the whole store, password hashes included
 	CapManageOptions         Capability = "manage_options"          // the site's own running: /vendor/admin/v1/reindex
 	CapSubscribeWebhooks     Capability = "subscribe_webhooks"      // /vendor/admin/v1/webhooks: one's own subscriptions (an administrator's: everyone's)
+	CapUnfilteredHTML        Capability = "unfiltered_html"         // titles, descriptions and excerpts stored as sent (others' go through kses)
 )
 
 var roleCapabilities = map[Role][]Capability{
 	RoleAdministrator: {CapRead, CapEditPosts, CapEditPublishedPosts, CapEditOthersPosts, CapPublishPosts,
 		CapDeletePosts, CapDeletePublishedPosts, CapDeleteOthersPosts, CapReadPrivatePosts,
-		CapManageEventCategories, CapManageTags, CapManageUsers, CapUploadFiles, CapExport, CapManageOptions, CapSubscribeWebhooks},
+		CapManageEventCategories, CapManageTags, CapManageUsers, CapUploadFiles, CapExport, CapManageOptions, CapSubscribeWebhooks,
+		CapUnfilteredHTML},
 	RoleEditor: {CapRead, CapEditPosts, CapEditPublishedPosts, CapEditOthersPosts, CapPublishPosts,
 		CapDeletePosts, CapDeletePublishedPosts, CapDeleteOthersPosts, CapReadPrivatePosts,
-		CapManageEventCategories, CapManageTags, CapUploadFiles, CapSubscribeWebhooks},
+		CapManageEventCategories, CapManageTags, CapUploadFiles, CapSubscribeWebhooks, CapUnfilteredHTML},
 	RoleAuthor: {CapRead, CapEditPosts, CapEditPublishedPosts, CapPublishPosts,
 		CapDeletePosts, CapDeletePublishedPosts, CapManageEventCategories, CapUploadFiles, CapSubscribeWebhooks},
 	RoleContributor: {CapRead, CapEditPosts, CapDeletePosts},
