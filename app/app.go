@@ -91,6 +91,7 @@ type App struct {
 	Events     *Events
 	Media      *Media
 	Webhooks   *Webhooks
+	Fields     *Fields
 	sync       *indexSync
 	reindex    *reindexer
 	items      items
@@ -137,7 +138,9 @@ func New(store calendar.Store, index calendar.Index, settings Settings) *App {
 	if settings.Now == nil {
 		settings.Now = time.Now
 	}
-	posts := postService{store: store, index: searched, settings: settings, now: settings.Now, sync: a.sync,
+	a.Fields = &Fields{store: store, sync: a.sync, now: settings.Now}
+	a.sync.fields = a.Fields
+	posts := postService{store: store, index: searched, settings: settings, now: settings.Now, sync: a.sync, fields: a.Fields,
 		views: newViewCache(defaultViewCacheSize), contents: newContentCache(), throttle: throttle, heavy: newHeavySlots()}
 	if settings.ResultCacheSize < 0 {
 		posts.views = newViewCache(0)
@@ -147,6 +150,7 @@ func New(store calendar.Store, index calendar.Index, settings Settings) *App {
 	// series' occurrences follow) to the services that unlink what they
 	// remove. Events is made last, on the services it links, at the address
 	// the others were given.
+	a.Fields.posts = &posts
 	a.Events = &Events{}
 	editEvent := a.Events.editEvent
 	a.Media = &Media{postService: posts, budget: newUploadBudget(settings), editEvent: editEvent}

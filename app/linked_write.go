@@ -34,7 +34,7 @@ func (s *LinkedPosts[V]) create(ctx context.Context, caller Caller, raw LinkedIn
 	if raw.Title == nil {
 		return nil, calendar.ErrMissingParams([]string{s.kind.postType})
 	}
-	in, err := s.checkLinkedInput(ctx, raw)
+	in, err := s.checkLinkedInput(ctx, raw, true)
 	if err != nil {
 		return nil, err
 	}
@@ -105,7 +105,7 @@ func (s *LinkedPosts[V]) Update(ctx context.Context, caller Caller, ref PostRef,
 	if err := caller.Expect.holds(p.Seq, p.Modified); err != nil {
 		return zero, err // before an image is sideloaded
 	}
-	in, err := s.checkLinkedInput(ctx, raw)
+	in, err := s.checkLinkedInput(ctx, raw, false)
 	if err != nil {
 		return zero, err
 	}
@@ -167,10 +167,14 @@ type linkedInput struct {
 }
 
 // checkLinkedInput checks every sent field.
-func (s *LinkedPosts[V]) checkLinkedInput(ctx context.Context, raw LinkedInput) (*linkedInput, error) {
+func (s *LinkedPosts[V]) checkLinkedInput(ctx context.Context, raw LinkedInput, creating bool) (*linkedInput, error) {
 	in := &linkedInput{meta: map[string]string{}, showMap: raw.ShowMap, showMapLink: raw.ShowMapLink}
 	var bad calendar.InvalidParams
 	in.postFields = s.checkPostFields(ctx, raw.PostFields, s.kind.postType, s.settings.TimeZone, s.images, &bad)
+	var err error
+	if in.custom, err = s.checkCustom(ctx, s.kind.postType, raw.CustomFields, creating, &bad); err != nil {
+		return nil, err
+	}
 	texts := map[string]*string{}
 	for _, m := range s.kind.meta {
 		if x, ok := raw.Meta[m]; ok {

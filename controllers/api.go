@@ -130,6 +130,7 @@ func New(cfg Config, a *app.App) *API {
 	mountBackup(api, a)
 	mountReindex(api, a)
 	mountWebhooks(api, a.Webhooks)
+	mountFields(api, a.Fields)
 	api.documented()
 	return api
 }

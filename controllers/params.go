@@ -89,6 +89,9 @@ func readPostFields(v Values, titleParam string) app.PostFields {
 	f := app.PostFields{Title: stringParam(v, titleParam), Description: stringParam(v, "description"),
 		Excerpt: stringParam(v, "excerpt"), Password: stringParam(v, "password"), Image: imageParam(v),
 		Author: intParam(v, "author"), Date: stringParam(v, "date"), DateUTC: stringParam(v, "date_utc")}
+	if m, ok := v["custom_fields"].(map[string]any); ok {
+		f.CustomFields = m
+	}
 	f.Status, _ = v.String("status")
 	return f
 }

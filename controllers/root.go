@@ -142,7 +142,10 @@ func describeArg(a Arg) object {
 	if a.Default != nil {
 		o = append(o, member{"default", a.Default})
 	}
-	if len(a.Enum) > 0 {
+	switch {
+	case a.EnumPrefix != "":
+		o = append(o, member{"pattern", a.enumPattern()})
+	case len(a.Enum) > 0:
 		o = append(o, member{"enum", a.Enum})
 	}
 	if a.Type == TypeArray {

@@ -309,8 +309,12 @@ func paramSchema(a Arg) *openapi3.Schema {
 	if a.Type == TypeArray {
 		constrained = s.Items.Value
 	}
-	for _, e := range a.Enum {
-		constrained.Enum = append(constrained.Enum, e)
+	if a.EnumPrefix != "" {
+		constrained.Pattern = a.enumPattern()
+	} else {
+		for _, e := range a.Enum {
+			constrained.Enum = append(constrained.Enum, e)
+		}
 	}
 	documentBounds(s, a)
 	return s

@@ -64,6 +64,9 @@ type Store interface {
 	Webhooks() Repo[*Webhook]
 	// WebhookMarks are the events a filtered subscription's receiver holds.
 	WebhookMarks() Repo[*WebhookMark]
+	// Fields holds the one set of custom field declarations (fields.go);
+	// the readers of the feed skip its writes too.
+	Fields() Repo[*FieldSet]
 	// Files keeps the files of uploaded media.
 	Files() Files
 	// Changes returns up to limit changes with a sequence above afterSeq, in

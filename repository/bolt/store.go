@@ -41,6 +41,7 @@ type Store struct {
 	guards *boltRepo[calendar.Guard, *calendar.Guard]
 	hooks  *boltRepo[calendar.Webhook, *calendar.Webhook]
 	marks  *boltRepo[calendar.WebhookMark, *calendar.WebhookMark]
+	fields *boltRepo[calendar.FieldSet, *calendar.FieldSet]
 	files  *boltFiles
 	// snapshotted, when a test sets it, runs once a backup's snapshot is
 	// taken, before the archive is written.
@@ -80,6 +81,7 @@ func Open(dir string) (*Store, error) {
 		guards: newBoltRepo[calendar.Guard](w, storage.GuardsCollection),
 		hooks:  newBoltRepo[calendar.Webhook](w, storage.WebhooksCollection),
 		marks:  newBoltRepo[calendar.WebhookMark](w, storage.WebhookMarksCollection),
+		fields: newBoltRepo[calendar.FieldSet](w, storage.FieldsCollection),
 	}
 	err = db.Update(func(tx *bbolt.Tx) error {
 		for _, b := range [][]byte{metaBucket, changesBucket, filesBucket} {
@@ -87,7 +89,7 @@ func Open(dir string) (*Store, error) {
 				return err
 			}
 		}
-		for _, r := range []interface{ createBuckets(*bbolt.Tx) error }{s.users, s.posts, s.terms, s.guards, s.hooks, s.marks} {
+		for _, r := range []interface{ createBuckets(*bbolt.Tx) error }{s.users, s.posts, s.terms, s.guards, s.hooks, s.marks, s.fields} {
 			if err := r.createBuckets(tx); err != nil {
 				return err
 			}
@@ -110,6 +112,7 @@ func (s *Store) Terms() calendar.Repo[*calendar.Term]               { return s.t
 func (s *Store) Guards() calendar.Repo[*calendar.Guard]             { return s.guards }
 func (s *Store) Webhooks() calendar.Repo[*calendar.Webhook]         { return s.hooks }
 func (s *Store) WebhookMarks() calendar.Repo[*calendar.WebhookMark] { return s.marks }
+func (s *Store) Fields() calendar.Repo[*calendar.FieldSet]          { return s.fields }
 
 // Exclusive: one process alone opens the file (bbolt's lock), and a write
 // takes its sequence in the transaction that commits it.

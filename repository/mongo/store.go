@@ -43,6 +43,7 @@ type Store struct {
 	guards     *mongoRepo[calendar.Guard, *calendar.Guard]
 	hooks      *mongoRepo[calendar.Webhook, *calendar.Webhook]
 	marks      *mongoRepo[calendar.WebhookMark, *calendar.WebhookMark]
+	fields     *mongoRepo[calendar.FieldSet, *calendar.FieldSet]
 	files      *mongoFiles
 }
 
@@ -72,7 +73,8 @@ func Open(ctx context.Context, uri, dbName string) (*Store, error) {
 	s.guards = newMongoRepo[calendar.Guard](s, storage.GuardsCollection)
 	s.hooks = newMongoRepo[calendar.Webhook](s, storage.WebhooksCollection)
 	s.marks = newMongoRepo[calendar.WebhookMark](s, storage.WebhookMarksCollection)
-	for _, r := range []interface{ ensureIndexes(context.Context) error }{s.users, s.posts, s.terms, s.guards, s.hooks, s.marks} {
+	s.fields = newMongoRepo[calendar.FieldSet](s, storage.FieldsCollection)
+	for _, r := range []interface{ ensureIndexes(context.Context) error }{s.users, s.posts, s.terms, s.guards, s.hooks, s.marks, s.fields} {
 		if err := r.ensureIndexes(ctx); err != nil {
 			_ = client.Disconnect(ctx)
 			return nil, fmt.Errorf("creating indexes: %w", err)
@@ -112,6 +114,7 @@ func (s *Store) Terms() calendar.Repo[*calendar.Term]               { return s.t
 func (s *Store) Guards() calendar.Repo[*calendar.Guard]             { return s.guards }
 func (s *Store) Webhooks() calendar.Repo[*calendar.Webhook]         { return s.hooks }
 func (s *Store) WebhookMarks() calendar.Repo[*calendar.WebhookMark] { return s.marks }
+func (s *Store) Fields() calendar.Repo[*calendar.FieldSet]          { return s.fields }
 
 func (s *Store) Ping(ctx context.Context) error { return storeError(s.client.Ping(ctx, nil)) }
 

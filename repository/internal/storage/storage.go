@@ -23,6 +23,8 @@ const (
 	WebhooksCollection = "webhooks"
 	// WebhookMarksCollection holds what filtered subscriptions delivered.
 	WebhookMarksCollection = "webhook_marks"
+	// FieldsCollection holds the one set of custom field declarations.
+	FieldsCollection = "fields"
 )
 
 // UniqueFields returns the names of the unique keys documents of type T declare.
