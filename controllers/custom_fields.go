@@ -24,6 +24,7 @@ type fieldService interface {
 // mountFields registers the declarations of custom fields under
 // {base_url}/vendor/admin/v1/fields.
 func mountFields(api *API, fields fieldService) {
+	api.publicFields = func(ctx context.Context) ([]app.FieldView, error) { return fields.List(ctx, app.Caller{}) }
 	const who = " Everyone reads the public ones; editors and administrators every one; administrators declare them."
 	handle(api, AdminNamespace, []string{http.MethodGet}, "/fields", nil, func(r *Request) ([]app.FieldView, error) {
 		return fields.List(r.Context(), r.Caller)

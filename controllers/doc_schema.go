@@ -97,7 +97,7 @@ func refineSchemas(schemas openapi3.Schemas) {
 		venue.OneOf[0] = schemaRef("VenueView")
 		venue.Description = "The venue, or [] when the event has none (or none the caller may read)."
 		s.Value.Properties["venue"] = openapi3.NewSchemaRef("", venue)
-		s.Value.Properties["custom_fields"] = openapi3.NewSchemaRef("", empty)
+		s.Value.Properties["custom_fields"] = openapi3.NewSchemaRef("", customFieldsSchema(empty))
 	}
 	// Sizes are Go lists so that they keep WordPress' order; they are
 	// written as objects keyed by size name.
