@@ -506,3 +506,21 @@ func (s *Events) readCustom(ctx context.Context, caller Caller, f EventFilter, q
 	}
 	return nil
 }
+
+// customOf is the custom_fields of a venue or an organizer shown to its
+// caller: nil when it holds none the caller may see, or is masked (a
+// password protects them). Declarations that cannot be read leave them
+// out: the answer is the post's without them.
+func (s *postService) customOf(ctx context.Context, caller Caller, p *calendar.Post, masked bool) any {
+	if masked || len(p.Custom) == 0 {
+		return nil
+	}
+	set, err := s.fields.current(ctx)
+	if err != nil {
+		return nil
+	}
+	if v, ok := customFieldsOf(set, p, canEdit(caller.User, p)).(orderedObject); ok {
+		return v
+	}
+	return nil
+}

@@ -243,9 +243,31 @@ func TestHiddenCustomFieldsAreSeenOnlyByThoseWhoMayEdit(t *testing.T) {
 	if got := w.titles(w.callers[calendar.RoleEditor], app.EventFilter{Dates: month("2030-06"), Custom: map[string]app.CustomParam{"budget": {Gte: ptr("1000")}}}); got != "Gala" {
 		t.Fatalf("an editor's filter by a hidden field lists %q", got)
 	}
+	t.Run("a venue's too, and none on one without values, as the plugin", func(t *testing.T) {
+		w.declare("capacity", "Capacity", calendar.FieldNumber, app.FieldInput{Public: ptr(true), PostTypes: strs(calendar.PostTypeVenue)})
+		w.declare("door_code", "Door code", calendar.FieldText, app.FieldInput{PostTypes: strs(calendar.PostTypeVenue)})
+		v := w.venue("Hall", app.LinkedInput{PostFields: app.PostFields{CustomFields: map[string]any{"capacity": "300", "door_code": "1234"}}})
+		plain := w.venue("Shed", app.LinkedInput{})
+		for _, c := range []struct {
+			caller app.Caller
+			id     int64
+			want   string
+		}{
+			{visitor, v.ID, `{"label":"Capacity","value":300}}`},
+			{w.callers[calendar.RoleEditor], v.ID, `"door_code":{"label":"Door code","value":"1234"}`},
+			{visitor, plain.ID, `null`},
+		} {
+			got, err := w.app.Venues.Get(w.ctx, c.caller, app.PostRef{ID: c.id}, "")
+			w.must(err)
+			raw, _ := json.Marshal(got.CustomFields)
+			if !strings.Contains(string(raw), c.want) || (c.caller.User == nil && strings.Contains(string(raw), "1234")) {
+				t.Errorf("venue %d reads custom_fields %s, want %s", c.id, raw, c.want)
+			}
+		}
+	})
 	fields, err := w.app.Fields.List(w.ctx, visitor)
 	w.must(err)
-	if len(fields) != 1 || fields[0].Key != "age" {
+	if len(fields) != 2 || fields[0].Key != "age" {
 		t.Fatalf("a visitor reads the declarations %+v", fields)
 	}
 	_, err = w.app.Fields.Get(w.ctx, visitor, "budget")

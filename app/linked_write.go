@@ -22,7 +22,8 @@ func (s *LinkedPosts[V]) Create(ctx context.Context, caller Caller, in LinkedInp
 	}
 	// An existing one of the same name is answered as a list would show it
 	// (the password sent is the new post's, not a guess at the existing one's).
-	return s.render(p, renderAs{masked: !s.shown(caller, p, ""), home: s.home(caller)}), nil
+	masked := !s.shown(caller, p, "")
+	return s.render(p, renderAs{masked: masked, home: s.home(caller), custom: s.customOf(ctx, caller, p, masked)}), nil
 }
 
 // create is Create returning the stored post, for events that link it.
@@ -122,7 +123,7 @@ func (s *LinkedPosts[V]) Update(ctx context.Context, caller Caller, ref PostRef,
 	if err := s.saveChanges(ctx, p, caller, in, status); err != nil {
 		return zero, err
 	}
-	return s.render(p, renderAs{home: s.home(caller)}), nil
+	return s.render(p, renderAs{home: s.home(caller), custom: s.customOf(ctx, caller, p, false)}), nil
 }
 
 // saveChanges applies a checked input (and a status, unless "") to a stored

@@ -86,6 +86,9 @@ type VenueView struct {
 	GeoLng          *float64        `json:"geo_lng,omitempty"`
 	GeoSource       string          `json:"geo_source,omitempty"` // exact, or city when approximated
 	JSONLD          json.RawMessage `json:"json_ld,omitempty"`
+	// CustomFields are the custom fields of venues the caller may see, as
+	// an event's; absent when none, as the plugin answers (it has none).
+	CustomFields any `json:"custom_fields,omitempty"`
 	ShowMap         *bool           `json:"show_map"`
 	ShowMapLink     *bool           `json:"show_map_link"`
 	GlobalID        string          `json:"global_id"`
@@ -118,6 +121,8 @@ type OrganizerView struct {
 	Website         string          `json:"website,omitempty"`
 	Email           string          `json:"email,omitempty"`
 	JSONLD          json.RawMessage `json:"json_ld,omitempty"`
+	// CustomFields are as a venue's.
+	CustomFields any `json:"custom_fields,omitempty"`
 	GlobalID        string          `json:"global_id"`
 	GlobalIDLineage []string        `json:"global_id_lineage"`
 	access          *calendar.Post
@@ -142,6 +147,9 @@ type postCommon struct {
 type renderAs struct {
 	single, masked bool
 	home           string
+	// custom is the custom_fields of a venue or an organizer shown to its
+	// caller (customOf); nil: none.
+	custom any
 }
 
 // common renders the shared part.
@@ -178,7 +186,7 @@ func (s *postService) renderVenue(p *calendar.Post, as renderAs) VenueView {
 		Slug: slug, Image: c.image, GlobalID: c.globalID, GlobalIDLineage: []string{c.globalID},
 		Address: m["address"], City: m["city"], Country: m["country"], Province: m["province"], State: m["state"],
 		Zip: m["zip"], Phone: m["phone"], Website: m["website"], StateProvince: stateProvince(m),
-		ShowMap: p.ShowMap, ShowMapLink: p.ShowMapLink, access: accessOf(p), modifiedAt: p.Modified,
+		ShowMap: p.ShowMap, ShowMapLink: p.ShowMapLink, access: accessOf(p), modifiedAt: p.Modified, CustomFields: as.custom,
 	}
 	if p.Geo != nil {
 		v.GeoLat, v.GeoLng, v.GeoSource = &p.Geo.Lat, &p.Geo.Lng, p.Geo.Source
@@ -226,7 +234,7 @@ func (s *postService) renderOrganizer(p *calendar.Post, as renderAs) OrganizerVi
 		ID: p.ID, Author: c.author, Status: p.Status, Date: c.date, DateUTC: c.dateUTC, Modified: c.modified,
 		ModifiedUTC: c.modifiedUTC, URL: c.url, Organizer: name, Description: c.description, Excerpt: c.excerpt,
 		Slug: slug, Image: c.image, Phone: p.Meta["phone"], Website: p.Meta["website"], Email: p.Meta["email"],
-		GlobalID: c.globalID, GlobalIDLineage: []string{c.globalID}, access: accessOf(p), modifiedAt: p.Modified,
+		GlobalID: c.globalID, GlobalIDLineage: []string{c.globalID}, access: accessOf(p), modifiedAt: p.Modified, CustomFields: as.custom,
 	}
 	if as.single {
 		o.JSONLD = encodeLD(withoutEmpty(map[string]any{

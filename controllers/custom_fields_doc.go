@@ -25,6 +25,13 @@ const customFieldsMarker = "https://api.invalid/custom-fields"
 // customFieldsSchema is custom_fields: [] (the plugin's answer when there
 // is nothing to show), or an object keyed by field key.
 func customFieldsSchema(empty *openapi3.Schema) *openapi3.Schema {
+	oneOf := openapi3.NewOneOfSchema(empty, customFieldsObject(customFieldsMarker))
+	oneOf.Description = "The custom fields ({admin}/fields) the event holds a value of and the caller may see, by key, each with its label and value; [] when none, as the plugin answers."
+	return oneOf
+}
+
+// customFieldsObject is the object of custom fields by key.
+func customFieldsObject(description string) *openapi3.Schema {
 	value := &openapi3.Schema{AnyOf: openapi3.SchemaRefs{
 		openapi3.NewSchemaRef("", openapi3.NewStringSchema()), openapi3.NewSchemaRef("", openapi3.NewFloat64Schema()),
 		openapi3.NewSchemaRef("", openapi3.NewBoolSchema()), openapi3.NewSchemaRef("", openapi3.NewArraySchema().WithItems(openapi3.NewStringSchema())),
@@ -32,10 +39,8 @@ func customFieldsSchema(empty *openapi3.Schema) *openapi3.Schema {
 	field := openapi3.NewObjectSchema().WithProperty("label", openapi3.NewStringSchema()).WithPropertyRef("value", openapi3.NewSchemaRef("", value))
 	field.Required = []string{"label", "value"}
 	byKey := openapi3.NewObjectSchema().WithAdditionalProperties(field)
-	byKey.Description = customFieldsMarker
-	oneOf := openapi3.NewOneOfSchema(empty, byKey)
-	oneOf.Description = "The custom fields ({admin}/fields) the event holds a value of and the caller may see, by key, each with its label and value; [] when none, as the plugin answers."
-	return oneOf
+	byKey.Description = description
+	return byKey
 }
 
 // withDeclaredFields is the events' document with the public declarations

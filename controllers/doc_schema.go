@@ -81,6 +81,10 @@ func refineSchemas(schemas openapi3.Schemas) {
 	for _, name := range []string{"EventView", "VenueView", "OrganizerView"} {
 		if s := schemas[name]; s != nil && s.Value != nil {
 			s.Value.Properties["json_ld"] = jsonLD
+			if name != "EventView" {
+				s.Value.Properties["custom_fields"] = openapi3.NewSchemaRef("", customFieldsObject(
+					"The custom fields of "+strings.ToLower(strings.TrimSuffix(name, "View"))+"s the caller may see, by key, each with its label and value; absent when none."))
+			}
 		}
 	}
 	if s := schemas["ChangeView"]; s != nil && s.Value != nil {
