@@ -86,7 +86,16 @@ func boundCases(a controllers.Arg) []boundCase {
 		case a.Items == controllers.TypeInteger || a.Type == controllers.TypeMixed:
 			item = 1
 		}
-		list := func(n int) []any { return slices.Repeat([]any{item}, n) }
+		list := func(n int) any { return slices.Repeat([]any{item}, n) }
+		if a.Type == controllers.TypeObject { // an object's members
+			list = func(n int) any {
+				members := map[string]any{}
+				for i := range n {
+					members[fmt.Sprint("k", i)] = item
+				}
+				return members
+			}
+		}
 		add(boundCase{rule: "maxItems", past: list(n + 1), at: list(n), detail: "rest_too_many_items"})
 	}
 	if a.Needs != "" {
@@ -102,7 +111,7 @@ func boundCases(a controllers.Arg) []boundCase {
 // its bound goes as far as the use case.
 var walkBase = map[string]any{"title": "Walk", "start_date": "2030-01-01 10:00", "end_date": "2030-01-01 11:00",
 	"venue": "Walk hall", "organizer": "Walk people", "name": "walk", "login": "walker", "role": "subscriber",
-	"url": "https://hooks.example/walk"}
+	"url": "https://hooks.example/walk", "key": "walk", "label": "Walk", "type": "text"}
 
 // TestEveryDeclaredBoundIsEnforcedAndDocumented walks every route's declared
 // parameters: for each bound (a length, a range, a count of items, a clamp,
@@ -228,6 +237,7 @@ func (w *boundWalk) target(path string) string {
 	path = strings.ReplaceAll(path, "{id}", w.ids[kind])
 	path = strings.ReplaceAll(path, "{slug}", w.slugs[kind])
 	path = strings.ReplaceAll(path, "{relation}", "occurrences")
+	path = strings.ReplaceAll(path, "{key}", "walk")
 	return strings.ReplaceAll(path, "{uuid}", "no-such-uuid")
 }
 
@@ -289,6 +299,12 @@ func (w *boundWalk) send(ep controllers.DeclaredEndpoint, method string, a contr
 	if method == http.MethodGet || method == http.MethodDelete {
 		q := url.Values{}
 		for name, v := range values {
+			if members, ok := v.(map[string]any); ok { // an object: name[member]=value
+				for member, mv := range members {
+					q.Set(name+"["+member+"]", queryValue(mv))
+				}
+				continue
+			}
 			q.Set(name, queryValue(v))
 		}
 		return w.s.do(method, target+"?"+q.Encode(), asAdmin())
@@ -353,6 +369,9 @@ func keyword(a controllers.Arg, rule string) (string, any) {
 	case "clamp":
 		return "maximum", float64(a.Clamp)
 	case "maxItems":
+		if a.Type == controllers.TypeObject {
+			return "maxProperties", float64(a.ItemsBound())
+		}
 		return rule, float64(a.ItemsBound())
 	}
 	return "", nil

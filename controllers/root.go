@@ -180,7 +180,9 @@ func boundKeywords(a Arg) object {
 	if a.MaxBytes > 0 {
 		o = append(o, member{"maxLength", a.MaxBytes})
 	}
-	if max := a.maxItems(); max > 0 {
+	if max := a.maxItems(); max > 0 && a.Type == TypeObject { // an object's members
+		o = append(o, member{"maxProperties", max})
+	} else if max > 0 {
 		o = append(o, member{"maxItems", max})
 	}
 	return o

@@ -343,7 +343,9 @@ func documentBounds(s *openapi3.Schema, a Arg) {
 	if a.Clamp > 0 {
 		s.Max = bound(a.Clamp)
 	}
-	if max := a.maxItems(); max > 0 {
+	if max := a.maxItems(); max > 0 && a.Type == TypeObject { // an object's members
+		s.MaxProps = openapi3.Ptr(uint64(max))
+	} else if max > 0 {
 		s.MaxItems = openapi3.Ptr(uint64(max))
 	}
 }
