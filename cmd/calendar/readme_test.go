@@ -108,6 +108,10 @@ func TestTheREADMEExamplesRunInOrderOnAFreshStart(t *testing.T) {
 		{"search=体育场", `"title":"北京爵士音乐节"`},
 		{"search=les bals", `"title":"Grand bal des pompiers"`},
 		{"-d search=jazz -d highlight=true", `"highlight":{"title":"<mark>Jazz</mark> night"`},
+		{"-d key=age_min", `"key":"age_min"`},
+		{"custom_fields[age_min]=18", `"custom_fields":{"age_min":{"label":"Minimum age","value":18}}`},
+		{"cf%5Bage_min%5D%5Bgte%5D=16", `"title":"Jazz night"`},
+		{"cf%5Bage_min%5D%5Bgte%5D=16", `"facets":{"cf.age_min":[{"name":"18","count":1}]}`},
 	})
 }
 
