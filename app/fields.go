@@ -110,7 +110,7 @@ func seesHiddenFields(caller Caller) bool { return caller.Can(calendar.CapEditOt
 func (s *Fields) current(ctx context.Context) (*calendar.FieldSet, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.known != nil && s.now().Sub(s.readAt) < fieldsFresh {
+	if s.known != nil && time.Since(s.readAt) < fieldsFresh { // the wall clock's, as leases: Settings.Now may stand still
 		return s.known, nil
 	}
 	set, err := s.store.Fields().FindByKey(ctx, "name", calendar.FieldSetName)
@@ -129,7 +129,7 @@ func (s *Fields) current(ctx context.Context) (*calendar.FieldSet, error) {
 // since the set this replica knew.
 func (s *Fields) learn(set *calendar.FieldSet) {
 	before := s.known
-	s.known, s.readAt = set, s.now()
+	s.known, s.readAt = set, time.Now()
 	if before == nil || before.Seq == set.Seq {
 		return
 	}
