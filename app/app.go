@@ -95,6 +95,7 @@ type App struct {
 	Webhooks   *Webhooks
 	Synonyms   *Synonyms
 	Imports    *Imports
+	Fields     *Fields
 	sync       *indexSync
 	reindex    *reindexer
 	items      items
@@ -141,7 +142,9 @@ func New(store calendar.Store, index calendar.Index, settings Settings) *App {
 	if settings.Now == nil {
 		settings.Now = time.Now
 	}
-	posts := postService{store: store, index: searched, settings: settings, now: settings.Now, sync: a.sync,
+	a.Fields = &Fields{store: store, sync: a.sync, now: settings.Now}
+	a.sync.fields = a.Fields
+	posts := postService{store: store, index: searched, settings: settings, now: settings.Now, sync: a.sync, fields: a.Fields,
 		views: newViewCache(defaultViewCacheSize), contents: newContentCache(), throttle: throttle, heavy: newHeavySlots()}
 	if settings.ResultCacheSize < 0 {
 		posts.views = newViewCache(0)
@@ -151,6 +154,7 @@ func New(store calendar.Store, index calendar.Index, settings Settings) *App {
 	// series' occurrences follow) to the services that unlink what they
 	// remove. Events is made last, on the services it links, at the address
 	// the others were given.
+	a.Fields.posts = &posts
 	a.Events = &Events{}
 	a.Synonyms = newSynonyms(store, settings.Now)
 	editEvent := a.Events.editEvent

@@ -100,6 +100,11 @@ func (s *Events) checkEventInput(ctx context.Context, writer *calendar.User, raw
 		}
 	}
 	in.postFields = s.checkPostFields(ctx, raw.PostFields, "title", zone, s.images, htmlFilterFor(writer), &bad)
+	custom, err := s.checkCustom(ctx, calendar.PostTypeEvent, raw.CustomFields, existing == nil, &bad)
+	if err != nil {
+		return nil, err
+	}
+	in.custom = custom
 	if in.cost != nil && len(strings.Join(*in.cost, "")) > calendar.MaxCostBytes {
 		bad.Add("cost", fmt.Sprintf("cost must not be longer than %d bytes.", calendar.MaxCostBytes), nil)
 	}

@@ -54,7 +54,7 @@ type EventView struct {
 	Tags                []EventTerm     `json:"tags"`
 	Venue               any             `json:"venue"` // one VenueView, or [] when none
 	Organizer           []OrganizerView `json:"organizer"`
-	CustomFields        []any           `json:"custom_fields"`
+	CustomFields        any             `json:"custom_fields"`
 	// Whether and how the event takes place, by the names of the plugin's
 	// Event Status and Virtual Events features (event_status.go):
 	// previous_start_date is a rescheduled event's start before it moved
@@ -140,6 +140,9 @@ func (s *Events) render(ctx context.Context, caller Caller, events []*calendar.P
 	}
 	for i, e := range events {
 		s.showTo(caller, &out[i], e, password)
+	}
+	if err := s.addCustomFields(ctx, caller, events, out, password); err != nil {
+		return nil, err
 	}
 	return out, s.addSummaries(ctx, caller, events, out, password)
 }

@@ -2,8 +2,10 @@ package app
 
 import (
 	"context"
+	"slices"
 	"sort"
 	"strconv"
+	"strings"
 
 	"golang.org/x/sync/errgroup"
 
@@ -51,6 +53,22 @@ var dropFilter = map[string]func(q *calendar.PostQuery) bool{
 	},
 }
 
+// dropFilterOf is dropFilter of a facet, a custom field's (cf.<key>) included.
+func dropFilterOf(name string) func(q *calendar.PostQuery) bool {
+	key, custom := strings.CutPrefix(name, calendar.FacetCustomPrefix)
+	if !custom {
+		return dropFilter[name]
+	}
+	return func(q *calendar.PostQuery) bool {
+		i := slices.IndexFunc(q.Custom, func(f calendar.CustomFilter) bool { return f.Key == key })
+		if i < 0 {
+			return false
+		}
+		q.Custom = slices.Delete(slices.Clone(q.Custom), i, i+1)
+		return true
+	}
+}
+
 func dropIDs(ids *[]int64) bool {
 	set := *ids != nil
 	*ids = nil
@@ -66,7 +84,7 @@ func (s *Events) searchFaceted(ctx context.Context, q calendar.PostQuery) (calen
 	own.Facets = []string{}
 	for _, name := range q.Facets {
 		without := q
-		if drop := dropFilter[name]; drop != nil && drop(&without) {
+		if drop := dropFilterOf(name); drop != nil && drop(&without) {
 			without.Facets, without.Offset, without.Limit, without.Days, without.GeoGrid = []string{name}, 0, 0, nil, 0
 			apart = append(apart, without)
 		} else {
@@ -153,6 +171,10 @@ func (s *Events) facets(ctx context.Context, actor *calendar.User, names []strin
 				values = append(values, FacetValue{Value: &b, Count: c.Count})
 				continue
 			}
+			if strings.HasPrefix(name, calendar.FacetCustomPrefix) { // the value as stored
+				values = append(values, FacetValue{Name: c.Value, Count: c.Count})
+				continue
+			}
 			id, err := strconv.ParseInt(c.Value, 10, 64)
 			if err != nil {
 				continue
@@ -181,6 +203,9 @@ func (s *Events) facets(ctx context.Context, actor *calendar.User, names []strin
 			}
 			if a.Value != nil && b.Value != nil {
 				return *a.Value && !*b.Value
+			}
+			if a.ID == b.ID { // custom fields' values
+				return a.Name < b.Name
 			}
 			return a.ID < b.ID
 		})

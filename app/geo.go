@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"calendar/app/calendar"
 	"calendar/app/gazetteer"
@@ -67,6 +68,9 @@ func placeEvents(ctx context.Context, store calendar.Repo[*calendar.Post], posts
 // PlaceEvents is placeEvents for those who compare the index with the
 // store (calendar verify): the events as the index should hold them.
 func PlaceEvents(ctx context.Context, store calendar.Store, posts []*calendar.Post) error {
+	if err := (&Fields{store: store, now: time.Now}).forIndex(ctx, posts); err != nil {
+		return err
+	}
 	return placeEvents(ctx, store.Posts(), posts)
 }
 

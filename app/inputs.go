@@ -41,6 +41,9 @@ type PostFields struct {
 	// Date is read in the post's zone (its wall time there is the site's),
 	// DateUTC in UTC; sent together, each is kept as sent.
 	Date, DateUTC *string
+	// CustomFields are the custom field values sent, by key (nil: none
+	// sent; a nil or "" value clears its field).
+	CustomFields map[string]any
 }
 
 // EventInput is an event create or update.
@@ -116,7 +119,7 @@ type NearInput struct {
 type EventFilter struct {
 	Page   PageRequest
 	Search *string
-	// OrderBy: "" or start_date, distance, relevance.
+	// OrderBy: "" or start_date, distance, relevance, cf.<key>.
 	OrderBy            string
 	Categories, Tags   *[]string // IDs or slugs
 	Venues, Organizers *[]int64
@@ -147,6 +150,8 @@ type EventFilter struct {
 	// Expand writes a feed's series as their occurrences, each a VEVENT of
 	// its own without rules (for importers that cannot read rules).
 	Expand bool
+	// Custom are the filters by custom fields (cf[<key>]), by key.
+	Custom map[string]CustomParam
 }
 
 // LinkedFilter is a venue or organizer list.

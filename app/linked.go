@@ -64,7 +64,7 @@ func (s *LinkedPosts[V]) List(ctx context.Context, caller Caller, f LinkedFilter
 	items := make([]V, 0, len(posts))
 	for _, p := range posts {
 		masked := !s.shown(caller, p, "")
-		item := s.render(p, renderAs{masked: masked, home: s.home(caller)})
+		item := s.render(p, renderAs{masked: masked, home: s.home(caller), custom: s.customOf(ctx, caller, p, masked)})
 		if venue, ok := any(&item).(*VenueView); ok && !masked { // a distance tells where it is
 			venue.Distance = near.distance(p.Geo)
 		}
@@ -105,5 +105,5 @@ func (s *LinkedPosts[V]) Get(ctx context.Context, caller Caller, ref PostRef, pa
 	if err != nil {
 		return zero, err
 	}
-	return s.render(p, renderAs{single: true, masked: !ok, home: s.home(caller)}), nil
+	return s.render(p, renderAs{single: true, masked: !ok, home: s.home(caller), custom: s.customOf(ctx, caller, p, !ok)}), nil
 }

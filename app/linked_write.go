@@ -22,7 +22,8 @@ func (s *LinkedPosts[V]) Create(ctx context.Context, caller Caller, in LinkedInp
 	}
 	// An existing one of the same name is answered as a list would show it
 	// (the password sent is the new post's, not a guess at the existing one's).
-	return s.render(p, renderAs{masked: !s.shown(caller, p, ""), home: s.home(caller)}), nil
+	masked := !s.shown(caller, p, "")
+	return s.render(p, renderAs{masked: masked, home: s.home(caller), custom: s.customOf(ctx, caller, p, masked)}), nil
 }
 
 // create is Create returning the stored post, for events that link it.
@@ -34,7 +35,7 @@ func (s *LinkedPosts[V]) create(ctx context.Context, caller Caller, raw LinkedIn
 	if raw.Title == nil {
 		return nil, calendar.ErrMissingParams([]string{s.kind.postType})
 	}
-	in, err := s.checkLinkedInput(ctx, actor, raw)
+	in, err := s.checkLinkedInput(ctx, actor, raw, true)
 	if err != nil {
 		return nil, err
 	}
@@ -105,7 +106,7 @@ func (s *LinkedPosts[V]) Update(ctx context.Context, caller Caller, ref PostRef,
 	if err := caller.Expect.holds(p.Seq, p.Modified); err != nil {
 		return zero, err // before an image is sideloaded
 	}
-	in, err := s.checkLinkedInput(ctx, actor, raw)
+	in, err := s.checkLinkedInput(ctx, actor, raw, false)
 	if err != nil {
 		return zero, err
 	}
@@ -122,7 +123,7 @@ func (s *LinkedPosts[V]) Update(ctx context.Context, caller Caller, ref PostRef,
 	if err := s.saveChanges(ctx, p, caller, in, status); err != nil {
 		return zero, err
 	}
-	return s.render(p, renderAs{home: s.home(caller)}), nil
+	return s.render(p, renderAs{home: s.home(caller), custom: s.customOf(ctx, caller, p, false)}), nil
 }
 
 // saveChanges applies a checked input (and a status, unless "") to a stored
@@ -167,10 +168,14 @@ type linkedInput struct {
 }
 
 // checkLinkedInput checks every sent field of the writer's.
-func (s *LinkedPosts[V]) checkLinkedInput(ctx context.Context, writer *calendar.User, raw LinkedInput) (*linkedInput, error) {
+func (s *LinkedPosts[V]) checkLinkedInput(ctx context.Context, writer *calendar.User, raw LinkedInput, creating bool) (*linkedInput, error) {
 	in := &linkedInput{meta: map[string]string{}, showMap: raw.ShowMap, showMapLink: raw.ShowMapLink}
 	var bad calendar.InvalidParams
 	in.postFields = s.checkPostFields(ctx, raw.PostFields, s.kind.postType, s.settings.TimeZone, s.images, htmlFilterFor(writer), &bad)
+	var err error
+	if in.custom, err = s.checkCustom(ctx, s.kind.postType, raw.CustomFields, creating, &bad); err != nil {
+		return nil, err
+	}
 	texts := map[string]*string{}
 	for _, m := range s.kind.meta {
 		if x, ok := raw.Meta[m]; ok {

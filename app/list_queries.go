@@ -126,6 +126,9 @@ func (s *Events) listQuery(ctx context.Context, caller Caller, f EventFilter) (c
 		q.Order = calendar.OrderDistance
 	}
 	readModifiedAfter(f.ModifiedAfter, s.now(), &q, &bad)
+	if err := s.readCustom(ctx, caller, f, &q, &bad); err != nil {
+		return q, nil, err
+	}
 	if err := bad.Err(); err != nil {
 		return q, nil, err
 	}
@@ -284,6 +287,11 @@ func readSearchOrder(f EventFilter, q *calendar.PostQuery, bad *calendar.Invalid
 		q.Facets = []string{}
 		for _, name := range calendar.FacetNames {
 			if slices.Contains(*f.Facets, name) {
+				q.Facets = append(q.Facets, name)
+			}
+		}
+		for _, name := range *f.Facets { // then the custom fields', as asked
+			if strings.HasPrefix(name, calendar.FacetCustomPrefix) && !slices.Contains(q.Facets, name) {
 				q.Facets = append(q.Facets, name)
 			}
 		}

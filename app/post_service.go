@@ -27,6 +27,9 @@ type postService struct {
 	settings Settings
 	now      func() time.Time
 	sync     *indexSync
+	// fields are the custom field declarations writes check and answers
+	// render (fields.go).
+	fields   *Fields
 	views    *viewCache
 	contents *lru.Cache[contentKey, renderedTexts]
 	throttle *throttle.Throttle
@@ -295,6 +298,9 @@ type postFields struct {
 	// date and dateUTC are the instants date and date_utc name: WordPress'
 	// post_date (in the site's zone) and post_date_gmt, each as sent.
 	date, dateUTC *time.Time
+	// custom are the custom field values sent, checked (a nil one clears
+	// its field).
+	custom map[string][]string
 }
 
 // checkPostFields checks the common fields: the name under titleParam (venue,
@@ -358,6 +364,7 @@ func (f *postFields) applyPostFields(p *calendar.Post) {
 	if f.image != nil {
 		f.image.applyImage(p)
 	}
+	applyCustomValues(p, f.custom)
 	if f.author != 0 {
 		p.Author = f.author
 	}

@@ -60,36 +60,39 @@ type ImageSizeView struct {
 // VenueView is the venue object, keys in the plugin's order; empty keys are
 // left out (the rule above).
 type VenueView struct {
-	ID              int64           `json:"id"`
-	Author          string          `json:"author,omitempty"`
-	Status          string          `json:"status"`
-	Date            string          `json:"date"`
-	DateUTC         string          `json:"date_utc"`
-	Modified        string          `json:"modified"`
-	ModifiedUTC     string          `json:"modified_utc"`
-	URL             string          `json:"url"`
-	Venue           string          `json:"venue"`
-	Description     string          `json:"description,omitempty"`
-	Excerpt         string          `json:"excerpt,omitempty"`
-	Slug            string          `json:"slug,omitempty"`
-	Image           *ImageView      `json:"image,omitempty"`
-	Address         string          `json:"address,omitempty"`
-	City            string          `json:"city,omitempty"`
-	Country         string          `json:"country,omitempty"`
-	Province        string          `json:"province,omitempty"`
-	State           string          `json:"state,omitempty"`
-	Zip             string          `json:"zip,omitempty"`
-	Phone           string          `json:"phone,omitempty"`
-	Website         string          `json:"website,omitempty"`
-	StateProvince   string          `json:"stateprovince,omitempty"`
-	GeoLat          *float64        `json:"geo_lat,omitempty"`
-	GeoLng          *float64        `json:"geo_lng,omitempty"`
-	GeoSource       string          `json:"geo_source,omitempty"` // exact, or city when approximated
-	JSONLD          json.RawMessage `json:"json_ld,omitempty"`
-	ShowMap         *bool           `json:"show_map"`
-	ShowMapLink     *bool           `json:"show_map_link"`
-	GlobalID        string          `json:"global_id"`
-	GlobalIDLineage []string        `json:"global_id_lineage"`
+	ID            int64           `json:"id"`
+	Author        string          `json:"author,omitempty"`
+	Status        string          `json:"status"`
+	Date          string          `json:"date"`
+	DateUTC       string          `json:"date_utc"`
+	Modified      string          `json:"modified"`
+	ModifiedUTC   string          `json:"modified_utc"`
+	URL           string          `json:"url"`
+	Venue         string          `json:"venue"`
+	Description   string          `json:"description,omitempty"`
+	Excerpt       string          `json:"excerpt,omitempty"`
+	Slug          string          `json:"slug,omitempty"`
+	Image         *ImageView      `json:"image,omitempty"`
+	Address       string          `json:"address,omitempty"`
+	City          string          `json:"city,omitempty"`
+	Country       string          `json:"country,omitempty"`
+	Province      string          `json:"province,omitempty"`
+	State         string          `json:"state,omitempty"`
+	Zip           string          `json:"zip,omitempty"`
+	Phone         string          `json:"phone,omitempty"`
+	Website       string          `json:"website,omitempty"`
+	StateProvince string          `json:"stateprovince,omitempty"`
+	GeoLat        *float64        `json:"geo_lat,omitempty"`
+	GeoLng        *float64        `json:"geo_lng,omitempty"`
+	GeoSource     string          `json:"geo_source,omitempty"` // exact, or city when approximated
+	JSONLD        json.RawMessage `json:"json_ld,omitempty"`
+	// CustomFields are the custom fields of venues the caller may see, as
+	// an event's; absent when none, as the plugin answers (it has none).
+	CustomFields    any      `json:"custom_fields,omitempty"`
+	ShowMap         *bool    `json:"show_map"`
+	ShowMapLink     *bool    `json:"show_map_link"`
+	GlobalID        string   `json:"global_id"`
+	GlobalIDLineage []string `json:"global_id_lineage"`
 	// Distance from the point of a "near me" list, in its unit.
 	Distance *float64 `json:"distance,omitempty"`
 	// access is what deciding whether a caller may see the venue inside an
@@ -101,25 +104,27 @@ type VenueView struct {
 // OrganizerView is the organizer object, keys in the plugin's order; empty
 // keys are left out (the rule above VenueView), as a venue's.
 type OrganizerView struct {
-	ID              int64           `json:"id"`
-	Author          string          `json:"author,omitempty"`
-	Status          string          `json:"status"`
-	Date            string          `json:"date"`
-	DateUTC         string          `json:"date_utc"`
-	Modified        string          `json:"modified"`
-	ModifiedUTC     string          `json:"modified_utc"`
-	URL             string          `json:"url"`
-	Organizer       string          `json:"organizer"`
-	Description     string          `json:"description,omitempty"`
-	Excerpt         string          `json:"excerpt,omitempty"`
-	Slug            string          `json:"slug,omitempty"`
-	Image           *ImageView      `json:"image,omitempty"`
-	Phone           string          `json:"phone,omitempty"`
-	Website         string          `json:"website,omitempty"`
-	Email           string          `json:"email,omitempty"`
-	JSONLD          json.RawMessage `json:"json_ld,omitempty"`
-	GlobalID        string          `json:"global_id"`
-	GlobalIDLineage []string        `json:"global_id_lineage"`
+	ID          int64           `json:"id"`
+	Author      string          `json:"author,omitempty"`
+	Status      string          `json:"status"`
+	Date        string          `json:"date"`
+	DateUTC     string          `json:"date_utc"`
+	Modified    string          `json:"modified"`
+	ModifiedUTC string          `json:"modified_utc"`
+	URL         string          `json:"url"`
+	Organizer   string          `json:"organizer"`
+	Description string          `json:"description,omitempty"`
+	Excerpt     string          `json:"excerpt,omitempty"`
+	Slug        string          `json:"slug,omitempty"`
+	Image       *ImageView      `json:"image,omitempty"`
+	Phone       string          `json:"phone,omitempty"`
+	Website     string          `json:"website,omitempty"`
+	Email       string          `json:"email,omitempty"`
+	JSONLD      json.RawMessage `json:"json_ld,omitempty"`
+	// CustomFields are as a venue's.
+	CustomFields    any      `json:"custom_fields,omitempty"`
+	GlobalID        string   `json:"global_id"`
+	GlobalIDLineage []string `json:"global_id_lineage"`
 	access          *calendar.Post
 	modifiedAt      time.Time
 }
@@ -142,6 +147,9 @@ type postCommon struct {
 type renderAs struct {
 	single, masked bool
 	home           string
+	// custom is the custom_fields of a venue or an organizer shown to its
+	// caller (customOf); nil: none.
+	custom any
 }
 
 // common renders the shared part.
@@ -178,7 +186,7 @@ func (s *postService) renderVenue(p *calendar.Post, as renderAs) VenueView {
 		Slug: slug, Image: c.image, GlobalID: c.globalID, GlobalIDLineage: []string{c.globalID},
 		Address: m["address"], City: m["city"], Country: m["country"], Province: m["province"], State: m["state"],
 		Zip: m["zip"], Phone: m["phone"], Website: m["website"], StateProvince: stateProvince(m),
-		ShowMap: p.ShowMap, ShowMapLink: p.ShowMapLink, access: accessOf(p), modifiedAt: p.Modified,
+		ShowMap: p.ShowMap, ShowMapLink: p.ShowMapLink, access: accessOf(p), modifiedAt: p.Modified, CustomFields: as.custom,
 	}
 	if p.Geo != nil {
 		v.GeoLat, v.GeoLng, v.GeoSource = &p.Geo.Lat, &p.Geo.Lng, p.Geo.Source
@@ -226,7 +234,7 @@ func (s *postService) renderOrganizer(p *calendar.Post, as renderAs) OrganizerVi
 		ID: p.ID, Author: c.author, Status: p.Status, Date: c.date, DateUTC: c.dateUTC, Modified: c.modified,
 		ModifiedUTC: c.modifiedUTC, URL: c.url, Organizer: name, Description: c.description, Excerpt: c.excerpt,
 		Slug: slug, Image: c.image, Phone: p.Meta["phone"], Website: p.Meta["website"], Email: p.Meta["email"],
-		GlobalID: c.globalID, GlobalIDLineage: []string{c.globalID}, access: accessOf(p), modifiedAt: p.Modified,
+		GlobalID: c.globalID, GlobalIDLineage: []string{c.globalID}, access: accessOf(p), modifiedAt: p.Modified, CustomFields: as.custom,
 	}
 	if as.single {
 		o.JSONLD = encodeLD(withoutEmpty(map[string]any{

@@ -60,6 +60,7 @@ func (s *Events) occurrenceAt(series *calendar.Post, t time.Time) *calendar.Post
 	o.PreviousStart = nil // the series' own move, not this occurrence's
 	o.Categories, o.Tags, o.Organizers = slices.Clone(series.Categories), slices.Clone(series.Tags), slices.Clone(series.Organizers)
 	o.Cost = slices.Clone(series.Cost)
+	o.Custom = clonePost(series).Custom
 	length := calendar.WallClock(series.End, zone).Sub(calendar.WallClock(series.Start, zone))
 	o.Start = fromNaive(calendar.WallClock(t, zone), zone)
 	o.End = fromNaive(calendar.WallClock(t, zone).Add(length), zone)

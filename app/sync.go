@@ -21,6 +21,8 @@ const syncMargin = 256
 type indexSync struct {
 	store calendar.Store
 	index calendar.Index
+	// fields say what the index keeps of posts' custom values.
+	fields *Fields
 	// gate orders catch-up against the service's own writes: a write holds it
 	// shared from its store write to its index write; applying a batch holds it
 	// exclusively from reading the store to writing the index, so it never
@@ -264,6 +266,9 @@ func (s *indexSync) applyChanges(ctx context.Context, idx calendar.Index, change
 // is public as the store holds the venue now (placeEvents).
 func (s *indexSync) putPosts(ctx context.Context, idx calendar.Index, posts []*calendar.Post) error {
 	if err := placeEvents(ctx, s.store.Posts(), posts); err != nil {
+		return err
+	}
+	if err := s.fields.forIndex(ctx, posts); err != nil {
 		return err
 	}
 	return idx.PutPosts(ctx, posts)

@@ -207,6 +207,12 @@ func clonePost(p *calendar.Post) *calendar.Post {
 	c.Categories, c.Tags, c.Organizers = slices.Clone(p.Categories), slices.Clone(p.Tags), slices.Clone(p.Organizers)
 	c.Cost, c.Recurrence, c.Excluded = slices.Clone(p.Cost), slices.Clone(p.Recurrence), slices.Clone(p.Excluded)
 	c.Changed, c.Standings = maps.Clone(p.Changed), slices.Clone(p.Standings)
+	if p.Custom != nil {
+		c.Custom = make(map[string][]string, len(p.Custom))
+		for k, v := range p.Custom {
+			c.Custom[k] = slices.Clone(v)
+		}
+	}
 	return &c
 }
 
@@ -516,6 +522,68 @@ func cloneImport(src *calendar.ImportSource) *calendar.ImportSource {
 	if src.Lease != nil {
 		l := *src.Lease
 		c.Lease = &l
+	}
+	return &c
+}
+
+// editFieldSet applies change to the set of custom field declarations as
+// stored (a compare-and-swap, again on a newer state after a lost race; the
+// first declaration inserts the set, and an insert that lost to another
+// replica's is applied again to that one) and makes the result the one
+// this replica knows. expect is checked against the set's revision.
+func (s *Fields) editFieldSet(ctx context.Context, expect Precondition, change func(*calendar.FieldSet) error) (*calendar.FieldSet, error) {
+	if _, err := s.current(ctx); err != nil { // known, so that what this write changes is re-indexed
+		return nil, err
+	}
+	repo := s.store.Fields()
+	read := func() (*calendar.FieldSet, error) {
+		set, err := repo.FindByKey(ctx, "name", calendar.FieldSetName)
+		if errors.Is(err, calendar.ErrNotFound) {
+			return &calendar.FieldSet{Name: calendar.FieldSetName}, nil
+		}
+		return set, err
+	}
+	first, err := read()
+	if err != nil {
+		return nil, err
+	}
+	out, err := casLoop(ctx, first, read, func(cur *calendar.FieldSet) error {
+		if err := expect.holds(cur.Seq, cur.Modified); err != nil {
+			return err
+		}
+		next := cloneFieldSet(cur)
+		if err := change(next); err != nil {
+			return err
+		}
+		next.Modified = s.now().UTC().Truncate(time.Second)
+		write := repo.Update
+		if next.ID == 0 {
+			write = repo.Insert
+		}
+		switch err := write(ctx, next); {
+		case errors.Is(err, calendar.ErrConflict) && next.ID == 0:
+			return calendar.ErrStale // another replica inserted it meanwhile: applied again to theirs
+		case err != nil:
+			return err
+		}
+		*cur = *next
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	s.learn(out)
+	s.mu.Unlock()
+	return out, nil
+}
+
+func cloneFieldSet(set *calendar.FieldSet) *calendar.FieldSet {
+	c := *set
+	c.Fields = make([]calendar.FieldDeclaration, len(set.Fields))
+	for i, d := range set.Fields {
+		d.Options, d.PostTypes = slices.Clone(d.Options), slices.Clone(d.PostTypes)
+		c.Fields[i] = d
 	}
 	return &c
 }

@@ -77,8 +77,11 @@ type API struct {
 	// doc is the OpenAPI document of the routes, written at its first
 	// request: writing and validating it costs more than the rest of New
 	// together, and most processes (every test's service) never serve it.
-	doc     func() *openAPIDoc
-	metrics *metrics
+	doc func() *openAPIDoc
+	// publicFields are the custom fields every reader sees, which the
+	// events' document describes one by one (custom_fields_doc.go).
+	publicFields func(ctx context.Context) ([]app.FieldView, error)
+	metrics      *metrics
 	// zone is the site's time zone, siteName its name, for the site index
 	// (UTC when nil).
 	zone     *time.Location
@@ -132,6 +135,7 @@ func New(cfg Config, a *app.App) *API {
 	mountWebhooks(api, a.Webhooks)
 	mountSynonyms(api, a.Synonyms)
 	mountImports(api, a.Imports)
+	mountFields(api, a.Fields)
 	api.documented()
 	return api
 }

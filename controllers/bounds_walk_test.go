@@ -86,7 +86,16 @@ func boundCases(a controllers.Arg) []boundCase {
 		case a.Items == controllers.TypeInteger || a.Type == controllers.TypeMixed:
 			item = 1
 		}
-		list := func(n int) []any { return slices.Repeat([]any{item}, n) }
+		list := func(n int) any { return slices.Repeat([]any{item}, n) }
+		if a.Type == controllers.TypeObject { // an object's members
+			list = func(n int) any {
+				members := map[string]any{}
+				for i := range n {
+					members[fmt.Sprint("k", i)] = item
+				}
+				return members
+			}
+		}
 		add(boundCase{rule: "maxItems", past: list(n + 1), at: list(n), detail: "rest_too_many_items"})
 	}
 	if a.Needs != "" {
@@ -102,7 +111,7 @@ func boundCases(a controllers.Arg) []boundCase {
 // its bound goes as far as the use case.
 var walkBase = map[string]any{"title": "Walk", "start_date": "2030-01-01 10:00", "end_date": "2030-01-01 11:00",
 	"venue": "Walk hall", "organizer": "Walk people", "name": "walk", "login": "walker", "role": "subscriber",
-	"url": "https://hooks.example/walk", "words": []any{"walk", "stroll"}, "kind": "ical"}
+	"url": "https://hooks.example/walk", "words": []any{"walk", "stroll"}, "kind": "ical", "key": "walk", "label": "Walk", "type": "text"}
 
 // TestEveryDeclaredBoundIsEnforcedAndDocumented walks every route's declared
 // parameters: for each bound (a length, a range, a count of items, a clamp,
@@ -229,6 +238,7 @@ func (w *boundWalk) target(path string) string {
 	path = strings.ReplaceAll(path, "{slug}", w.slugs[kind])
 	path = strings.ReplaceAll(path, "{relation}", "occurrences")
 	path = strings.ReplaceAll(path, "{facet}", "venue")
+	path = strings.ReplaceAll(path, "{key}", "walk")
 	return strings.ReplaceAll(path, "{uuid}", "no-such-uuid")
 }
 
@@ -290,6 +300,12 @@ func (w *boundWalk) send(ep controllers.DeclaredEndpoint, method string, a contr
 	if method == http.MethodGet || method == http.MethodDelete {
 		q := url.Values{}
 		for name, v := range values {
+			if members, ok := v.(map[string]any); ok { // an object: name[member]=value
+				for member, mv := range members {
+					q.Set(name+"["+member+"]", queryValue(mv))
+				}
+				continue
+			}
 			q.Set(name, queryValue(v))
 		}
 		return w.s.do(method, target+"?"+q.Encode(), asAdmin())
@@ -354,6 +370,9 @@ func keyword(a controllers.Arg, rule string) (string, any) {
 	case "clamp":
 		return "maximum", float64(a.Clamp)
 	case "maxItems":
+		if a.Type == controllers.TypeObject {
+			return "maxProperties", float64(a.ItemsBound())
+		}
 		return rule, float64(a.ItemsBound())
 	}
 	return "", nil
@@ -448,6 +467,8 @@ var limitsRows = []limitsRow{
 	{"synonyms (`{base}/vendor/admin/v1/synonyms`)", []limitsBound{{0, "maxItems", []string{"* words"}}, {1, "maxLength", []string{"* root"}}}},
 	{"import sources", []limitsBound{{3, "maxItems", []string{"POST /vendor/admin/v1/imports categories", "POST /vendor/admin/v1/imports tags"}},
 		{4, "maxLength", []string{"POST /vendor/admin/v1/imports description"}}, {5, "maxLength", []string{"POST /vendor/admin/v1/imports file"}}}},
+	{"custom fields", []limitsBound{{2, "maxLength", []string{"POST /vendor/admin/v1/fields key"}}, {3, "maxLength", []string{"POST /vendor/admin/v1/fields label"}},
+		{4, "maxItems", []string{"POST /vendor/admin/v1/fields options"}}, {9, "maxItems", []string{"POST /events custom_fields", "POST /venues custom_fields", "POST /organizers custom_fields"}}}},
 	{"`event_status_reason`", []limitsBound{{0, "maxLength", []string{"POST /events event_status_reason"}}}},
 	{"webhooks", []limitsBound{{3, "maxLength", []string{"* url"}}, {4, "maxLength", []string{"* filter"}}, {6, "maxItems", []string{"* types"}}}},
 	{"post password", []limitsBound{{0, "maxLength", []string{"POST /events password", "POST /venues password", "POST /organizers password"}}}},

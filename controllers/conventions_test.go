@@ -178,7 +178,8 @@ func TestHeadAnswersEveryReadLikeGetWithoutABody(t *testing.T) {
 	category := s.do("POST", "/vendor/events/v1/categories", asAdmin(), form("name", "Jazz")).object(t)
 	tag := s.do("POST", "/vendor/events/v1/tags", asAdmin(), form("name", "Free")).object(t)
 	items := map[string]map[string]any{"events": event, "venues": venue, "organizers": organizer,
-		"categories": category, "tags": tag, "users": {"id": float64(1), "slug": "admin"}, "webhooks": {"id": float64(1)}, "synonyms": {"id": float64(1)}, "imports": {"id": float64(1)}, "media": s.upload("a.jpg", photo(t, 40, 30))}
+		"categories": category, "tags": tag, "users": {"id": float64(1), "slug": "admin"}, "webhooks": {"id": float64(1)}, "synonyms": {"id": float64(1)}, "imports": {"id": float64(1)}, "fields": {"key": "age_min"}, "media": s.upload("a.jpg", photo(t, 40, 30))}
+	s.do("POST", "/vendor/admin/v1/fields", asAdmin(), jsonBody(map[string]any{"key": "age_min", "label": "Minimum age", "type": "number", "public": true})).expectStatus(t, http.StatusCreated)
 	var paths []string
 	for _, ns := range []string{"vendor/events/v1", "vendor/admin/v1"} {
 		for pattern, rt := range routesOf(t, s, ns) {

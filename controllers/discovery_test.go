@@ -50,6 +50,8 @@ func TestTheNamespaceRootListsEveryRouteWithMethodsAndArgs(t *testing.T) {
 		"/vendor/admin/v1/backup":                                         {"GET"},
 		"/vendor/admin/v1/reindex":                                        {"GET", "POST"},
 		"/vendor/admin/v1/webhooks":                                       {"GET", "POST"},
+		"/vendor/admin/v1/fields":                                         {"GET", "POST"},
+		"/vendor/admin/v1/fields/(?P<key>[^/]+)":                          {"GET", "POST", "PUT", "PATCH", "DELETE"},
 		`/vendor/admin/v1/webhooks/(?P<id>\d+)`:                           {"GET", "POST", "PUT", "PATCH", "DELETE"},
 		`/vendor/admin/v1/webhooks/(?P<id>\d+)/rotate-secret`:             {"POST"},
 		`/vendor/admin/v1/webhooks/(?P<id>\d+)/deliveries`:                {"GET"},

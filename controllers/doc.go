@@ -94,6 +94,12 @@ func (api *API) mountDoc(namespace string) {
 		template := doc.events
 		if namespace == AdminNamespace {
 			template = doc.admin
+		} else if api.publicFields != nil {
+			fields, err := api.publicFields(r.Context())
+			if err != nil {
+				return nil, err
+			}
+			template = withDeclaredFields(template, fields)
 		}
 		return forRoots(template, api.apiRoot(r.via, EventsNamespace), api.apiRoot(r.via, AdminNamespace)), nil
 	},

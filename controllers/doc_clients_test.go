@@ -40,4 +40,21 @@ func TestTheDocAsClientsReadIt(t *testing.T) {
 			}
 		}
 	})
+	t.Run("custom_fields names each public field declared at the time of the request, and lints clean", func(t *testing.T) {
+		for _, d := range []map[string]any{
+			{"key": "age", "label": "Age limit", "type": "number", "public": true},
+			{"key": "lang", "label": "Language", "type": "multiselect", "options": []string{"en", "fr"}, "public": true},
+			{"key": "budget", "label": "Budget", "type": "number"},
+		} {
+			s.do("POST", "/vendor/admin/v1/fields", asAdmin(), jsonBody(d)).expectStatus(t, http.StatusCreated)
+		}
+		declared := s.do("GET", "/vendor/events/v1/doc")
+		custom := asMap(asMap(asMap(asMap(asMap(declared.object(t)["components"])["schemas"])["EventView"])["properties"])["custom_fields"])
+		byKey := asMap(asList(custom["oneOf"])[1])
+		properties := asMap(byKey["properties"])
+		if properties["age"] == nil || properties["lang"] == nil || properties["budget"] != nil {
+			t.Fatalf("custom_fields' properties: %v", byKey)
+		}
+		lintsClean(t, declared.Body)
+	})
 }

@@ -81,6 +81,10 @@ func refineSchemas(schemas openapi3.Schemas) {
 	for _, name := range []string{"EventView", "VenueView", "OrganizerView"} {
 		if s := schemas[name]; s != nil && s.Value != nil {
 			s.Value.Properties["json_ld"] = jsonLD
+			if name != "EventView" {
+				s.Value.Properties["custom_fields"] = openapi3.NewSchemaRef("", customFieldsObject(
+					"The custom fields of "+strings.ToLower(strings.TrimSuffix(name, "View"))+"s the caller may see, by key, each with its label and value; absent when none."))
+			}
 		}
 	}
 	if s := schemas["ChangeView"]; s != nil && s.Value != nil {
@@ -97,7 +101,7 @@ func refineSchemas(schemas openapi3.Schemas) {
 		venue.OneOf[0] = schemaRef("VenueView")
 		venue.Description = "The venue, or [] when the event has none (or none the caller may read)."
 		s.Value.Properties["venue"] = openapi3.NewSchemaRef("", venue)
-		s.Value.Properties["custom_fields"] = openapi3.NewSchemaRef("", empty)
+		s.Value.Properties["custom_fields"] = openapi3.NewSchemaRef("", customFieldsSchema(empty))
 	}
 	// Sizes are Go lists so that they keep WordPress' order; they are
 	// written as objects keyed by size name.

@@ -222,10 +222,11 @@ var eventListArgs = func() []Arg {
 	args = append(args, nearArgs...)
 	return append(args,
 		Arg{Name: "orderby", Type: TypeString, Default: "start_date",
-			Description: "start_date (then publication date, then ID), distance from the point, nearest first, or relevance to search (best first, then start_date); relevance matches words, their prefixes, one typo in words of five letters or more, accents folded, and, in a language of the site (CALENDAR_LANGUAGES: the one of the address's language segment, /fr/..., else the site's first), words of the same stem, its stop words (le, der) being optional. Any other value keeps the default order, as the plugin, which has no orderby, ignores it."},
+			Description: "start_date (then publication date, then ID), distance from the point, nearest first, relevance to search (best first, then start_date), or cf.<key>, a filterable custom field's value (then start_date; events without it last); relevance matches words, their prefixes, one typo in words of five letters or more, accents folded, and, in a language of the site (CALENDAR_LANGUAGES: the one of the address's language segment, /fr/..., else the site's first), words of the same stem, its stop words (le, der) being optional. Any other value keeps the default order, as the plugin, which has no orderby, ignores it."},
 		Arg{Name: "highlight", Type: TypeBoolean, Default: false,
 			Description: "With search: each event gets highlight {title, description}: its title and about 160 characters of its description's text from around the first match, matched words in <mark>...</mark>, everything else HTML-escaped."},
-		Arg{Name: "facets", Type: TypeArray, Items: TypeString, Enum: append(slices.Clone(calendar.FacetNames), calendar.FacetGeoGrid, calendar.FacetDays),
+		customFiltersArg,
+		Arg{Name: "facets", Type: TypeArray, Items: TypeString, Enum: append(slices.Clone(calendar.FacetNames), calendar.FacetGeoGrid, calendar.FacetDays), EnumPrefix: calendar.FacetCustomPrefix,
 			Description: "Count the events per value of these fields, under facets, as a multi-select sidebar shows them: each value with every filter of the list but its own field's (with categories=jazz, the count beside Rock is that of categories=rock with the other filters). Categories, tags, venues and organizers come with their id, slug and name, featured with its value; only what the caller may read; at most 1,000 values a field. geo_grid: the map's clusters, under geo_grid (the matching events that have a position per geohash cell of geo_precision characters, with their count, mean position and the cell's bounds; at most 1,000 cells, the most populous). days: the dots of a month grid, under days (each day of the window from start_date to end_date, at most 93 days, with its matching events; an event counts on every day its local times cover, as the list bounds events by them)."},
 		Arg{Name: "geo_precision", Type: TypeInteger, Default: app.DefaultGeoPrecision, Min: bound(1), Max: bound(calendar.MaxGeoPrecision),
 			Description: "The length of geo_grid's geohash cells: 1 is about 5,000 km wide, 3 about 156 km, 5 about 5 km, 7 about 150 m."},
@@ -267,6 +268,7 @@ func eventWriteArgs(create bool) []Arg {
 		{Name: "tags", Type: TypeArray, Items: TypeString, MaxItems: calendar.MaxEventTerms, Description: "IDs, slugs or names, as categories."},
 		{Name: "venue", Type: TypeMixed, Example: map[string]any{"venue": "Salle Pleyel", "city": "Paris", "country": "France"}, Description: "A venue ID, an object of venue fields (or {id}), or a list of one of them; empty to unlink."},
 		{Name: "organizer", Type: TypeMixed, MaxItems: calendar.MaxOrganizers, Example: []any{map[string]any{"organizer": "Le Duc des Lombards"}}, Description: "Organizer IDs or objects of organizer fields (or {id}), in order."},
+		customFieldsArg,
 	}
 }
 
@@ -282,9 +284,10 @@ func readEventFilter(v Values) (app.EventFilter, error) {
 	}
 	// The plugin registers no orderby: a value of WordPress' (title, date...)
 	// is ignored as it ignores it; only this service's own orders apply.
-	if orderBy, _ := v.String("orderby"); orderBy == "distance" || orderBy == "relevance" {
+	if orderBy, _ := v.String("orderby"); orderBy == "distance" || orderBy == "relevance" || strings.HasPrefix(orderBy, calendar.FacetCustomPrefix) {
 		f.OrderBy = orderBy
 	}
+	f.Custom = readCustomFilters(v, &bad)
 	f.Password, _ = v.String("password")
 	f.Highlight, _ = v.Bool("highlight")
 	f.HideSubsequentRecurrences, _ = v.Bool("hide_subsequent_recurrences")

@@ -29,6 +29,9 @@ func TestTheDocShowsTheMapParameters(t *testing.T) {
 	facets := findParam(paths, "/events", "get", "facets")
 	items, _ := facets["schema"].(map[string]any)["items"].(map[string]any)
 	enum, _ := items["enum"].([]any)
+	if anyOf, _ := items["anyOf"].([]any); len(anyOf) > 0 { // the values, or cf.<key>
+		enum, _ = anyOf[0].(map[string]any)["enum"].([]any)
+	}
 	if !slices.Contains(enum, any("geo_grid")) {
 		enum, _ = facets["schema"].(map[string]any)["enum"].([]any)
 	}

@@ -145,6 +145,7 @@ func linkedWriteArgs(postType string, meta []string, create bool) []Arg {
 	for _, m := range meta {
 		args = append(args, Arg{Name: m, Type: TypeString, MaxBytes: app.TextBound(m), Description: metaDescriptions[m]})
 	}
+	args = append(args, customFieldsArg)
 	if postType == calendar.PostTypeVenue {
 		args = append(args,
 			Arg{Name: "show_map", Type: TypeBoolean, Description: "Show the venue's map."},

@@ -25,7 +25,7 @@ type roles struct {
 	// webhooks are a subscription of each role's that the matrix shares.
 	webhooks map[calendar.Role]string
 	// source is an import source the matrix shares, synonym a group.
-	source, synonym string
+	source, synonym, field string
 }
 
 func startWithRoles(t *testing.T) *roles {

@@ -326,6 +326,8 @@ func TestThePermissionMatrix(t *testing.T) {
 					r.checkImports(t, check, method, rest, role, &n)
 				case kind == "synonyms":
 					r.checkSynonyms(t, check, method, rest, role, &n)
+				case kind == "fields":
+					r.checkFields(t, check, method, rest, role, &n)
 				case kind == "suggest", kind == "events" && strings.HasPrefix(rest, "facets/"): // reads of what the caller may see
 					want := http.StatusOK
 					if role == "wrong" {

@@ -1,6 +1,7 @@
 package controllers
 
 import (
+	"encoding/json"
 	"fmt"
 
 	"calendar/app"
@@ -89,6 +90,29 @@ func readPostFields(v Values, titleParam string) app.PostFields {
 	f := app.PostFields{Title: stringParam(v, titleParam), Description: stringParam(v, "description"),
 		Excerpt: stringParam(v, "excerpt"), Password: stringParam(v, "password"), Image: imageParam(v),
 		Author: intParam(v, "author"), Date: stringParam(v, "date"), DateUTC: stringParam(v, "date_utc")}
+	if m, ok := v["custom_fields"].(map[string]any); ok {
+		f.CustomFields = make(map[string]any, len(m))
+		for key, value := range m {
+			f.CustomFields[key] = numbersAsText(value)
+		}
+	}
 	f.Status, _ = v.String("status")
 	return f
+}
+
+// numbersAsText writes the numbers of a JSON value (json.Number, as the
+// body's decoder keeps them) as their text, which the use cases read as
+// any value a form sends.
+func numbersAsText(v any) any {
+	switch x := v.(type) {
+	case json.Number:
+		return x.String()
+	case []any:
+		out := make([]any, len(x))
+		for i, item := range x {
+			out[i] = numbersAsText(item)
+		}
+		return out
+	}
+	return v
 }

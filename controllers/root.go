@@ -142,7 +142,10 @@ func describeArg(a Arg) object {
 	if a.Default != nil {
 		o = append(o, member{"default", a.Default})
 	}
-	if len(a.Enum) > 0 {
+	switch {
+	case a.EnumPrefix != "":
+		o = append(o, member{"pattern", a.enumPattern()})
+	case len(a.Enum) > 0:
 		o = append(o, member{"enum", a.Enum})
 	}
 	if a.Type == TypeArray {
@@ -177,7 +180,9 @@ func boundKeywords(a Arg) object {
 	if a.MaxBytes > 0 {
 		o = append(o, member{"maxLength", a.MaxBytes})
 	}
-	if max := a.maxItems(); max > 0 {
+	if max := a.maxItems(); max > 0 && a.Type == TypeObject { // an object's members
+		o = append(o, member{"maxProperties", max})
+	} else if max > 0 {
 		o = append(o, member{"maxItems", max})
 	}
 	return o

@@ -11,6 +11,7 @@ import (
 	"github.com/go-fuego/fuego"
 
 	"calendar/app"
+	"calendar/app/calendar"
 )
 
 // route is one path of a namespace, with the endpoints registered on it, as the
@@ -311,8 +312,14 @@ func paramSchema(a Arg) *openapi3.Schema {
 	if a.Type == TypeArray {
 		constrained = s.Items.Value
 	}
+	enum := constrained
+	if a.EnumPrefix != "" { // the listed values, or the prefix and a custom field's key
+		enum = openapi3.NewStringSchema()
+		prefixed := openapi3.NewStringSchema().WithPattern("^" + regexp.QuoteMeta(a.EnumPrefix) + strings.Trim(calendar.FieldKeyPattern.String(), "^$") + "$")
+		constrained.AnyOf = openapi3.SchemaRefs{openapi3.NewSchemaRef("", enum), openapi3.NewSchemaRef("", prefixed)}
+	}
 	for _, e := range a.Enum {
-		constrained.Enum = append(constrained.Enum, e)
+		enum.Enum = append(enum.Enum, e)
 	}
 	documentBounds(s, a)
 	return s
@@ -341,7 +348,9 @@ func documentBounds(s *openapi3.Schema, a Arg) {
 	if a.Clamp > 0 {
 		s.Max = bound(a.Clamp)
 	}
-	if max := a.maxItems(); max > 0 {
+	if max := a.maxItems(); max > 0 && a.Type == TypeObject { // an object's members
+		s.MaxProps = openapi3.Ptr(uint64(max))
+	} else if max > 0 {
 		s.MaxItems = openapi3.Ptr(uint64(max))
 	}
 }

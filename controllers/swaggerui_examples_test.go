@@ -36,6 +36,7 @@ func TestSwaggerUIsFirstExecuteOfEveryOperationIsAnswered(t *testing.T) {
 	ids["categories"], ids["tags"] = idOf(asMap(asList(e["categories"])[0])), idOf(asMap(asList(e["tags"])[0]))
 	ids["media"] = idOf(s.upload("poster.png", pngImage(t, 20, 20)))
 	ids["users"] = "1"
+	s.do("POST", "/vendor/admin/v1/fields", asAdmin(), jsonBody(map[string]any{"key": "age_min", "label": "Minimum age", "type": "number", "public": true})).expectStatus(t, http.StatusCreated)
 	hook := s.do("POST", "/vendor/admin/v1/webhooks", asAdmin(), jsonBody(map[string]any{"url": "https://hooks.example/in"}))
 	hook.expectStatus(t, http.StatusCreated)
 	ids["webhooks"] = idOf(hook.object(t))
@@ -54,7 +55,7 @@ func TestSwaggerUIsFirstExecuteOfEveryOperationIsAnswered(t *testing.T) {
 		paths := asMap(doc["paths"])
 		for _, path := range keys(paths) {
 			resource, _, _ := strings.Cut(strings.TrimPrefix(path, "/"), "/")
-			target := strings.NewReplacer("{id}", ids[resource], "{relation}", "occurrences", "{facet}", "venue", "{slug}", slugs[resource], "{uuid}", uuid).Replace(path)
+			target := strings.NewReplacer("{id}", ids[resource], "{relation}", "occurrences", "{facet}", "venue", "{key}", "age_min", "{slug}", slugs[resource], "{uuid}", uuid).Replace(path)
 			for _, method := range keys(asMap(paths[path])) {
 				op := asMap(asMap(paths[path])[method])
 				where := strings.ToUpper(method) + " " + ns + path

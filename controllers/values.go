@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -193,6 +194,11 @@ type Arg struct {
 	Required    bool
 	Default     any
 	Enum        []string
+	// EnumPrefix, when set, admits beside Enum every value made of it and
+	// a name of a custom field (facets=cf.<key>, checked by the use case
+	// against the declarations); the documents then state the values as a
+	// pattern (enumPattern) rather than an enum.
+	EnumPrefix string
 	// Example is what the OpenAPI document shows a client may send, which
 	// Swagger UI's "Try it out" fills in and sends: only a value that is
 	// valid alone and beside the operation's other examples and defaults,
@@ -222,6 +228,24 @@ type Arg struct {
 	// geoloc_lng).
 	Needs    string
 	Excludes []string
+}
+
+// inEnum reports whether s is one of the Arg's values.
+func (a Arg) inEnum(s string) bool {
+	if name, ok := strings.CutPrefix(s, a.EnumPrefix); ok && a.EnumPrefix != "" {
+		return calendar.FieldKeyPattern.MatchString(name)
+	}
+	return contains(a.Enum, s)
+}
+
+// enumPattern is the regular expression of an Arg's values when it has
+// an EnumPrefix.
+func (a Arg) enumPattern() string {
+	quoted := make([]string, len(a.Enum))
+	for i, e := range a.Enum {
+		quoted[i] = regexp.QuoteMeta(e)
+	}
+	return "^(" + strings.Join(quoted, "|") + "|" + regexp.QuoteMeta(a.EnumPrefix) + strings.Trim(calendar.FieldKeyPattern.String(), "^$") + ")$"
 }
 
 // bound is a number of the vocabulary's table as Min or Max.
@@ -314,6 +338,8 @@ func listLength(value any) int {
 		return len(x)
 	case []any:
 		return len(x)
+	case map[string]any: // an object's members
+		return len(x)
 	}
 	return -1
 }
@@ -369,7 +395,7 @@ func coerce(a Arg, raw any) (any, string) {
 		if !ok {
 			return nil, notOfType
 		}
-		if len(a.Enum) > 0 && !contains(a.Enum, s) {
+		if len(a.Enum) > 0 && !a.inEnum(s) {
 			return nil, fmt.Sprintf("%s is not one of %s.", a.Name, strings.Join(a.Enum, ", "))
 		}
 		return s, ""
@@ -388,6 +414,9 @@ func coerce(a Arg, raw any) (any, string) {
 	case TypeObject:
 		if m, ok := raw.(map[string]any); ok {
 			return m, ""
+		}
+		if l, ok := raw.([]any); ok && len(l) == 0 { // PHP's empty array: [] in JSON, an empty object too
+			return map[string]any{}, ""
 		}
 	case TypeArray:
 		return coerceList(a, raw)
@@ -433,7 +462,7 @@ func coerceList(a Arg, raw any) (any, string) {
 		default:
 			return nil, fmt.Sprintf(itemError, i)
 		}
-		if len(a.Enum) > 0 && !contains(a.Enum, out[len(out)-1]) {
+		if len(a.Enum) > 0 && !a.inEnum(out[len(out)-1]) {
 			return nil, fmt.Sprintf("%s[%d] is not one of %s.", a.Name, i, strings.Join(a.Enum, ", "))
 		}
 	}

@@ -11,6 +11,8 @@ import (
 	"github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
 	index "github.com/blevesearch/bleve_index_api"
+
+	"calendar/app/calendar"
 )
 
 // A filter is answered here from the postings bitmaps of the index's
@@ -126,6 +128,12 @@ func (s *segments) eval(q query.Query) (docSet, error) {
 		own := *s
 		own.ctx = withTermBudget(s.ctx)
 		return own.eval(q.Query)
+	case *query.TermRangeQuery:
+		if inclusive(q.InclusiveMin) && inclusive(q.InclusiveMax) && q.FieldVal != "" {
+			if set, err := s.termRange(q); !errors.Is(err, errTooManyTerms) {
+				return set, err
+			}
+		}
 	case *query.PrefixQuery:
 		if q.FieldVal != "" {
 			return s.someTerms(q.FieldVal, func() (index.FieldDict, error) { return s.snap.FieldDictPrefix(q.FieldVal, []byte(q.Prefix)) })
@@ -267,6 +275,32 @@ func (s *segments) timeRange(q rangeQuery) (docSet, error) {
 		return u.bitmap(), nil
 	})
 }
+
+// termRange ORs the postings of the terms within an inclusive range (a
+// custom field's numbers or dates: few distinct terms, many documents
+// each, which bleve's searcher would walk one by one); more than
+// calendar.MaxSearchTerms terms is errTooManyTerms, and bleve's searcher
+// answers it.
+func (s *segments) termRange(q *query.TermRangeQuery) (docSet, error) {
+	var min, max []byte
+	if q.Min != "" {
+		min = []byte(q.Min)
+	}
+	if q.Max != "" {
+		max = []byte(q.Max)
+	}
+	dict, err := s.snap.FieldDictRange(q.FieldVal, min, max)
+	if err != nil {
+		return nil, err
+	}
+	terms, err := listTerms(s.ctx, dict, calendar.MaxSearchTerms)
+	if err != nil {
+		return nil, err
+	}
+	return s.anyTerm(q.FieldVal, terms)
+}
+
+func inclusive(b *bool) bool { return b == nil || *b }
 
 // someTerms ORs the postings of the terms a dictionary of the whole index
 // lists (a wildcard's, a regular expression's, a prefix's).

@@ -3,6 +3,7 @@ package index
 import (
 	"cmp"
 	"slices"
+	"strings"
 
 	"github.com/blevesearch/bleve/v2"
 
@@ -18,11 +19,21 @@ var facetFields = map[string]string{
 	calendar.FacetFeatured:   fieldFeatured,
 }
 
+// facetField is the keyword field of a facet: one of facetFields, or a
+// custom field's terms (cf.<key>, a name the app checked).
+func facetField(name string) (string, bool) {
+	if key, ok := strings.CutPrefix(name, calendar.FacetCustomPrefix); ok {
+		return customField(customTerms, key), true
+	}
+	field, ok := facetFields[name]
+	return field, ok
+}
+
 // addFacets asks the search for the counts of each facet's values among all
 // the matches, not only the page.
 func addFacets(req *bleve.SearchRequest, facets []string) {
 	for _, name := range facets {
-		if field, ok := facetFields[name]; ok {
+		if field, ok := facetField(name); ok {
 			req.AddFacet(name, bleve.NewFacetRequest(field, calendar.MaxFacetValues))
 		}
 	}
@@ -55,7 +66,7 @@ func (s *segments) facets(matches docSet, names []string) (map[string][]calendar
 	out := make(map[string][]calendar.FacetCount, len(names))
 	for _, name := range names {
 		values := []calendar.FacetCount{}
-		if field, ok := facetFields[name]; ok {
+		if field, ok := facetField(name); ok {
 			counts := map[string]int{}
 			err := s.termCounts(matches, field, func(term string, n int) bool { counts[term] += n; return true })
 			if err != nil {

@@ -6,6 +6,7 @@ package index
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -15,6 +16,7 @@ import (
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/custom"
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/keyword"
+	"github.com/blevesearch/bleve/v2/analysis/datetime/flexible"
 	"github.com/blevesearch/bleve/v2/analysis/token/lowercase"
 	"github.com/blevesearch/bleve/v2/mapping"
 
@@ -23,7 +25,7 @@ import (
 
 // MappingVersion changes whenever the mapping or the indexed document changes:
 // the index is then rebuilt from the store.
-const MappingVersion = 29 // 23: events start and end at their local wall-clock times; 24: spaceless scripts in pairs, marks in words, words folded after tokenizing, stems per language; 25: venues and events marked with the venue's public position (place), events placed from their venue as stored when indexed; 26: the parts of words (word_parts), which the plugin's search reads; 27: events' event_status, which the list's filter reads; 28: the parts of the words of venues', organizers' and attachments' searchable fields (parts_*), which their search reads, in place of the whole values (text_*); 29: events of a series marked with their series and start (in_series, series_start), which a list showing each series once reads
+const MappingVersion = 30 // 23: events start and end at their local wall-clock times; 24: spaceless scripts in pairs, marks in words, words folded after tokenizing, stems per language; 25: venues and events marked with the venue's public position (place), events placed from their venue as stored when indexed; 26: the parts of words (word_parts), which the plugin's search reads; 27: events' event_status, which the list's filter reads; 28: the parts of the words of venues', organizers' and attachments' searchable fields (parts_*), which their search reads, in place of the whole values (text_*); 29: events of a series marked with their series and start (in_series, series_start), which a list showing each series once reads; 30: custom fields (cf_has, cf.<key>, cfs.<key>), which no index before held since no post had any
 
 // ServesFrom is the oldest mapping version whose index this release's
 // queries answer correctly, and whose mapping takes this release's
@@ -135,7 +137,22 @@ const (
 	fieldDateKey  = "date_key"
 	textPrefix    = "text_"
 	partsPrefix   = "parts_"
+	// Custom fields (calendar.IndexedField): the keys a post holds values
+	// of (cf_has, whether the field is filterable or not: a change of its
+	// declaration finds them by it), and, of its filterable fields, the
+	// values as terms (cf.<key>, filters and facets) and the key that
+	// orders them (cfs.<key>, ranges and orders), in sub-documents indexed
+	// dynamically as keywords with doc values.
+	fieldCustomHas = "cf_has"
+	customTerms    = "cf"
+	customSort     = "cfs"
+	// noDates is the date parser of the dynamic fields: none, so that a
+	// custom date (2026-05-01) is kept as the keyword it is.
+	noDates = "no_dates"
 )
+
+// customField is the field of a custom field's terms or sort key.
+func customField(sub, key string) string { return sub + "." + key }
 
 // postDoc is what the index keeps of a post.
 type postDoc map[string]any
@@ -181,7 +198,25 @@ func newMapping(languages []string) mapping.IndexMapping {
 	}
 	addRelevanceMapping(m, doc, languages)
 	addWordPartsMapping(m, doc, partsFields())
+	addCustomMapping(m, doc, keywordField)
 	return m
+}
+
+// addCustomMapping maps the custom fields: cf_has a keyword, cf and cfs
+// dynamic sub-documents whose fields are keywords with doc values (the
+// index's default analyzer, no date parsing), stored nowhere.
+func addCustomMapping(m *mapping.IndexMappingImpl, doc *mapping.DocumentMapping, keywordField *mapping.FieldMapping) {
+	doc.AddFieldMappingsAt(fieldCustomHas, keywordField)
+	for _, sub := range []string{customTerms, customSort} {
+		dynamic := bleve.NewDocumentMapping()
+		dynamic.DefaultAnalyzer = keyword.Name
+		doc.AddSubDocumentMapping(sub, dynamic)
+	}
+	m.StoreDynamic, m.IndexDynamic, m.DocValuesDynamic = false, true, true
+	if err := m.AddCustomDateTimeParser(noDates, map[string]any{"type": flexible.Name, "layouts": []any{}}); err != nil {
+		panic(err)
+	}
+	m.DefaultDateTimeParser = noDates
 }
 
 // wordsAnalyzer splits text into words (wordsTokenizer), lower-cased.
@@ -314,7 +349,25 @@ func newPostDoc(p *calendar.Post, languages []string) postDoc {
 		}
 	}
 	addRelevanceFields(d, p)
+	addCustomFields(d, p)
 	return d
+}
+
+// addCustomFields keeps what the app set of p's custom values (p.Indexed),
+// and the keys it holds values of.
+func addCustomFields(d postDoc, p *calendar.Post) {
+	if len(p.Custom) == 0 {
+		return
+	}
+	d[fieldCustomHas] = slices.Sorted(maps.Keys(p.Custom))
+	if len(p.Indexed) == 0 {
+		return
+	}
+	terms, sorts := map[string]any{}, map[string]any{}
+	for _, f := range p.Indexed {
+		terms[f.Key], sorts[f.Key] = f.Terms, f.Sort
+	}
+	d[customTerms], d[customSort] = terms, sorts
 }
 
 // seriesOf is the series an event belongs to (itself for a series), 0 for

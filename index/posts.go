@@ -133,6 +133,9 @@ func (i *Index) request(q calendar.PostQuery, near query.Query) (*bleve.SearchRe
 		req.SortBy([]string{fieldDateKey})
 	case q.Order == calendar.OrderModified:
 		req.SortBy(modifiedOrder)
+	case q.Order == calendar.OrderByCustom:
+		req.SortByCustom(search.SortOrder{&search.SortField{Field: customField(customSort, q.OrderCustom), Missing: search.SortFieldMissingLast},
+			&search.SortField{Field: fieldStartKey}})
 	default:
 		req.SortBy([]string{"-" + fieldDateKey})
 	}
@@ -211,6 +214,7 @@ func (i *Index) filter(q calendar.PostQuery, near query.Query) query.Query {
 	if q.ListedOnly {
 		must = append(must, term(fieldListed, "true"))
 	}
+	must = append(must, customClauses(q)...)
 	if q.Parent != nil {
 		must = append(must, term(fieldSeriesOf, docID(*q.Parent)))
 	}

@@ -244,3 +244,28 @@ func PickSearchWords(words []string) []string {
 	}
 	return out
 }
+
+// Custom fields (app/fields.go): how many a site declares, what one
+// declaration and one value hold, and what a list's filters name.
+const (
+	// MaxFields bounds the declarations of the site.
+	MaxFields = 50
+	// MaxFieldKeyBytes bounds a key, MaxFieldLabelBytes a label.
+	MaxFieldKeyBytes   = 40
+	MaxFieldLabelBytes = 200
+	// MaxFieldOptions bounds the options of a select or multiselect,
+	// MaxFieldOptionBytes each of them.
+	MaxFieldOptions     = 100
+	MaxFieldOptionBytes = 200
+	// MaxFieldValueBytes bounds a text or URL value, MaxFieldTextareaBytes
+	// a textarea's.
+	MaxFieldValueBytes    = 1000
+	MaxFieldTextareaBytes = 10000
+	// MaxCustomFilters bounds the fields one list filters by (cf[...]),
+	// MaxCustomFilterValues the values of one.
+	MaxCustomFilters      = 10
+	MaxCustomFilterValues = 20
+	// MaxFieldReindexBatch is how many posts a declaration's re-index
+	// reads from the store at once.
+	MaxFieldReindexBatch = 500
+)

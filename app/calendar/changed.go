@@ -116,7 +116,7 @@ var (
 		"created_seq": "", "changed": "", "standings": "", "meta": "", "image_file": "", "occurrence": "", "detached": "",
 		"content": "description", "start": "start_date", "end": "end_date", "date_utc": "date", "image_id": "image",
 		"cost_symbol": "cost", "cost_position": "cost", "organizers": "organizer", "parent": "post_parent",
-		"excluded": "recurrence", "media": "media_details", "previous_start": "previous_start_date"}
+		"excluded": "recurrence", "media": "media_details", "previous_start": "previous_start_date", "custom": "custom_fields"}
 	termNames = map[string]string{"_id": "", "seq": "", "created_seq": "", "changed": "", "from_event": "", "from_routes": ""}
 )
 

@@ -72,6 +72,9 @@ type Store interface {
 	// skip their writes too.
 	Imports() Repo[*ImportSource]
 	ImportItems() Repo[*ImportItem]
+	// Fields holds the one set of custom field declarations (fields.go);
+	// the readers of the feed skip its writes too.
+	Fields() Repo[*FieldSet]
 	// Files keeps the files of uploaded media.
 	Files() Files
 	// Changes returns up to limit changes with a sequence above afterSeq, in

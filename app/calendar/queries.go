@@ -127,6 +127,14 @@ type PostQuery struct {
 
 	// ModifiedAfter keeps posts last modified after it.
 	ModifiedAfter *Bound
+
+	// Custom keeps the posts each filter keeps (all of them); HasCustom
+	// those that hold a value of that custom field, filterable or not.
+	Custom    []CustomFilter
+	HasCustom string
+	// OrderCustom, with OrderByCustom, is the custom field whose first
+	// value orders the list (then the event start); posts without it last.
+	OrderCustom string
 }
 
 // Span is the byte range [Start, End) of a text.
@@ -153,6 +161,8 @@ const (
 	OrderDistance
 	// OrderModified: modification ascending, then ID, for paging forward.
 	OrderModified
+	// OrderByCustom: the custom field OrderCustom ascending, then as OrderStart.
+	OrderByCustom
 )
 
 // GeoNear is a point and a radius in kilometres.

@@ -90,6 +90,15 @@ type Post struct {
 	// went on telling where its venue was after the venue was hidden.
 	VenueGeo *Geo `bson:"-"`
 
+	// Custom holds the post's custom field values by key, each value as
+	// its canonical text (a number as Go formats it, a date as
+	// 2006-01-02, a boolean as true or false; a multiselect's several),
+	// as checked against the declarations when written (app/fields.go).
+	Custom map[string][]string `bson:"custom,omitempty"`
+	// Indexed is what the index keeps of Custom: set by the app from the
+	// declarations before the post is indexed. Never stored.
+	Indexed []IndexedField `bson:"-"`
+
 	// A recurring event. The series keeps its rules (RFC 5545 content lines,
 	// read in its zone from its start), the starts of the occurrences it no
 	// longer has (trashed, deleted or moved out: its EXDATEs) and how far its

@@ -8,6 +8,7 @@ import (
 	"math/rand"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -97,6 +98,9 @@ func newWorld(ctx context.Context, store *bolt.Store, n int, recurring float64) 
 	}
 	fmt.Printf("seeded %d events (%d series of %d) into the store in %v\n", n, w.seriesCount, seriesOccurrences,
 		time.Since(start).Round(time.Millisecond))
+	if *customFields {
+		return w, store.Fields().Insert(ctx, benchFields())
+	}
 	return w, nil
 }
 
@@ -176,6 +180,7 @@ func generate(n int, recurring float64, insertTerm func(*calendar.Term) error, i
 		w.organizers = append(w.organizers, p.ID)
 	}
 	first := time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC)
+	crng := rand.New(rand.NewSource(6)) // a generator of its own: the world is the same with and without custom fields
 	plain, seriesCount := layout(n, recurring)
 	w.seriesCount = seriesCount
 	made := 0
@@ -200,6 +205,9 @@ func generate(n int, recurring float64, insertTerm func(*calendar.Term) error, i
 		p.Featured = w.rng.Intn(10) == 0
 		if w.rng.Intn(10) == 0 {
 			p.Status = calendar.StatusDraft
+		}
+		if *customFields {
+			p.Custom = map[string][]string{"age_min": {strconv.Itoa(crng.Intn(22))}, "language": {benchLanguages[crng.Intn(len(benchLanguages))]}}
 		}
 		return p
 	}
@@ -356,10 +364,38 @@ func (w *world) mix() []queryKind {
 		}
 		kinds = append(kinds, every, once, queryKind{name: "default list, each series once", paths: []string{"/vendor/events/v1/events?hide_subsequent_recurrences=true"}})
 	}
+	if *customFields { // a generator of its own: the kinds above stay the same
+		one, some, ranged, facet := queryKind{name: "custom field, one value (cf[language]=x)"}, queryKind{name: "custom field, two values + window"},
+			queryKind{name: "custom field, number range + window (cf[age_min][gte])"}, queryKind{name: "custom field, facet + window (facets=cf.language)"}
+		frng := rand.New(rand.NewSource(7))
+		language := func() string { return benchLanguages[frng.Intn(len(benchLanguages))] }
+		for i := 0; i < 50; i++ {
+			one.paths = append(one.paths, "/vendor/events/v1/events?cf%5Blanguage%5D="+language())
+			some.paths = append(some.paths, "/vendor/events/v1/events?cf%5Blanguage%5D="+language()+","+language()+"&"+window())
+			ranged.paths = append(ranged.paths, fmt.Sprintf("/vendor/events/v1/events?cf%%5Bage_min%%5D%%5Bgte%%5D=%d&%s", 12+frng.Intn(10), window()))
+			facet.paths = append(facet.paths, "/vendor/events/v1/events?facets=cf.language&"+window())
+		}
+		kinds = append(kinds, one, some, ranged, facet)
+	}
 	if *only != "" {
 		kinds = slices.DeleteFunc(kinds, func(k queryKind) bool { return !strings.Contains(k.name, *only) })
 	}
 	return kinds
+}
+
+// customFields gives every event two custom fields, declared public and
+// filterable, and adds their kinds to the mix.
+var customFields = flag.Bool("customfields", false, "give every event two custom fields (age_min, a number from 0 to 21; language, one of 5) declared public and filterable, and add the custom field kinds to the mix (seed a fresh -dir)")
+
+var benchLanguages = []string{"en", "fr", "de", "es", "it"}
+
+// benchFields are the declarations of -customfields.
+func benchFields() *calendar.FieldSet {
+	now := time.Now().UTC().Truncate(time.Second)
+	return &calendar.FieldSet{Name: calendar.FieldSetName, Modified: now, Fields: []calendar.FieldDeclaration{
+		{Key: "age_min", Label: "Minimum age", Type: calendar.FieldNumber, Public: true, Filterable: true, PostTypes: []string{calendar.PostTypeEvent}, Created: now, Modified: now},
+		{Key: "language", Label: "Language", Type: calendar.FieldSelect, Options: benchLanguages, Public: true, Filterable: true, PostTypes: []string{calendar.PostTypeEvent}, Created: now, Modified: now},
+	}}
 }
 
 // only keeps the kinds whose name holds it, and leaves out the runs of the

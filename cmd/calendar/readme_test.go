@@ -115,6 +115,10 @@ func TestTheREADMEExamplesRunInOrderOnAFreshStart(t *testing.T) {
 		{"facets=days&start_date=today", `"days":[{"date":"`},
 		{"suggest?q=jaz", `{"type":"event","text":"Jazz night","highlight":"<mark>Jazz</mark> night"`},
 		{"suggest?q=jaz", `{"type":"category","text":"Jazz"`},
+		{"-d key=age_min", `"key":"age_min"`},
+		{"custom_fields[age_min]=18", `"custom_fields":{"age_min":{"label":"Minimum age","value":18}}`},
+		{"cf%5Bage_min%5D%5Bgte%5D=16", `"title":"Jazz night"`},
+		{"cf%5Bage_min%5D%5Bgte%5D=16", `"facets":{"cf.age_min":[{"name":"18","count":1}]}`},
 	})
 }
 

@@ -20,6 +20,7 @@ func TestARebuildsFirstLogLineSaysItsCauseAndWhatAnswersMeanwhile(t *testing.T) 
 	t.Parallel()
 	this := index.ThisRelease
 	older := index.Versions{Mapping: this.Mapping - 1, ServesFrom: this.Mapping - 1}
+	unserved := index.Versions{Mapping: this.ServesFrom - 1, ServesFrom: this.ServesFrom - 1} // older than the oldest this release serves
 	const inPlace, beside = "building the index from the store in place", "building a new index beside the live one, which serves meanwhile"
 	for _, c := range []struct {
 		name      string
@@ -31,9 +32,9 @@ func TestARebuildsFirstLogLineSaysItsCauseAndWhatAnswersMeanwhile(t *testing.T) 
 	}{
 		{"no index", func(*testing.T, string) {}, this, "", inPlace,
 			fmt.Sprintf(`"cause":"no_index","why":"there was no index (a first start, a restore, or the index was removed)","from_version":0,"to_version":%d,"from_languages":"none","to_languages":"none","meanwhile":%q`, this.Mapping, meanwhileNothing)},
-		{"a mapping version this release no longer serves", indexAs(older, nil), this, "", inPlace,
+		{"a mapping version this release no longer serves", indexAs(unserved, nil), this, "", inPlace,
 			fmt.Sprintf(`"cause":"mapping_version","why":"the index is of mapping version %d, which this release does not serve: it builds version %d and serves versions %d to %d","from_version":%d,"to_version":%d,"from_languages":"none","to_languages":"none","meanwhile":%q`,
-				older.Mapping, this.Mapping, this.Mapping, this.Mapping, older.Mapping, this.Mapping, meanwhileNothing)},
+				unserved.Mapping, this.Mapping, this.ServesFrom, this.Mapping, unserved.Mapping, this.Mapping, meanwhileNothing)},
 		{"a mapping version this release still serves", indexAs(older, nil), index.Versions{Mapping: this.Mapping, ServesFrom: older.Mapping}, "", beside,
 			fmt.Sprintf(`"cause":"mapping_version","why":"the index is of mapping version %d, older than version %d this release builds, which still serves versions %d to %d","from_version":%d,"to_version":%d,"from_languages":"none","to_languages":"none","meanwhile":%q`,
 				older.Mapping, this.Mapping, older.Mapping, this.Mapping, older.Mapping, this.Mapping, meanwhileOldIndex)},

@@ -46,6 +46,7 @@ type Store struct {
 	files       *boltFiles
 	imports     *boltRepo[calendar.ImportSource, *calendar.ImportSource]
 	importItems *boltRepo[calendar.ImportItem, *calendar.ImportItem]
+	fields      *boltRepo[calendar.FieldSet, *calendar.FieldSet]
 	// snapshotted, when a test sets it, runs once a backup's snapshot is
 	// taken, before the archive is written.
 	snapshotted func()
@@ -87,6 +88,7 @@ func Open(dir string) (*Store, error) {
 		syns:        newBoltRepo[calendar.Synonym](w, storage.SynonymsCollection),
 		imports:     newBoltRepo[calendar.ImportSource](w, storage.ImportsCollection),
 		importItems: newBoltRepo[calendar.ImportItem](w, storage.ImportItemsCollection),
+		fields:      newBoltRepo[calendar.FieldSet](w, storage.FieldsCollection),
 	}
 	err = db.Update(func(tx *bbolt.Tx) error {
 		for _, b := range [][]byte{metaBucket, changesBucket, filesBucket} {
@@ -94,7 +96,7 @@ func Open(dir string) (*Store, error) {
 				return err
 			}
 		}
-		for _, r := range []interface{ createBuckets(*bbolt.Tx) error }{s.users, s.posts, s.terms, s.guards, s.hooks, s.marks, s.syns, s.imports, s.importItems} {
+		for _, r := range []interface{ createBuckets(*bbolt.Tx) error }{s.users, s.posts, s.terms, s.guards, s.hooks, s.marks, s.syns, s.imports, s.importItems, s.fields} {
 			if err := r.createBuckets(tx); err != nil {
 				return err
 			}
@@ -120,6 +122,7 @@ func (s *Store) WebhookMarks() calendar.Repo[*calendar.WebhookMark] { return s.m
 func (s *Store) Synonyms() calendar.Repo[*calendar.Synonym]         { return s.syns }
 func (s *Store) Imports() calendar.Repo[*calendar.ImportSource]     { return s.imports }
 func (s *Store) ImportItems() calendar.Repo[*calendar.ImportItem]   { return s.importItems }
+func (s *Store) Fields() calendar.Repo[*calendar.FieldSet]          { return s.fields }
 
 // Exclusive: one process alone opens the file (bbolt's lock), and a write
 // takes its sequence in the transaction that commits it.

@@ -47,6 +47,7 @@ type Store struct {
 	files       *mongoFiles
 	imports     *mongoRepo[calendar.ImportSource, *calendar.ImportSource]
 	importItems *mongoRepo[calendar.ImportItem, *calendar.ImportItem]
+	fields      *mongoRepo[calendar.FieldSet, *calendar.FieldSet]
 }
 
 // Open connects to uri, uses database dbName and creates the indexes.
@@ -78,7 +79,8 @@ func Open(ctx context.Context, uri, dbName string) (*Store, error) {
 	s.syns = newMongoRepo[calendar.Synonym](s, storage.SynonymsCollection)
 	s.imports = newMongoRepo[calendar.ImportSource](s, storage.ImportsCollection)
 	s.importItems = newMongoRepo[calendar.ImportItem](s, storage.ImportItemsCollection)
-	for _, r := range []interface{ ensureIndexes(context.Context) error }{s.users, s.posts, s.terms, s.guards, s.hooks, s.marks, s.syns, s.imports, s.importItems} {
+	s.fields = newMongoRepo[calendar.FieldSet](s, storage.FieldsCollection)
+	for _, r := range []interface{ ensureIndexes(context.Context) error }{s.users, s.posts, s.terms, s.guards, s.hooks, s.marks, s.syns, s.imports, s.importItems, s.fields} {
 		if err := r.ensureIndexes(ctx); err != nil {
 			_ = client.Disconnect(ctx)
 			return nil, fmt.Errorf("creating indexes: %w", err)
@@ -121,6 +123,7 @@ func (s *Store) WebhookMarks() calendar.Repo[*calendar.WebhookMark] { return s.m
 func (s *Store) Synonyms() calendar.Repo[*calendar.Synonym]         { return s.syns }
 func (s *Store) Imports() calendar.Repo[*calendar.ImportSource]     { return s.imports }
 func (s *Store) ImportItems() calendar.Repo[*calendar.ImportItem]   { return s.importItems }
+func (s *Store) Fields() calendar.Repo[*calendar.FieldSet]          { return s.fields }
 
 func (s *Store) Ping(ctx context.Context) error { return storeError(s.client.Ping(ctx, nil)) }
 

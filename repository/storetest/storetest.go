@@ -611,6 +611,47 @@ func Run(t *testing.T, sut Backend) {
 		}
 	})
 
+	t.Run("the custom field declarations are one set found by its name, written by compare-and-swap, and a post keeps its values", func(t *testing.T) {
+		s := sut.Open(t)
+		at := time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)
+		set := &calendar.FieldSet{Name: calendar.FieldSetName, Modified: at, Fields: []calendar.FieldDeclaration{{Key: "lang", Label: "Language",
+			Type: calendar.FieldMultiselect, Options: []string{"en", "fr"}, Public: true, Filterable: true, PostTypes: []string{calendar.PostTypeEvent}, Created: at, Modified: at}}}
+		mustInsert(t, s.Fields(), set)
+		if err := s.Fields().Insert(ctx, &calendar.FieldSet{Name: calendar.FieldSetName}); !errors.Is(err, calendar.ErrConflict) {
+			t.Fatalf("a second set: err = %v, want ErrConflict", err)
+		}
+		read, err := s.Fields().FindByKey(ctx, "name", calendar.FieldSetName)
+		if err != nil || len(read.Fields) != 1 || read.Fields[0].Options[1] != "fr" || !read.Fields[0].Filterable || !read.Fields[0].Created.Equal(at) {
+			t.Fatalf("read %+v, %v", read, err)
+		}
+		stale := *read
+		read.Fields = append(read.Fields, calendar.FieldDeclaration{Key: "age", Label: "Age", Type: calendar.FieldNumber, PostTypes: []string{calendar.PostTypeEvent}})
+		if err := s.Fields().Update(ctx, read); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Fields().Update(ctx, &stale); !errors.Is(err, calendar.ErrStale) {
+			t.Fatalf("a set written from an older revision: err = %v, want ErrStale", err)
+		}
+		p := venue("hall")
+		p.Custom = map[string][]string{"lang": {"en", "fr"}}
+		mustInsert(t, s.Posts(), p)
+		if got, err := s.Posts().Get(ctx, p.ID); err != nil || len(got.Custom["lang"]) != 2 || got.Custom["lang"][1] != "fr" {
+			t.Fatalf("the post keeps %v, %v", got.Custom, err)
+		}
+		changes, err := s.Changes(ctx, 0, 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range changes {
+			if c.Collection != calendar.CollectionPosts && c.Collection != calendar.CollectionTerms {
+				continue
+			}
+			if c.ID != p.ID {
+				t.Fatalf("the set's write is in the feed as %+v", c)
+			}
+		}
+	})
+
 	t.Run("tombstones older than the retention are pruned and the horizon says up to where", func(t *testing.T) {
 		s := sut.Open(t)
 		if h, err := s.Horizon(ctx); err != nil || h != 0 {

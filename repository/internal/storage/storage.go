@@ -29,6 +29,8 @@ const (
 	// what their items became.
 	ImportsCollection     = "imports"
 	ImportItemsCollection = "import_items"
+	// FieldsCollection holds the one set of custom field declarations.
+	FieldsCollection = "fields"
 )
 
 // UniqueFields returns the names of the unique keys documents of type T declare.
