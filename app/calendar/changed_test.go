@@ -32,3 +32,28 @@ func TestCopiesOfARecordStampTheirChangesApart(t *testing.T) {
 			series.Changed["title"], copies[0].Changed["title"], copies[1].Changed["title"])
 	}
 }
+
+// The same for a record's past standings: copies made of a record whose
+// status changed each close that standing in a slice of their own.
+func TestCopiesOfARecordCloseTheirStandingsApart(t *testing.T) {
+	t.Parallel()
+	draft := &Post{Status: StatusDraft, Author: 2}
+	published := *draft
+	published.Status = StatusPublish
+	published.NoteChanges(draft)
+	copies := []*Post{{}, {}}
+	for _, c := range copies {
+		*c = published
+	}
+	var wg sync.WaitGroup
+	for i, c := range copies {
+		wg.Add(1)
+		go func() { defer wg.Done(); c.SetSeq(int64(2 + i)) }()
+	}
+	wg.Wait()
+	if len(published.Standings) != 1 || published.Standings[0].Until != 0 ||
+		copies[0].Standings[0].Until != 2 || copies[1].Standings[0].Until != 3 {
+		t.Fatalf("standings closed at %v on the record, %v and %v on its copies; want 0, 2 and 3",
+			published.Standings, copies[0].Standings, copies[1].Standings)
+	}
+}

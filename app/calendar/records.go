@@ -7,6 +7,7 @@
 package calendar
 
 import (
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -195,8 +196,10 @@ func (p *Post) SetSeq(seq int64) {
 		p.CreatedSeq, p.fresh = seq, false
 	}
 	stamp(&p.Changed, p.changing, seq)
-	if p.standing > 0 {
-		p.Standings[p.standing-1].Until = seq
+	if p.standing > 0 { // in a slice of the record's own, as stamp's map
+		own := slices.Clone(p.Standings)
+		own[p.standing-1].Until = seq
+		p.Standings = own
 	}
 	p.Seq = seq
 }
