@@ -17,18 +17,24 @@ import (
 // calendar.MaxFacetValues of them, the most frequent: the search costs the
 // facet's count and one store read of the names, whatever is typed.
 
-// SearchableFacets are the facets GET /events/facets/<facet> searches.
+// SearchableFacets are the facets GET /events/facets/<facet> searches,
+// besides a custom field's (cf.<key>: one the caller may facet by, as the
+// list decides it).
 var SearchableFacets = []string{calendar.FacetVenue, calendar.FacetOrganizer, calendar.FacetCategories, calendar.FacetTags}
 
 // FacetSearch answers the values of facet whose name matches prefix
 // (nothing typed: every value), prefix matches first, then those one typo
 // away, each group most frequent first.
 func (s *Events) FacetSearch(ctx context.Context, caller Caller, facet, prefix string, f EventFilter) ([]FacetValue, error) {
-	if !slices.Contains(SearchableFacets, facet) {
-		return nil, calendar.ErrInvalidParam("facet", "facet must be one of "+strings.Join(SearchableFacets, ", ")+".")
+	custom := strings.HasPrefix(facet, calendar.FacetCustomPrefix)
+	if !custom && !slices.Contains(SearchableFacets, facet) {
+		return nil, calendar.ErrInvalidParam("facet", "facet must be one of "+strings.Join(SearchableFacets, ", ")+" or "+calendar.FacetCustomPrefix+"<key>.")
 	}
 	ctx = searchingAs(ctx, caller)
 	f.Facets = nil // the answer is the one facet
+	if custom {
+		f.Facets = &[]string{facet} // checked as the list checks it: a field the caller may facet by
+	}
 	q, _, err := s.listQuery(ctx, caller, f)
 	if err != nil {
 		return nil, err

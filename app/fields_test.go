@@ -191,6 +191,13 @@ func TestCustomFieldsFilterCountAndOrderTheList(t *testing.T) {
 			t.Fatalf("facets %q, want %q", got, want)
 		}
 	})
+	t.Run("a facet search finds a custom field's values", func(t *testing.T) {
+		values, err := w.app.Events.FacetSearch(w.ctx, visitor, "cf.lang", "e", app.EventFilter{Dates: month("2030-06")})
+		w.must(err)
+		if got := facetText([]app.Facet{{Name: "cf.lang", Values: values}}); got != "cf.lang: en=2" {
+			t.Fatalf("a search of e in cf.lang: %q", got)
+		}
+	})
 }
 
 func facetText(facets []app.Facet) string {

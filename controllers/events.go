@@ -153,7 +153,8 @@ var facetSearchArgs = append(slices.DeleteFunc(slices.Clone(eventListArgs), func
 // beside /events/{id}/{relation}: its literal segment makes it the more
 // specific.
 func mountFacetSearch(api *API, events eventService) {
-	facet := Arg{Name: "facet", Type: TypeString, Required: true, Enum: app.SearchableFacets, Description: "The facet whose values to search."}
+	facet := Arg{Name: "facet", Type: TypeString, Required: true, Enum: app.SearchableFacets, EnumPrefix: calendar.FacetCustomPrefix,
+		Description: "The facet whose values to search: venue, organizer, categories, tags, or cf.<key>, a custom field the caller may facet by."}
 	handle(api, EventsNamespace, []string{http.MethodGet}, "/events/facets/{facet}", append([]Arg{facet}, facetSearchArgs...), func(r *Request) (FacetSearchAnswer, error) {
 		f, err := readEventFilter(r.Values)
 		if err != nil {
