@@ -97,29 +97,10 @@ func nameMatch(typed, name, slug string) match {
 	for _, w := range words {
 		r := []rune(w)
 		for _, n := range []int{len(t) - 1, len(t), len(t) + 1} { // the word's beginning, a letter more or less
-			if n <= len(r) && oneEditApart(r[:n], t) {
+			if n <= len(r) && calendar.WithinOneEdit(r[:n], t) {
 				return oneTypo
 			}
 		}
 	}
 	return noMatch
-}
-
-// oneEditApart: a and b differ by at most one rune inserted, deleted or
-// replaced.
-func oneEditApart(a, b []rune) bool {
-	if len(a) < len(b) {
-		a, b = b, a
-	}
-	if len(a)-len(b) > 1 {
-		return false
-	}
-	i := 0
-	for i < len(b) && a[i] == b[i] {
-		i++
-	}
-	if len(a) == len(b) {
-		return i >= len(a)-1 || slices.Equal(a[i+1:], b[i+1:])
-	}
-	return slices.Equal(a[i+1:], b[i:])
 }

@@ -127,31 +127,12 @@ func (m matcher) matches(term string) bool {
 			if runes == nil {
 				runes = []rune(term)
 			}
-			if withinOneEdit(runes, w.runes) {
+			if calendar.WithinOneEdit(runes, w.runes) {
 				return true
 			}
 		}
 	}
 	return false
-}
-
-// withinOneEdit: a and b differ by at most one rune inserted, deleted or
-// replaced, as a fuzzy query of fuzziness 1 finds them.
-func withinOneEdit(a, b []rune) bool {
-	if len(a) < len(b) {
-		a, b = b, a
-	}
-	if len(a)-len(b) > 1 {
-		return false
-	}
-	i := 0
-	for i < len(b) && a[i] == b[i] {
-		i++
-	}
-	if len(a) == len(b) {
-		return slices.Equal(a[i+min(1, len(a)-i):], b[i+min(1, len(b)-i):])
-	}
-	return slices.Equal(a[i+1:], b[i:])
 }
 
 // merged sorts spans and joins those that overlap (a spaceless run's pairs).
