@@ -148,7 +148,7 @@ func (s *Synonyms) Create(ctx context.Context, caller Caller, in SynonymInput) (
 }
 
 // Update changes the fields sent (a compare-and-swap on the group's
-// revision, through the one loop of writes).
+// revision, through the one loop of writes: editRecord).
 func (s *Synonyms) Update(ctx context.Context, caller Caller, id int64, in SynonymInput) (*SynonymView, error) {
 	g, err := s.load(ctx, caller, id)
 	if err != nil {
@@ -157,21 +157,9 @@ func (s *Synonyms) Update(ctx context.Context, caller Caller, id int64, in Synon
 	if err := applySynonym(&calendar.Synonym{Root: g.Root, Words: g.Words}, in); err != nil { // checked once, before the write
 		return nil, err
 	}
-	repo := s.store.Synonyms()
-	out, err := casLoop(ctx, g, func() (*calendar.Synonym, error) { return repo.Get(ctx, id) }, func(cur *calendar.Synonym) error {
-		if err := caller.Expect.holds(cur.Seq, time.Time{}); err != nil {
-			return err
-		}
-		next := &calendar.Synonym{ID: cur.ID, Seq: cur.Seq, Root: cur.Root, Words: slices.Clone(cur.Words)}
-		if err := applySynonym(next, in); err != nil {
-			return err
-		}
-		if err := repo.Update(ctx, next); err != nil {
-			return err
-		}
-		*cur = *next
-		return nil
-	})
+	err = editRecord(ctx, s.store.Synonyms(), g, caller.Expect, func(cur *calendar.Synonym) *calendar.Synonym {
+		return &calendar.Synonym{ID: cur.ID, Seq: cur.Seq, Root: cur.Root, Words: slices.Clone(cur.Words)}
+	}, func(next *calendar.Synonym) error { return applySynonym(next, in) })
 	if errors.Is(err, calendar.ErrNotFound) {
 		return nil, errSynonymMissing()
 	}
@@ -179,7 +167,7 @@ func (s *Synonyms) Update(ctx context.Context, caller Caller, id int64, in Synon
 		return nil, err
 	}
 	s.forget()
-	v := synonymView(out)
+	v := synonymView(g)
 	return &v, nil
 }
 
@@ -189,13 +177,7 @@ func (s *Synonyms) Delete(ctx context.Context, caller Caller, id int64) (*Delete
 	if err != nil {
 		return nil, err
 	}
-	repo := s.store.Synonyms()
-	out, err := casLoop(ctx, g, func() (*calendar.Synonym, error) { return repo.Get(ctx, id) }, func(cur *calendar.Synonym) error {
-		if err := caller.Expect.holds(cur.Seq, time.Time{}); err != nil {
-			return err
-		}
-		return repo.Delete(ctx, cur.ID, cur.Seq)
-	})
+	out, err := discardRecord(ctx, s.store.Synonyms(), g, caller.Expect)
 	if errors.Is(err, calendar.ErrNotFound) {
 		return nil, errSynonymMissing()
 	}

@@ -374,17 +374,26 @@ func editGuard(ctx context.Context, guards calendar.Repo[*calendar.Guard], g *ca
 	return err
 }
 
-// editWebhook applies change to a subscription as stored (a compare-and-swap,
-// again on a newer state after a lost race: its owner's edit and the
-// dispatcher's progress both go through here, each changing only its own
-// fields); w is left as last read or written.
-func (s *Webhooks) editWebhook(ctx context.Context, w *calendar.Webhook, expect Precondition, change func(*calendar.Webhook) error) error {
-	repo := s.store.Webhooks()
-	out, err := casLoop(ctx, w, func() (*calendar.Webhook, error) { return repo.Get(ctx, w.ID) }, func(cur *calendar.Webhook) error {
-		if err := expect.holds(cur.Seq, time.Time{}); err != nil {
+// record is a stored record type whose value a write copies (a pointer to
+// U that is a calendar.Document).
+type record[U any] interface {
+	*U
+	calendar.Document
+}
+
+// editRecord applies change to a record of repo as stored: a
+// compare-and-swap, again on a newer state after a lost race, of a copy
+// (clone) so that a refused change leaves the record as read; errUnchanged
+// writes nothing; expect is checked against each state's revision. rec is
+// left as last read or written. The records the app's services keep beside
+// posts, terms and users (subscriptions, import sources and items) are all
+// written so, each changing only its own fields.
+func editRecord[U any, T record[U]](ctx context.Context, repo calendar.Repo[T], rec T, expect Precondition, clone func(T) T, change func(T) error) error {
+	out, err := casLoop(ctx, rec, func() (T, error) { return repo.Get(ctx, rec.DocID()) }, func(cur T) error {
+		if err := expect.holds(cur.DocSeq(), time.Time{}); err != nil {
 			return err
 		}
-		next := cloneWebhook(cur)
+		next := clone(cur)
 		switch err := change(next); {
 		case errors.Is(err, errUnchanged):
 			return nil
@@ -397,22 +406,33 @@ func (s *Webhooks) editWebhook(ctx context.Context, w *calendar.Webhook, expect 
 		*cur = *next
 		return nil
 	})
-	if out != w {
-		*w = *out
+	if out != rec {
+		*rec = *out
 	}
-	return webhookGone(err)
+	return err
 }
 
-// discardWebhook deletes a subscription for good (a compare-and-swap, again
-// on a newer state after a lost race) and answers it as last stored.
-func (s *Webhooks) discardWebhook(ctx context.Context, w *calendar.Webhook, expect Precondition) (*calendar.Webhook, error) {
-	repo := s.store.Webhooks()
-	out, err := casLoop(ctx, w, func() (*calendar.Webhook, error) { return repo.Get(ctx, w.ID) }, func(cur *calendar.Webhook) error {
-		if err := expect.holds(cur.Seq, time.Time{}); err != nil {
+// discardRecord deletes a record of repo for good (a compare-and-swap,
+// again on a newer state after a lost race) and answers it as last stored.
+func discardRecord[T calendar.Document](ctx context.Context, repo calendar.Repo[T], rec T, expect Precondition) (T, error) {
+	return casLoop(ctx, rec, func() (T, error) { return repo.Get(ctx, rec.DocID()) }, func(cur T) error {
+		if err := expect.holds(cur.DocSeq(), time.Time{}); err != nil {
 			return err
 		}
-		return repo.Delete(ctx, cur.ID, cur.Seq)
+		return repo.Delete(ctx, cur.DocID(), cur.DocSeq())
 	})
+}
+
+// editWebhook applies change to a subscription as stored (editRecord: its
+// owner's edit and the dispatcher's progress both go through here).
+func (s *Webhooks) editWebhook(ctx context.Context, w *calendar.Webhook, expect Precondition, change func(*calendar.Webhook) error) error {
+	return webhookGone(editRecord(ctx, s.store.Webhooks(), w, expect, cloneWebhook, change))
+}
+
+// discardWebhook deletes a subscription for good and answers it as last
+// stored.
+func (s *Webhooks) discardWebhook(ctx context.Context, w *calendar.Webhook, expect Precondition) (*calendar.Webhook, error) {
+	out, err := discardRecord(ctx, s.store.Webhooks(), w, expect)
 	return out, webhookGone(err)
 }
 
@@ -438,70 +458,25 @@ func cloneWebhook(w *calendar.Webhook) *calendar.Webhook {
 	return &c
 }
 
-// editImport applies change to an import source as stored (a
-// compare-and-swap, again on a newer state after a lost race: its manager's
-// edit and a run's progress both go through here, each changing only its
-// own fields); src is left as last read or written.
+// editImport applies change to an import source as stored (editRecord:
+// its manager's edit and a run's progress both go through here).
 func (s *Imports) editImport(ctx context.Context, src *calendar.ImportSource, expect Precondition, change func(*calendar.ImportSource) error) error {
-	repo := s.store.Imports()
-	out, err := casLoop(ctx, src, func() (*calendar.ImportSource, error) { return repo.Get(ctx, src.ID) }, func(cur *calendar.ImportSource) error {
-		if err := expect.holds(cur.Seq, time.Time{}); err != nil {
-			return err
-		}
-		next := cloneImport(cur)
-		switch err := change(next); {
-		case errors.Is(err, errUnchanged):
-			return nil
-		case err != nil:
-			return err
-		}
-		if err := repo.Update(ctx, next); err != nil {
-			return err
-		}
-		*cur = *next
-		return nil
-	})
-	if out != src {
-		*src = *out
-	}
-	return importGone(err)
+	return importGone(editRecord(ctx, s.store.Imports(), src, expect, cloneImport, change))
 }
 
-// discardImport deletes a source for good (a compare-and-swap, again on a
-// newer state after a lost race) and answers it as last stored.
+// discardImport deletes a source for good and answers it as last stored.
 func (s *Imports) discardImport(ctx context.Context, src *calendar.ImportSource, expect Precondition) (*calendar.ImportSource, error) {
-	repo := s.store.Imports()
-	out, err := casLoop(ctx, src, func() (*calendar.ImportSource, error) { return repo.Get(ctx, src.ID) }, func(cur *calendar.ImportSource) error {
-		if err := expect.holds(cur.Seq, time.Time{}); err != nil {
-			return err
-		}
-		return repo.Delete(ctx, cur.ID, cur.Seq)
-	})
+	out, err := discardRecord(ctx, s.store.Imports(), src, expect)
 	return out, importGone(err)
 }
 
-// editImportItem applies change to what an item of a source became (a
-// compare-and-swap, again on a newer state after a lost race).
+// editImportItem applies change to what an item of a source became
+// (editRecord; an item has no reference fields to copy).
 func (s *Imports) editImportItem(ctx context.Context, it *calendar.ImportItem, change func(*calendar.ImportItem) error) error {
-	repo := s.store.ImportItems()
-	out, err := casLoop(ctx, it, func() (*calendar.ImportItem, error) { return repo.Get(ctx, it.ID) }, func(cur *calendar.ImportItem) error {
+	return editRecord(ctx, s.store.ImportItems(), it, Precondition{}, func(cur *calendar.ImportItem) *calendar.ImportItem {
 		next := *cur
-		switch err := change(&next); {
-		case errors.Is(err, errUnchanged):
-			return nil
-		case err != nil:
-			return err
-		}
-		if err := repo.Update(ctx, &next); err != nil {
-			return err
-		}
-		*cur = next
-		return nil
-	})
-	if out != it {
-		*it = *out
-	}
-	return err
+		return &next
+	}, change)
 }
 
 // importGone is the answer for a source deleted during a write.
