@@ -469,6 +469,7 @@ var limitsRows = []limitsRow{
 		{4, "maxLength", []string{"POST /vendor/admin/v1/imports description"}}, {5, "maxLength", []string{"POST /vendor/admin/v1/imports file"}}}},
 	{"custom fields", []limitsBound{{2, "maxLength", []string{"POST /vendor/admin/v1/fields key"}}, {3, "maxLength", []string{"POST /vendor/admin/v1/fields label"}},
 		{4, "maxItems", []string{"POST /vendor/admin/v1/fields options"}}, {9, "maxItems", []string{"POST /events custom_fields", "POST /venues custom_fields", "POST /organizers custom_fields"}}}},
+	{"`cf[...]` filters of a list", []limitsBound{{0, "maxItems", []string{"GET /events cf"}}}},
 	{"`event_status_reason`", []limitsBound{{0, "maxLength", []string{"POST /events event_status_reason"}}}},
 	{"webhooks", []limitsBound{{3, "maxLength", []string{"* url"}}, {4, "maxLength", []string{"* filter"}}, {6, "maxItems", []string{"* types"}}}},
 	{"post password", []limitsBound{{0, "maxLength", []string{"POST /events password", "POST /venues password", "POST /organizers password"}}}},
