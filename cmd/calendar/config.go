@@ -38,6 +38,7 @@ type Config struct {
 	MaxUpload     int64
 	UploadMemory  int64
 	SeriesQuota   int
+	SearchBudget  time.Duration
 	Sideload      bool
 	// Languages are those the index stems in, the site's first.
 	Languages []string
@@ -97,6 +98,7 @@ var settings = []setting{
 	{"CALENDAR_METRICS_TOKEN", "metrics-token", "", "when set, /metrics asks for it as a Bearer credential"},
 	{"CALENDAR_CORS_ORIGINS", "cors-origins", "", "comma-separated origins (https://example.org) browsers may call the API from; empty: any, as WordPress"},
 	{"CALENDAR_MAX_UPLOAD", "max-upload", "10MiB", "largest image the media library takes: bytes, or with KiB or MiB"},
+	{"CALENDAR_SEARCH_BUDGET", "search-budget", "5s", "how long one index search may take before it is answered 503 search_timeout, 100ms to 10m"},
 	{"CALENDAR_SERIES_QUOTA", "series-quota", "5000", "occurrences one account's series writes may make an hour (administrators: no bound); 0: no bound"},
 	{"CALENDAR_UPLOAD_MEMORY", "upload-memory", strconv.Itoa(gc.DefaultUploadMemory>>20) + "MiB", "memory processing uploads may take at once, and so the most one image may need (about 39 megapixels for a photo at 384MiB): bytes, or with KiB or MiB"},
 	{"CALENDAR_SIDELOAD_IMAGES", "sideload-images", "false", "true: an image URL of another site is fetched once into the media library (public addresses only)"},
@@ -211,6 +213,9 @@ func (c *Config) check(get func(env string) string) error {
 	}
 	if c.MaxUpload, err = byteSize(get("CALENDAR_MAX_UPLOAD")); err != nil || c.MaxUpload < 1<<10 || c.MaxUpload > 1<<30 {
 		return fail("CALENDAR_MAX_UPLOAD", "want a size from 1KiB to 1024MiB (bytes, or with KiB or MiB), got %q", get("CALENDAR_MAX_UPLOAD"))
+	}
+	if c.SearchBudget, err = time.ParseDuration(get("CALENDAR_SEARCH_BUDGET")); err != nil || c.SearchBudget < 100*time.Millisecond || c.SearchBudget > 10*time.Minute {
+		return fail("CALENDAR_SEARCH_BUDGET", "want a duration from 100ms to 10m, got %q", get("CALENDAR_SEARCH_BUDGET"))
 	}
 	if c.SeriesQuota, err = strconv.Atoi(get("CALENDAR_SERIES_QUOTA")); err != nil || c.SeriesQuota < 0 {
 		return fail("CALENDAR_SERIES_QUOTA", "want a whole number, 0 or more, got %q", get("CALENDAR_SERIES_QUOTA"))

@@ -59,7 +59,7 @@ func startChild(t *testing.T, dir, addr string, env ...string) *child {
 	c := &child{addr: addr, logs: &syncWriter{b: &strings.Builder{}}}
 	c.cmd = exec.Command(os.Args[0], "-test.run=^$")
 	c.cmd.Env = append(append(os.Environ(), "CALENDAR_TEST_CHILD=1", "CALENDAR_ADDR="+addr, "CALENDAR_DATA_DIR="+dir,
-		"CALENDAR_ADMIN_PASSWORD="+childPassword), env...)
+		"CALENDAR_ADMIN_PASSWORD="+childPassword, slowMachineSearchBudget), env...)
 	c.cmd.Stderr = c.logs
 	if err := c.cmd.Start(); err != nil {
 		t.Fatal(err)

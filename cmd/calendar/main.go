@@ -111,7 +111,7 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 
 	egress := controllers.NewEgress(cfg.OutboundAllowed) // every request the service makes
 	settings := app.Settings{SiteURL: cfg.SiteURL, SiteName: cfg.SiteName, TimeZone: cfg.TimeZone, PerPage: cfg.PerPage, MaxUpload: cfg.MaxUpload, UploadMemory: cfg.UploadMemory,
-		SeriesQuota: seriesQuota(cfg.SeriesQuota), OnReindex: logReindex(logger, idx, versionsOf(cfg)), Languages: cfg.Languages}
+		SeriesQuota: seriesQuota(cfg.SeriesQuota), SearchBudget: cfg.SearchBudget, OnReindex: logReindex(logger, idx, versionsOf(cfg)), Languages: cfg.Languages}
 	if cfg.Sideload {
 		settings.Sideload = controllers.NewSideloader(sideloadTimeout, egress)
 	}

@@ -165,3 +165,19 @@ func TestAStopAskedWhileStartingIsACleanStop(t *testing.T) {
 		t.Errorf("no line saying the start was stopped:\n%s", logs.String())
 	}
 }
+
+func TestTheSearchBudgetIsASettingWithinBounds(t *testing.T) {
+	t.Parallel()
+	for value, want := range map[string]string{"": "5s", "250ms": "250ms", "2m": "2m0s"} {
+		c, err := loadConfig(nil, env(map[string]string{"CALENDAR_SEARCH_BUDGET": value}), io.Discard)
+		if err != nil || c.SearchBudget.String() != want {
+			t.Errorf("%q: budget %v, %v; want %s", value, c.SearchBudget, err, want)
+		}
+	}
+	for _, bad := range []string{"99ms", "11m", "soon", "-1s"} {
+		_, err := loadConfig(nil, env(map[string]string{"CALENDAR_SEARCH_BUDGET": bad}), io.Discard)
+		if err == nil || !strings.Contains(err.Error(), "CALENDAR_SEARCH_BUDGET: want a duration from 100ms to 10m") {
+			t.Errorf("%q: %v", bad, err)
+		}
+	}
+}
