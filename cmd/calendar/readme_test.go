@@ -47,6 +47,10 @@ func TestTheREADMEExamplesRunInOrderOnAFreshStart(t *testing.T) {
 		}
 	}
 	// What each example's comment promises, by a part of its command.
+	// What the answers shown beside the commands say.
+	checkSampleAnswers(t, slices.Concat(sampleAnswers(t, "../../README.md", "## First steps"),
+		sampleAnswers(t, "../../docs/api.md", "# API guide"), sampleAnswers(t, "../../docs/frontend.md", "# Front-end guide")),
+		commands, outputs, strings.NewReplacer("127.0.0.1:8080", addr))
 	checkPromises(t, "README or guide example", commands, outputs, []promise{
 		{"curl -s $API                                   #", `"namespace":"vendor/events/v1"`},
 		{`"$API/events?per_page=1"               #`, `"title":"Jazz night"`},
@@ -178,6 +182,20 @@ func TestTheREADMEReadsInTenMinutes(t *testing.T) {
 		}
 		at += i + len(heading)
 	}
+	intro, _, _ := strings.Cut(readme, "\n## ")
+	if !strings.Contains(intro, " is for ") {
+		t.Error("the README does not say, before its first section, who the service is for")
+	}
+	firstSteps := section(readme, "\n## First steps\n")
+	if !strings.Contains(firstSteps, "```json\n") {
+		t.Error("the README's first steps show no sample answer (a json block)")
+	}
+	next := section(readme, "\n## Where to go next\n")
+	for _, guide := range []string{"docs/api.md", "docs/frontend.md", "docs/limits.md", "docs/operations.md"} {
+		if !regexp.MustCompile(`(?m)^\|.*\]\(` + regexp.QuoteMeta(guide) + `\)`).MatchString(next) {
+			t.Errorf("the README's table of where to go next has no row linking %s", guide)
+		}
+	}
 	if !regexp.MustCompile("```sh\ngo run \\./cmd/calendar +#[^\n]*\ngo test -race [^\n]*\\./\\.\\.\\.[^\n]*\n```").MatchString(readme) {
 		t.Error("the README does not give the two commands, running the service and the whole suite, in one block")
 	}
@@ -304,23 +322,117 @@ func shellCommands(t *testing.T, path, from string, atLeast int) []string {
 		if strings.Contains(block[1], "go run") || strings.Contains(block[1], "docker") {
 			continue
 		}
-		var command string
-		for _, line := range strings.Split(block[1], "\n") {
-			command += line + "\n"
-			if strings.HasSuffix(line, "\\") || strings.Count(command, "'")%2 == 1 {
-				continue // continued, or inside a quoted string
-			}
-			if strings.TrimSpace(command) != "" && !strings.HasPrefix(strings.TrimSpace(command), "#") {
-				commands = append(commands, strings.TrimSuffix(command, "\n"))
-			}
-			command = ""
-		}
-		if strings.TrimSpace(command) != "" {
-			t.Fatalf("%s: a command runs past the end of its block (a quote left open?):\n%s", path, command)
-		}
+		commands = append(commands, blockCommands(t, path, block[1])...)
 	}
 	if len(commands) < atLeast {
 		t.Fatalf("only %d commands found in %s", len(commands), path)
 	}
 	return commands
+}
+
+// blockCommands are the commands of one sh block (of the document at
+// path), continued lines joined, comment lines left out.
+func blockCommands(t *testing.T, path, block string) []string {
+	t.Helper()
+	var commands []string
+	var command string
+	for _, line := range strings.Split(block, "\n") {
+		command += line + "\n"
+		if strings.HasSuffix(line, "\\") || strings.Count(command, "'")%2 == 1 {
+			continue // continued, or inside a quoted string
+		}
+		if strings.TrimSpace(command) != "" && !strings.HasPrefix(strings.TrimSpace(command), "#") {
+			commands = append(commands, strings.TrimSuffix(command, "\n"))
+		}
+		command = ""
+	}
+	if strings.TrimSpace(command) != "" {
+		t.Fatalf("%s: a command runs past the end of its block (a quote left open?):\n%s", path, command)
+	}
+	return commands
+}
+
+// sampleAnswer is an answer a document shows in a json block: a part of
+// what the command before it (the last of the sh block before it) answers.
+type sampleAnswer struct{ command, json string }
+
+// sampleAnswers are a document's json blocks after the heading from, each
+// with the command it answers.
+func sampleAnswers(t *testing.T, path, from string) []sampleAnswer {
+	t.Helper()
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, text, _ := strings.Cut(string(raw), from)
+	var samples []sampleAnswer
+	var last string
+	for _, block := range regexp.MustCompile("(?s)```(sh|json)\n(.*?)```").FindAllStringSubmatch(text, -1) {
+		if block[1] == "sh" {
+			if commands := blockCommands(t, path, block[2]); len(commands) > 0 {
+				last = commands[len(commands)-1]
+			}
+			continue
+		}
+		if last == "" {
+			t.Fatalf("%s: a json block answers no command before it:\n%s", path, block[2])
+		}
+		samples = append(samples, sampleAnswer{last, block[2]})
+	}
+	return samples
+}
+
+var (
+	samplePair = regexp.MustCompile(`"([^"]+)":\s*("(?:[^"\\]|\\.)*"|-?[0-9]+(?:\.[0-9]+)?|true|false|null)`)
+	sampleDate = regexp.MustCompile(`[0-9]{4}-[0-9]{2}-[0-9]{2}`)
+)
+
+// checkSampleAnswers checks that the output of the command each sample
+// answers has every member of the sample with a plain value ("key": value,
+// as the service writes it, without spaces; a date any day, as the examples
+// make their events tomorrow), the document's address replaced by the
+// test's.
+func checkSampleAnswers(t *testing.T, samples []sampleAnswer, commands []string, outputs map[int]string, local *strings.Replacer) {
+	t.Helper()
+	for _, sample := range samples {
+		i := slices.Index(commands, sample.command)
+		if i < 0 {
+			t.Errorf("the sample answer of a command that is not run:\n%s", sample.command)
+			continue
+		}
+		pairs := samplePair.FindAllStringSubmatch(sample.json, -1)
+		if len(pairs) == 0 {
+			t.Errorf("a sample answer of %s shows no member with a value:\n%s", sample.command, sample.json)
+		}
+		for _, pair := range pairs {
+			member := local.Replace(`"` + pair[1] + `":` + pair[2])
+			pattern := sampleDate.ReplaceAllString(regexp.QuoteMeta(member), `[0-9]{4}-[0-9]{2}-[0-9]{2}`)
+			if !regexp.MustCompile(pattern).MatchString(outputs[i]) {
+				t.Errorf("%s\nanswers no %s, which its sample shows:\n%s", sample.command, member, outputs[i])
+			}
+		}
+	}
+}
+
+// section is the text of a document from the heading on, to the next
+// heading of its level or above outside code blocks ("" when it has none).
+func section(doc, heading string) string {
+	_, rest, ok := strings.Cut(doc, heading)
+	if !ok {
+		return ""
+	}
+	level := strings.Index(strings.TrimLeft(heading, "\n"), " ")
+	var text strings.Builder
+	inCode := false
+	for _, line := range strings.SplitAfter(rest, "\n") {
+		if strings.HasPrefix(line, "```") {
+			inCode = !inCode
+		}
+		hashes := len(line) - len(strings.TrimLeft(line, "#"))
+		if !inCode && hashes > 0 && hashes <= level && strings.HasPrefix(line[hashes:], " ") {
+			break
+		}
+		text.WriteString(line)
+	}
+	return text.String()
 }

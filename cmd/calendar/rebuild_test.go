@@ -97,6 +97,40 @@ func TestARebuildsFirstLogLineSaysItsCauseAndWhatAnswersMeanwhile(t *testing.T) 
 			}
 		}
 	})
+
+	// calendar reindex reads the service's settings (its environment, and
+	// the flags the service takes): run with them, its index is the one the
+	// next start opens, which builds nothing.
+	t.Run("calendar reindex with the service's settings, then a start", func(t *testing.T) {
+		t.Parallel()
+		for name, args := range map[string][]string{"from the environment": nil, "from the flags": {"-languages", "fr,de"}} {
+			t.Run(name, func(t *testing.T) {
+				t.Parallel()
+				settings := map[string]string{"CALENDAR_DATA_DIR": t.TempDir(), "CALENDAR_ADMIN_PASSWORD": childPassword}
+				indexAs(this, []string{"fr"})(t, settings["CALENDAR_DATA_DIR"]) // a service that stemmed in French alone left it
+				if args == nil {
+					settings["CALENDAR_LANGUAGES"] = "fr,de"
+				}
+				var reindexed strings.Builder
+				if err := reindex(context.Background(), args, env(settings), &reindexed); err != nil {
+					t.Fatal(err)
+				}
+				want := fmt.Sprintf(`"cause":"requested","why":"calendar reindex","from_version":%d,"to_version":%d,"from_languages":"fr","to_languages":"fr,de"`, this.Mapping, this.Mapping)
+				if !strings.Contains(reindexed.String(), want) {
+					t.Errorf("no %s in calendar reindex's logs:\n%s", want, reindexed.String())
+				}
+				settings["CALENDAR_LANGUAGES"] = "fr,de"
+				logs := &syncWriter{b: &strings.Builder{}}
+				_, stop := serveInProcess(t, settings, logs)
+				if err := stop(); err != nil {
+					t.Fatal(err)
+				}
+				if line := lineStarting(logs.String(), "building"); line != "" {
+					t.Errorf("the start after calendar reindex rebuilt the index:\n%s", line)
+				}
+			})
+		}
+	})
 }
 
 // indexAs leaves an index of those versions, stemming in languages, in a
