@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"errors"
+	"fmt"
 	"runtime"
 	"testing"
 	"time"
@@ -73,15 +74,29 @@ func (h heldIndex) SearchPosts(ctx context.Context, q calendar.PostQuery) (calen
 // slots but one, so a signed-in caller's search starts while an anonymous
 // flood holds theirs; a freed slot goes to the visitor who has not searched
 // lately, ahead of the searches an address that searches without pause
-// queued before.
+// queued before. An IPv6 client is counted by its /64, as every bound on
+// addresses counts it: sending each search from another address of its
+// network does not make it a searcher who has not searched.
 func TestSearchSlotsGoFirstToWhoSearchedLeast(t *testing.T) {
+	for _, flooder := range []struct {
+		name string
+		from func(search int) string
+	}{
+		{"from one address", func(int) string { return "192.0.2.1" }},
+		{"from a new address of one IPv6 /64 each time", func(search int) string { return fmt.Sprintf("2001:db8:1:2::%x", search+1) }},
+	} {
+		t.Run(flooder.name, func(t *testing.T) { searchSlotsGoFirstToWhoSearchedLeast(t, flooder.from) })
+	}
+}
+
+func searchSlotsGoFirstToWhoSearchedLeast(t *testing.T, flooderAt func(search int) string) {
 	held := heldIndex{Index: stuckIndex{}, started: make(chan string), release: map[string]chan struct{}{}}
 	for _, w := range []string{"a", "b", "c", "d", "visitor", "editor"} {
 		held.release[w] = make(chan struct{})
 	}
 	b := newBudgetedIndexOf(held, time.Minute, 2)
 	ctx := context.Background()
-	flooder := searchingAs(ctx, Caller{Client: "192.0.2.1"})
+	flooder := func(search int) context.Context { return searchingAs(ctx, Caller{Client: flooderAt(search)}) }
 	searched := make(chan string, 6)
 	search := func(ctx context.Context, word string) {
 		go func() {
@@ -104,16 +119,16 @@ func TestSearchSlotsGoFirstToWhoSearchedLeast(t *testing.T) {
 			}
 		}
 	}
-	search(flooder, "a")
+	search(flooder(0), "a")
 	<-held.started
 	close(held.release["a"])
 	<-searched // the flooder has searched
-	for _, w := range []string{"b", "c", "d"} {
-		search(flooder, w)
+	for i, w := range []string{"b", "c", "d"} {
+		search(flooder(1+i), w)
 	}
 	first := <-held.started
-	waiting(2) // the anonymous share is one slot
-	search(searchingAs(ctx, Caller{Client: "198.51.100.7"}), "visitor")
+	waiting(2)                                                             // the anonymous share is one slot
+	search(searchingAs(ctx, Caller{Client: "2001:db8:1:3::7"}), "visitor") // the next /64
 	waiting(3)
 	search(searchingAs(ctx, Caller{User: &calendar.User{ID: 5}}), "editor")
 	if got := <-held.started; got != "editor" {

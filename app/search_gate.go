@@ -8,13 +8,14 @@ import (
 	"time"
 
 	"calendar/app/lru"
+	"calendar/app/throttle"
 )
 
 // The turns of text searches. There is one slot per core; anonymous callers
 // together hold at most all of them but one (anonymousSlots), so that however
 // many anonymous clients search, signed-in callers find a slot. A freed
 // slot goes to the waiting search whose searcher (an account, or an
-// anonymous client's address: searcherOf) has used the slots least lately:
+// anonymous client's address, an IPv6 one's /64: searcherOf) has used the slots least lately:
 // each search's time in its slot, plus a millisecond (many quick searches
 // weigh too), counts against its searcher and halves every second. A visitor
 // who searches now and then is so served next, ahead of clients that search
@@ -154,12 +155,15 @@ type searcher struct {
 }
 
 // searcherOf is the searcher of a caller: a signed-in one by account, an
-// anonymous one by address (the client's: Caller.Client).
+// anonymous one by address (the client's: Caller.Client), keyed as every
+// bound on addresses keys it (an IPv6 one by its /64), so that a client
+// that sends each search from another address of its network is still one
+// searcher, not a new one who has used nothing.
 func searcherOf(c Caller) searcher {
 	if c.User != nil {
 		return searcher{key: "user " + strconv.FormatInt(c.User.ID, 10)}
 	}
-	return searcher{key: "address " + c.Client, anonymous: true}
+	return searcher{key: "address " + throttle.AddressKey(c.Client), anonymous: true}
 }
 
 type searcherContextKey struct{}
