@@ -24,8 +24,8 @@ func TestARestSourcesSeriesIsOneItemWithItsRules(t *testing.T) {
 	weekly := `,"recurrence":["RRULE:FREQ=WEEKLY;COUNT=3"]`
 	f.set(api+"?start_date=2030-06-05", `{"events":[`+strings.Join([]string{
 		event("1", "0", "05", weekly), event("2", "1", "12", ""), // a series and its occurrence
-		event("4", "3", "10", ""),                                // an occurrence of a series begun before the window
-		event("6", "5", "11", ""),                                // an occurrence whose series says no rules
+		event("4", "3", "10", ""), // an occurrence of a series begun before the window
+		event("6", "5", "11", ""), // an occurrence whose series says no rules
 	}, ",")+`]}`)
 	f.set(api+"/3", event("3", "0", "03", weekly))
 	f.set(api+"/5", event("5", "0", "04", ""))
