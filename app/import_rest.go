@@ -17,8 +17,11 @@ import (
 // or this service's vendor/events/v1 (the URL's query string is its filter),
 // followed page by page (next_rest_url, on the same host) within the run's
 // pages and items. Each event is an item by its global_id, its venue and
-// organizers by theirs; a series there is its occurrences, each an event
-// of its own here.
+// organizers by theirs. A series there that says its rules (this
+// service's answer: recurrence on the series, post_parent on each
+// occurrence) is one series here, its occurrences made by its rules
+// (restSeries); the plugin's answer says no rules, so its occurrences stay
+// events of their own.
 
 // restPage is what a page of the events list says that an import reads.
 type restPage struct {
@@ -47,6 +50,10 @@ type restEvent struct {
 	Venue       json.RawMessage `json:"venue"`
 	Organizer   json.RawMessage `json:"organizer"`
 	EventStatus string          `json:"event_status"`
+	// Recurrence are a series' rules, PostParent an occurrence's series
+	// (this service's answer; the plugin's gives post_parent alone).
+	Recurrence []string `json:"recurrence"`
+	PostParent int64    `json:"post_parent"`
 }
 
 type restTerm struct {
@@ -77,29 +84,23 @@ func (s *Imports) readRest(ctx context.Context, src *calendar.ImportSource) ([]i
 	if err != nil {
 		return nil, err
 	}
-	var items []importItem
-	next, pages := src.URL, 0
-	var budget int64 = s.settings.Limits.FetchBytes
+	var events []restEvent
+	next := src.URL
+	fetch := &restFetch{Imports: s, pages: s.settings.Limits.Pages, bytes: s.settings.Limits.FetchBytes}
 	for next != "" {
-		if pages++; pages > s.settings.Limits.Pages {
-			return nil, fmt.Errorf("%w: more than %d pages", errICalTooLarge, s.settings.Limits.Pages)
-		}
-		f, err := s.settings.Fetcher.FetchSource(ctx, next, FetchConditions{Accept: acceptOf("rest")}, budget)
+		body, err := fetch.get(ctx, next)
 		if err != nil {
 			return nil, err
 		}
-		if budget -= int64(len(f.Body)); budget <= 0 {
-			return nil, fmt.Errorf("%w: more than %d bytes in all", ErrFetchTooLarge, s.settings.Limits.FetchBytes)
-		}
 		var page restPage
-		if err := json.Unmarshal(f.Body, &page); err != nil {
-			return nil, fmt.Errorf("page %d is not an events list: %v", pages, err)
+		if err := json.Unmarshal(body, &page); err != nil {
+			return nil, fmt.Errorf("page %d is not an events list: %v", s.settings.Limits.Pages-fetch.pages, err)
 		}
 		for _, e := range page.Events {
-			if len(items) >= s.settings.Limits.Items {
+			if len(events) >= s.settings.Limits.Items {
 				return nil, fmt.Errorf("%w: more than %s events", errICalTooLarge, calendar.Thousands(int64(s.settings.Limits.Items)))
 			}
-			items = append(items, restItem(e))
+			events = append(events, e)
 		}
 		next = ""
 		if page.NextRestURL != "" && len(page.Events) > 0 {
@@ -110,14 +111,86 @@ func (s *Imports) readRest(ctx context.Context, src *calendar.ImportSource) ([]i
 			next = u.String()
 		}
 	}
+	events = s.restSeries(ctx, fetch, first, events)
+	items := make([]importItem, 0, len(events))
+	for _, e := range events {
+		items = append(items, restItem(e))
+	}
 	return items, nil
+}
+
+// restFetch fetches a rest source's pages within the run's pages and bytes
+// left.
+type restFetch struct {
+	*Imports
+	pages int
+	bytes int64
+}
+
+func (f *restFetch) get(ctx context.Context, url string) ([]byte, error) {
+	if f.pages--; f.pages < 0 {
+		return nil, fmt.Errorf("%w: more than %d pages", errICalTooLarge, f.settings.Limits.Pages)
+	}
+	got, err := f.settings.Fetcher.FetchSource(ctx, url, FetchConditions{Accept: acceptOf("rest")}, f.bytes)
+	if err != nil {
+		return nil, err
+	}
+	if f.bytes -= int64(len(got.Body)); f.bytes <= 0 {
+		return nil, fmt.Errorf("%w: more than %d bytes in all", ErrFetchTooLarge, f.settings.Limits.FetchBytes)
+	}
+	return got.Body, nil
+}
+
+// restSeries makes each series the source says are one (an event with
+// recurrence lines, its occurrences naming it by post_parent) one item
+// with its rules: its occurrences are made here by them, and are no items
+// of their own. A series the list did not give (it began before the list's
+// window) is read by its rest_url, as a page of the run; one that cannot be
+// read, or says no rules, leaves its occurrences events of their own. The
+// source's answer says neither which occurrences were edited there on
+// their own nor which were removed (its exclusions): those follow the
+// series' rules here.
+func (s *Imports) restSeries(ctx context.Context, fetch *restFetch, first *url.URL, events []restEvent) []restEvent {
+	series, tried := map[int64]bool{}, map[int64]bool{}
+	for _, e := range events {
+		if e.PostParent == 0 && len(e.Recurrence) > 0 {
+			series[e.ID] = true
+		}
+	}
+	for _, e := range events[:len(events):len(events)] {
+		if e.PostParent == 0 || series[e.PostParent] || tried[e.PostParent] || e.RestURL == "" {
+			continue
+		}
+		tried[e.PostParent] = true
+		u, err := first.Parse(e.RestURL)
+		if err == nil {
+			u, err = u.Parse(strconv.FormatInt(e.PostParent, 10)) // its sibling: .../events/<series>
+		}
+		if err != nil || u.Host != first.Host || (u.Scheme != "http" && u.Scheme != "https") {
+			continue
+		}
+		body, err := fetch.get(ctx, u.String())
+		var parent restEvent
+		if err != nil || json.Unmarshal(body, &parent) != nil || parent.ID != e.PostParent || parent.PostParent != 0 || len(parent.Recurrence) == 0 {
+			continue
+		}
+		series[parent.ID] = true
+		events = append(events, parent)
+	}
+	var out []restEvent
+	for _, e := range events {
+		if e.PostParent == 0 || !series[e.PostParent] {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // restItem reads an event of the list as an item.
 func restItem(e restEvent) importItem {
 	it := importItem{Key: e.GlobalID, Version: e.Modified, Title: html.UnescapeString(e.Title), Description: e.Description,
 		Start: e.StartDate, End: e.EndDate, Zone: e.Timezone, AllDay: e.AllDay, Cost: e.Cost,
-		Canceled: e.EventStatus == calendar.EventCanceled}
+		Canceled: e.EventStatus == calendar.EventCanceled, Recurrence: e.Recurrence}
 	if it.Key == "" {
 		it.Key = cmpOr(e.RestURL, strconv.FormatInt(e.ID, 10))
 	}

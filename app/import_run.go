@@ -66,9 +66,12 @@ func (s *Imports) begin(ctx context.Context, src *calendar.ImportSource, trigger
 		if cur.Running != nil && leaseLive(cur.Lease) {
 			return errImportRunning()
 		}
+		if trigger == TriggerScheduled && !isDue(cur, s.now().UTC()) {
+			return errImportNotDue
+		}
 		if cur.Running != nil { // a run whose replica stopped: it ended there
 			stopped := *cur.Running
-			stopped.Ended, stopped.Error = s.now().UTC(), "the process running it stopped"
+			stopped.Ended, stopped.Error = s.now().UTC(), errRunStopped
 			cur.Runs = keepRun(cur.Runs, stopped)
 		}
 		var last int64
@@ -97,6 +100,9 @@ func (s *Imports) begin(ctx context.Context, src *calendar.ImportSource, trigger
 	}()
 	return &run, nil
 }
+
+// errRunStopped is the error of a run its process stopped before its end.
+const errRunStopped = "the process running it stopped"
 
 func keepRun(runs []calendar.ImportRun, r calendar.ImportRun) []calendar.ImportRun {
 	runs = append([]calendar.ImportRun{r}, runs...)
@@ -153,7 +159,14 @@ func (s *Imports) carry(ctx context.Context, cancel context.CancelFunc, id int64
 	cancel()
 	<-renewed
 	run.Ended, run.Counts, run.Failed = s.now().UTC(), result.counts, result.failed
-	if err != nil {
+	stopped := err != nil && s.base.Err() != nil // this process stopping: the run is due again, wherever it runs next
+	switch {
+	case err == nil:
+	case stopped:
+		run.Error = errRunStopped
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		run.Error = fmt.Sprintf("the run went past its time limit of %s", s.settings.Limits.Time)
+	default:
 		run.Error = err.Error()
 	}
 	done := context.WithoutCancel(ctx)
@@ -168,6 +181,9 @@ func (s *Imports) carry(ctx context.Context, cancel context.CancelFunc, id int64
 		cur.Running, cur.Lease = nil, nil
 		cur.Runs = keepRun(cur.Runs, run)
 		now := s.now().UTC()
+		if stopped {
+			return nil // neither a failure nor a success: Next stands
+		}
 		if err != nil {
 			cur.Failures++
 			cur.Next = now.Add(backoff(cur.Schedule, cur.Failures))

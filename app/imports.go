@@ -265,6 +265,15 @@ func mayImport(caller Caller) error {
 	return nil
 }
 
+// Receive is asked before a body sent to the routes of sources is read (a
+// source's fields, a csv file perhaps): only from those who manage imports.
+func (s *Imports) Receive(_ context.Context, caller Caller) (release func(), err error) {
+	if err := mayImport(caller); err != nil {
+		return nil, err
+	}
+	return func() {}, nil
+}
+
 func (s *Imports) load(ctx context.Context, caller Caller, id int64) (*calendar.ImportSource, error) {
 	if err := mayImport(caller); err != nil {
 		return nil, err

@@ -177,6 +177,9 @@ func TestOnlyAdministratorsAndEditorsManageImports(t *testing.T) {
 		if (err == nil) != allowed {
 			t.Errorf("%s: %v", role, err)
 		}
+		if _, err := w.app.Imports.Receive(w.ctx, caller); (err == nil) != allowed { // the gate of a source's body, a file perhaps
+			t.Errorf("%s: the gate answered %v", role, err)
+		}
 	}
 	_, err := w.app.Imports.List(w.ctx, visitor)
 	invalid(t, err, "rest_cannot_manage_imports")

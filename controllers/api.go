@@ -65,10 +65,12 @@ type API struct {
 	cfg Config
 	// accounts resolves credentials; uploads gates the media library's
 	// uploads and files serves its files (both nil when no library is
-	// mounted); ready tells /readyz.
+	// mounted); sources gates the bodies of import sources, which may carry
+	// a csv file (nil when imports are not mounted); ready tells /readyz.
 	accounts accounts
 	uploads  uploadGate
 	files    uploadedFiles
+	sources  bodyGate
 	ready    func(context.Context) error
 	server   *fuego.Server
 	routes   []*route
@@ -108,6 +110,12 @@ type accounts interface {
 // read (app.Media): how large it may be, and room to receive it.
 type uploadGate interface {
 	MaxUpload() int64
+	bodyGate
+}
+
+// bodyGate lets a request's body be read, or refuses it, once its caller is
+// known: whether the caller may send it, and room to receive it.
+type bodyGate interface {
 	Receive(ctx context.Context, caller app.Caller) (release func(), err error)
 }
 
@@ -266,8 +274,18 @@ func (api *API) serve(w *answer, r *http.Request, bodyLimit int64, v via, overri
 			return
 		}
 		defer release()
-	} else if !overridden {
-		overrideMethodFromBody(r)
+	} else {
+		if api.isSourceBody(r) { // a source's body (a csv file, perhaps) is read once the caller may import
+			release, err := api.sources.Receive(r.Context(), app.Caller{User: info.actor})
+			if err != nil {
+				api.writeError(w, r, err)
+				return
+			}
+			defer release()
+		}
+		if !overridden {
+			overrideMethodFromBody(r)
+		}
 	}
 	r = r.WithContext(context.WithValue(r.Context(), ctxKey{}, info))
 	if r.Method == http.MethodOptions {

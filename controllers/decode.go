@@ -39,6 +39,17 @@ func (api *API) isUpload(r *http.Request) bool {
 	return api.uploads != nil && r.Method == http.MethodPost && uploadRoute.MatchString(r.URL.Path)
 }
 
+// sourcesRoute are the routes of import sources, once the request's path is
+// the route it asks for.
+var sourcesRoute = regexp.MustCompile(`^/` + regexp.QuoteMeta(AdminNamespace) + `/imports(/.*)?$`)
+
+// isSourceBody reports whether the request sends a body to the routes of
+// import sources (a source's fields, and a csv source's file), read only
+// from a caller who may import (bounded by MaxBodyBytes as any body).
+func (api *API) isSourceBody(r *http.Request) bool {
+	return api.sources != nil && hasBody(r) && sourcesRoute.MatchString(r.URL.Path)
+}
+
 // decodeValues merges the parameters of a request, first source wins: JSON body,
 // form body (urlencoded with any charset, or multipart), query string; the
 // path's values win over all of them (WordPress lets an id in the query or
@@ -48,7 +59,7 @@ func (api *API) isUpload(r *http.Request) bool {
 // array (a=1&a=2, what OpenAPI's default style sends), else its last value.
 func decodeValues(r *http.Request, path map[string]string, args []Arg) (Values, error) {
 	lists := arrayNames(args)
-	body, err := decodeBody(r, lists)
+	body, err := decodeBody(r, lists, textFileBytes(args))
 	if err != nil {
 		return nil, err
 	}
@@ -79,9 +90,22 @@ func arrayNames(args []Arg) map[string]bool {
 	return names
 }
 
+// textFileBytes is the bound of a file a route takes as its text parameter
+// "file" (a csv source's), 0 when it takes none: a form's file part is then
+// that parameter, read up to its bound.
+func textFileBytes(args []Arg) int64 {
+	for _, a := range args {
+		if a.Name == "file" && a.Type == TypeString && a.MaxBytes > 0 {
+			return int64(a.MaxBytes)
+		}
+	}
+	return 0
+}
+
 // decodeBody reads a JSON or form body; lists names the parameters a
-// repeated form key sends as a list (phpForm).
-func decodeBody(r *http.Request, lists map[string]bool) (map[string]any, error) {
+// repeated form key sends as a list (phpForm); textFile, when above 0, is
+// the bound of a form's file part read as the text parameter "file".
+func decodeBody(r *http.Request, lists map[string]bool, textFile int64) (map[string]any, error) {
 	if r.Body == nil || r.Body == http.NoBody {
 		return nil, nil
 	}
@@ -90,7 +114,7 @@ func decodeBody(r *http.Request, lists map[string]bool) (map[string]any, error) 
 	case mediaType == "application/json" || strings.HasSuffix(mediaType, "+json"):
 		return decodeJSON(r.Body)
 	case mediaType == "multipart/form-data":
-		return decodeMultipart(r, params["boundary"], lists)
+		return decodeMultipart(r, params["boundary"], lists, textFile)
 	case isWrite(r.Method) && dispositionName(r) != "":
 		return decodeRawUpload(r)
 	case (mediaType == "application/x-www-form-urlencoded" || mediaType == "") && isWrite(r.Method):
@@ -149,10 +173,12 @@ func decodeJSON(body io.Reader) (map[string]any, error) {
 
 // decodeMultipart reads a form part by part, in memory: its fields (at
 // most MaxBodyBytes together) and the first file sent as "file" (bounded
-// by the request's own limit), which only the upload route reads; other
-// files are skipped unread. Nothing is written to disk, so nothing is left
-// behind whatever the request turns out to be.
-func decodeMultipart(r *http.Request, boundary string, lists map[string]bool) (map[string]any, error) {
+// by the request's own limit), which the upload route reads as an upload
+// and a route taking its file as text (textFile above 0: its bound) as the
+// text parameter "file"; other files are skipped unread. Nothing is
+// written to disk, so nothing is left behind whatever the request turns
+// out to be.
+func decodeMultipart(r *http.Request, boundary string, lists map[string]bool, textFile int64) (map[string]any, error) {
 	if boundary == "" {
 		return nil, calendar.NewError(calendar.KindInvalid, "rest_invalid_body", "Invalid multipart body passed: no boundary.")
 	}
@@ -174,7 +200,7 @@ func decodeMultipart(r *http.Request, boundary string, lists map[string]bool) (m
 			if name != "file" || file != nil {
 				continue // not ours to read: NextPart skips it
 			}
-			data, err := readAll(part)
+			data, err := readFilePart(part, textFile)
 			if err != nil {
 				return nil, err
 			}
@@ -191,10 +217,26 @@ func decodeMultipart(r *http.Request, boundary string, lists map[string]bool) (m
 		}
 	}
 	form := phpForm(values, lists)
-	if file != nil {
+	switch {
+	case file != nil && textFile > 0:
+		form["file"] = string(file.data)
+	case file != nil:
 		form["file"] = *file
 	}
 	return form, nil
+}
+
+// readFilePart reads a form's file part: up to bound bytes when above 0
+// (413 past it, the rest unread), else as far as the request's own limit.
+func readFilePart(part io.Reader, bound int64) ([]byte, error) {
+	if bound <= 0 {
+		return readAll(part)
+	}
+	data, err := readAll(io.LimitReader(part, bound+1))
+	if err == nil && int64(len(data)) > bound {
+		return nil, errFileTooLarge(bound)
+	}
+	return data, err
 }
 
 func multipartError(err error) error {
@@ -393,7 +435,7 @@ func bodyMethod(r *http.Request) string {
 	}
 	peek := r.Clone(r.Context())
 	peek.Body = replay()
-	fields, _ := decodeBody(peek, nil)
+	fields, _ := decodeBody(peek, nil, 0)
 	method, _ := fields["_method"].(string)
 	r.Body = replay()
 	return method

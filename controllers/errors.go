@@ -77,6 +77,13 @@ func errBodyTooLarge(limit int64) *calendar.Error {
 		fmt.Sprintf("The request body is larger than the limit of %d bytes.", limit))
 }
 
+// errFileTooLarge answers a form whose file part is over its bound (the
+// media library's own code for a file too large).
+func errFileTooLarge(limit int64) *calendar.Error {
+	return calendar.NewError(calendar.KindTooLarge, "rest_upload_file_too_big",
+		fmt.Sprintf("The file is larger than the limit of %d bytes.", limit)).With("param", "file").With("max_bytes", limit)
+}
+
 // errFromFramework turns an error fuego made (a 4xx of its own) into ours.
 func errFromFramework(err error) error {
 	var withStatus fuego.ErrorWithStatus

@@ -12,6 +12,7 @@ type (
 	UploadGate           = uploadGate
 	UserService          = userService
 	ChangeFeed           = changeFeed
+	ImportService        = importService
 	Accounts             = accounts
 )
 
@@ -60,4 +61,10 @@ func NewUsersAlone(cfg Config, users Accounts, svc UserService) http.Handler {
 // NewChangesAlone is the change feed's route over feed.
 func NewChangesAlone(cfg Config, users Accounts, feed ChangeFeed) http.Handler {
 	return alone(cfg, users, EventsNamespace, func(api *API) { mountChanges(api, feed) })
+}
+
+// NewImportsAlone is the routes of import sources over svc, which also
+// gates their bodies.
+func NewImportsAlone(cfg Config, users Accounts, svc ImportService) http.Handler {
+	return alone(cfg, users, AdminNamespace, func(api *API) { mountImports(api, svc) })
 }

@@ -21,11 +21,14 @@ type importService interface {
 	Run(ctx context.Context, caller app.Caller, id int64) (*app.ImportRunView, error)
 	Runs(ctx context.Context, caller app.Caller, id int64) ([]app.ImportRunView, error)
 	Preview(ctx context.Context, caller app.Caller, id int64, in app.ImportInput) (*app.ImportPreview, error)
+	// Receive lets a body to these routes be read (bodyGate).
+	Receive(ctx context.Context, caller app.Caller) (release func(), err error)
 }
 
 // mountImports registers the sources of imported events under
 // {base_url}/vendor/admin/v1/imports.
 func mountImports(api *API, imports importService) {
+	api.sources = imports
 	const who = " Administrators and editors."
 	handle(api, AdminNamespace, []string{http.MethodGet}, "/imports", nil, func(r *Request) ([]app.ImportView, error) {
 		return imports.List(r.Context(), r.Caller)
@@ -82,16 +85,18 @@ func mountImports(api *API, imports importService) {
 
 var importIDArgs = []Arg{{Name: "id", Type: TypeInteger, Required: true, Description: "Unique identifier of the import source."}}
 
-// importArgs are the parameters of a source's create (kind and url
-// required) or update and of a preview.
+// importArgs are the parameters of a source's create (kind required; url
+// too, but for a csv source sent with its file, which the service checks)
+// or update and of a preview.
 func importArgs(create bool) []Arg {
 	return []Arg{
 		{Name: "kind", Type: TypeString, Required: create, Enum: app.ImportKinds, Example: "ical",
 			Description: "What the source is: ical (an iCalendar feed; webcal:// is read as https://), rest (another site's tribe/events/v1 or this service's vendor/events/v1 events list, its query string the filter, followed page by page), jsonld (a web page of schema.org Event objects in JSON-LD), csv (the plugin's CSV import columns, sent as file and run once; or at a url)."},
 		{Name: "file", Type: TypeString, MaxBytes: app.MaxImportFileBytes,
-			Description: "A csv source's content: a header row of the plugin's CSV import columns (Event Name, Event Start Date, Event Start Time, Event End Date, Event End Time, All Day Event, Timezone, Event Category, Event Tags, Event Venue Name, Venue Address, Venue City..., Organizer Name, Organizer Email...), then a row per event."},
-		{Name: "url", Type: TypeString, Required: create, MaxBytes: calendar.MaxURLBytes, Example: "webcal://calendar.example.org/club.ics",
-			Description: "Where the source is fetched: an absolute http(s) or webcal URL, on a public address (or in CALENDAR_OUTBOUND_ALLOWED_NETWORKS)."},
+			Description: "A csv source's content, as a text field of a JSON or form body, or as the file part \"file\" of a multipart/form-data body (beside the other fields as form fields; over " +
+				calendar.Thousands(app.MaxImportFileBytes) + " bytes: 413 rest_upload_file_too_big): a header row of the plugin's CSV import columns (Event Name, Event Start Date, Event Start Time, Event End Date, Event End Time, All Day Event, Timezone, Event Category, Event Tags, Event Venue Name, Venue Address, Venue City..., Organizer Name, Organizer Email...), then a row per event."},
+		{Name: "url", Type: TypeString, MaxBytes: calendar.MaxURLBytes, Example: "webcal://calendar.example.org/club.ics",
+			Description: "Where the source is fetched: an absolute http(s) or webcal URL, on a public address (or in CALENDAR_OUTBOUND_ALLOWED_NETWORKS). Required but for a csv source sent with its file."},
 		{Name: "schedule", Type: TypeString, Enum: app.ImportSchedules, Default: "manual", Description: "How often it runs by itself."},
 		{Name: "status", Type: TypeString, Enum: []string{calendar.StatusDraft, calendar.StatusPending, calendar.StatusPublish, calendar.StatusPrivate}, Default: calendar.StatusDraft,
 			Description: "The status of the events it creates."},

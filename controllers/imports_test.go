@@ -156,7 +156,10 @@ func TestAFeedOnLoopbackIsRefusedWithoutTheSetting(t *testing.T) {
 
 // A rest source that is a second instance of this service, read page by
 // page: a first run imports, a second changes nothing, an edit there is
-// updated, a delete there follows on_removed, an edit here is skipped.
+// updated, a delete there follows on_removed, an edit here is skipped; a
+// series there (its occurrences listed beside it) is one series here, its
+// occurrences made by its rules, and one listed without its series (begun
+// before the list's window) is read as its series.
 func TestARestSourceThatIsAnotherInstanceIsKeptInStep(t *testing.T) {
 	t.Parallel()
 	other := startService(t)
@@ -167,18 +170,33 @@ func TestARestSourceThatIsAnotherInstanceIsKeptInStep(t *testing.T) {
 			"start_date": fmt.Sprintf("2027-05-0%d 10:00", i+1), "end_date": fmt.Sprintf("2027-05-0%d 11:00", i+1), "timezone": "Europe/Paris"})
 		ids = append(ids, idOf(e))
 	}
+	other.event(map[string]any{"title": "Weekly class", "start_date": "2027-05-04 18:00", "end_date": "2027-05-04 19:00",
+		"timezone": "Europe/Paris", "recurrence": []string{"RRULE:FREQ=WEEKLY;COUNT=3"}}) // listed there as three events
 	s := importing(t, loopback)
 	created := s.do("POST", "/vendor/admin/v1/imports", asAdmin(), jsonBody(map[string]any{"kind": "rest",
 		"url": other.URL + "/vendor/events/v1/events?start_date=2027-01-01&per_page=2", "status": "publish", "on_removed": "trash"}))
 	created.expectStatus(t, http.StatusCreated)
 	id := int64(created.object(t)["id"].(float64))
-	if got := outcomes(runImport(t, s, id)); got != "created=3" {
+	if got := outcomes(runImport(t, s, id)); got != "created=4" {
 		t.Fatalf("first run: %s", got)
 	}
 	mine := map[string]map[string]any{}
+	var class []map[string]any
 	for _, e := range s.do("GET", "/vendor/events/v1/events?start_date=2027-01-01", asAdmin()).object(t)["events"].([]any) {
 		ev := e.(map[string]any)
-		mine[ev["title"].(string)] = ev
+		if mine[ev["title"].(string)] = ev; ev["title"] == "Weekly class" {
+			class = append(class, ev)
+		}
+	}
+	if len(class) != 3 || class[0]["recurrence"] == nil || class[1]["post_parent"] != class[0]["id"] || class[2]["post_parent"] != class[0]["id"] ||
+		class[2]["start_date"] != "2027-05-18 18:00:00" {
+		t.Errorf("the series here: %v", class)
+	}
+	preview := s.do("POST", "/vendor/admin/v1/imports/preview", asAdmin(), jsonBody(map[string]any{"kind": "rest",
+		"url": other.URL + "/vendor/events/v1/events?start_date=2027-05-10"})).object(t) // the class' last two, and no other
+	if items := preview["items"].([]any); len(items) != 1 || items[0].(map[string]any)["title"] != "Weekly class" ||
+		items[0].(map[string]any)["start_date"] != "2027-05-04 18:00:00" {
+		t.Errorf("occurrences listed without their series: %v", preview)
 	}
 	opening := mine["Opening"]
 	if opening == nil || opening["start_date"] != "2027-05-01 10:00:00" || opening["timezone"] != "Europe/Paris" ||
@@ -190,7 +208,7 @@ func TestARestSourceThatIsAnotherInstanceIsKeptInStep(t *testing.T) {
 	}
 
 	seq := s.do("GET", "/vendor/events/v1/changes", asAdmin()).object(t)["last_seq"]
-	if got := outcomes(runImport(t, s, id)); got != "unchanged=3" {
+	if got := outcomes(runImport(t, s, id)); got != "unchanged=4" {
 		t.Errorf("second run: %s", got)
 	}
 	if n := len(s.do("GET", "/vendor/events/v1/changes?since="+fmt.Sprint(seq), asAdmin()).object(t)["changes"].([]any)); n != 0 {
@@ -201,7 +219,7 @@ func TestARestSourceThatIsAnotherInstanceIsKeptInStep(t *testing.T) {
 	other.do("DELETE", "/vendor/events/v1/events/"+ids[1], asAdmin()).expectStatus(t, http.StatusOK)
 	other.do("POST", "/vendor/events/v1/events/"+ids[2], asAdmin(), jsonBody(map[string]any{"title": "Closing party"})).expectStatus(t, http.StatusOK)
 	s.do("POST", "/vendor/events/v1/events/"+idOf(mine["Closing"]), asAdmin(), jsonBody(map[string]any{"title": "Our closing"})).expectStatus(t, http.StatusOK)
-	if got := outcomes(runImport(t, s, id)); got != "updated=1 skipped=1 removed=1" {
+	if got := outcomes(runImport(t, s, id)); got != "updated=1 unchanged=1 skipped=1 removed=1" {
 		t.Errorf("after edits there and here: %s", got)
 	}
 	for ref, want := range map[string]string{idOf(opening): "Grand opening|publish", idOf(mine["Talk"]): "Talk|trash", idOf(mine["Closing"]): "Our closing|publish"} {

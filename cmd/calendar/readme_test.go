@@ -99,6 +99,7 @@ func TestTheREADMEExamplesRunInOrderOnAFreshStart(t *testing.T) {
 		{`filename="poster.jpg"`, `"media_type":"image"`},
 		{`"image": '$POSTER'`, `"thumbnail":{"width":150,"height":150,"mime-type":"image/jpeg"`},
 		{"-F file=@poster.jpg", `"alt_text":"The festival poster"`},
+		{"-F file=@events.csv", `"has_file":true`},
 		{"media?search=poster", `"slug":"poster-2"`},
 		{"post_parent=$CLASS", `"title":"Yoga class"`},
 		{"events.ics?search=yoga", "RRULE:FREQ=WEEKLY;BYDAY=TU;COUNT=10"},
