@@ -99,10 +99,10 @@ type ImportLimits struct {
 }
 
 // DefaultImportLimits: a run reads at most 16 MiB and 10,000 events (a
-// year of a busy site's feed) in 10 minutes, and creates events 100 or
+// year of a busy site's feed) in 10 minutes, and creates events 250 or
 // 1 MiB of text at a time.
 var DefaultImportLimits = ImportLimits{FetchBytes: 16 << 20, Items: 10_000, LineBytes: 64 << 10, Components: 25_000,
-	Depth: 8, Properties: 500, ZoneRules: 200, Pages: 100, Time: 10 * time.Minute, BatchItems: 100, BatchBytes: 1 << 20}
+	Depth: 8, Properties: 500, ZoneRules: 200, Pages: 100, Time: 10 * time.Minute, BatchItems: 250, BatchBytes: 1 << 20}
 
 // The kinds of source, their schedules and what happens to what left one.
 var (
