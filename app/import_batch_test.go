@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -46,7 +47,7 @@ func batchFeed() string {
 }
 
 // importSite is an app over store whose imports fetch from f, with its
-// administrator; batch is ImportLimits.BatchItems.
+// administrator, its runs under limits (the defaults where 0).
 type importSite struct {
 	t     *testing.T
 	ctx   context.Context
@@ -56,7 +57,7 @@ type importSite struct {
 	admin app.Caller
 }
 
-func newImportSite(t *testing.T, store calendar.Store, idx calendar.Index, f *feeds, batch int) *importSite {
+func newImportSite(t *testing.T, store calendar.Store, idx calendar.Index, f *feeds, limits app.ImportLimits) *importSite {
 	t.Helper()
 	if idx == nil {
 		live, err := index.Open(t.TempDir())
@@ -66,7 +67,7 @@ func newImportSite(t *testing.T, store calendar.Store, idx calendar.Index, f *fe
 		t.Cleanup(func() { live.Close() })
 		idx = live
 	}
-	a := app.New(store, idx, app.Settings{SiteURL: "http://x", Imports: app.ImportSettings{Fetcher: f, Limits: app.ImportLimits{BatchItems: batch}}})
+	a := app.New(store, idx, app.Settings{SiteURL: "http://x", Imports: app.ImportSettings{Fetcher: f, Limits: limits}})
 	t.Cleanup(a.Stop)
 	ctx := context.Background()
 	if _, err := a.Users.EnsureAdmin(ctx, "a long enough password"); err != nil {
@@ -157,60 +158,86 @@ func (s *importSite) source() int64 {
 // A run that creates its events in batches stores what one writing each
 // event alone stores: the same posts under the same IDs and slugs, the
 // same venues, terms and links, each event written once, the change feed
-// in the same order, the same items and outcomes, on either store.
+// in the same order, the same items and outcomes, on either store; and its
+// batches hold no more events, nor more of their text, than its limits.
 func TestABatchedRunWritesWhatOneByOneWrites(t *testing.T) {
 	t.Parallel()
+	type limits struct{ items, bytes int }
 	for _, st := range stores {
 		t.Run(st.name, func(t *testing.T) {
 			t.Parallel()
 			fresh := st.start(t)
 			f := &feeds{}
 			f.set(feedURL, batchFeed())
-			var posts, terms, feed [2][]string
-			var items [2]map[string]int64
-			var outcomes [2]string
-			for i, batch := range []int{1, 4} {
-				s := newImportSite(t, fresh(), nil, f, batch)
+			runs := []struct {
+				limits
+				batches string // the events each write of the store held
+			}{
+				{limits{1, 0}, "[]"},            // one by one
+				{limits{3, 0}, "[3 2]"},         // events 4, 5, 7 held until the third; 9, 10 at the end
+				{limits{100, 1}, "[1 1 1 1 1]"}, // each event's text is past the bytes
+			}
+			if st.name != "embedded" {
+				runs = runs[:2] // the bounds are the app's, whatever the store
+			}
+			var alone struct {
+				posts, terms, feed []string
+				items              map[string]int64
+				outcomes           string
+			}
+			for i, r := range runs {
+				store := &faultyStore{Store: fresh()}
+				store.posts = &faultyPosts{Repo: store.Store.Posts()}
+				store.items = &faultyItems{Repo: store.Store.ImportItems()}
+				s := newImportSite(t, store, nil, f, app.ImportLimits{BatchItems: r.items, BatchBytes: r.bytes})
 				run := s.run(s.source())
 				if run.Error != "" {
-					t.Fatalf("batch %d: %s", batch, run.Error)
+					t.Fatalf("%+v: %s", r.limits, run.Error)
 				}
-				outcomes[i] = fmt.Sprintf("%s %v", counts(run), run.Failed)
-				posts[i], terms[i], feed[i] = s.state()
-				items[i] = s.items()
-			}
-			if !strings.HasPrefix(outcomes[0], "created=10 failed=1 ") {
-				t.Fatalf("one by one: %s", outcomes[0])
-			}
-			if outcomes[1] != outcomes[0] {
-				t.Errorf("outcomes batched: %s\none by one: %s", outcomes[1], outcomes[0])
-			}
-			for _, c := range []struct {
-				what           string
-				batched, alone []string
-			}{{"posts", posts[1], posts[0]}, {"terms", terms[1], terms[0]}, {"feed", feed[1], feed[0]}} {
-				if !slices.Equal(c.batched, c.alone) {
-					t.Errorf("%s batched:\n%s\none by one:\n%s", c.what, strings.Join(c.batched, "\n"), strings.Join(c.alone, "\n"))
+				outcomes := fmt.Sprintf("%s %v", counts(run), run.Failed)
+				posts, terms, feed := s.state()
+				items := s.items()
+				if got := fmt.Sprint(store.posts.sizes); got != r.batches {
+					t.Errorf("%+v: batches of %s, want %s", r.limits, got, r.batches)
 				}
-			}
-			if fmt.Sprint(items[1]) != fmt.Sprint(items[0]) {
-				t.Errorf("items batched %v\none by one %v", items[1], items[0])
-			}
-			once := 0
-			for _, p := range posts[1] {
-				if strings.Contains(p, " event ") && strings.Contains(p, "once=true") {
-					once++
+				if i == 0 {
+					if !strings.HasPrefix(outcomes, "created=10 failed=1 ") {
+						t.Fatalf("one by one: %s", outcomes)
+					}
+					alone.posts, alone.terms, alone.feed, alone.items, alone.outcomes = posts, terms, feed, items, outcomes
+					continue
 				}
-			}
-			if once != 10 { // 9 events and the series' occurrence; the series is written again by its job
-				t.Errorf("%d events written once, want 10:\n%s", once, strings.Join(posts[1], "\n"))
+				if outcomes != alone.outcomes {
+					t.Errorf("%+v: outcomes %s\none by one: %s", r.limits, outcomes, alone.outcomes)
+				}
+				for _, c := range []struct {
+					what           string
+					batched, alone []string
+				}{{"posts", posts, alone.posts}, {"terms", terms, alone.terms}, {"feed", feed, alone.feed}} {
+					if !slices.Equal(c.batched, c.alone) {
+						t.Errorf("%+v: %s:\n%s\none by one:\n%s", r.limits, c.what, strings.Join(c.batched, "\n"), strings.Join(c.alone, "\n"))
+					}
+				}
+				if fmt.Sprint(items) != fmt.Sprint(alone.items) {
+					t.Errorf("%+v: items %v\none by one %v", r.limits, items, alone.items)
+				}
+				once := 0
+				for _, p := range posts {
+					if strings.Contains(p, " event ") && strings.Contains(p, "once=true") {
+						once++
+					}
+				}
+				if once != 10 { // 9 events and the series' occurrence; the series is written again by its job
+					t.Errorf("%+v: %d events written once, want 10:\n%s", r.limits, once, strings.Join(posts, "\n"))
+				}
 			}
 		})
 	}
 }
 
-// faultyStore fails the second write of import items made together, or
-// stops the run in the middle of its second batch of events.
+// faultyStore counts the events of each batch; it fails the second write
+// of import items made together, or stops the run in the middle of its
+// second batch of events, when told.
 type faultyStore struct {
 	calendar.Store
 	posts *faultyPosts
@@ -236,9 +263,14 @@ type faultyPosts struct {
 	calendar.Repo[*calendar.Post]
 	batches, stopAt atomic.Int64
 	stop            func()
+	mu              sync.Mutex
+	sizes           []int // of each batch, in order
 }
 
 func (r *faultyPosts) InsertMany(ctx context.Context, posts []*calendar.Post) error {
+	r.mu.Lock()
+	r.sizes = append(r.sizes, len(posts))
+	r.mu.Unlock()
 	if r.batches.Add(1) == r.stopAt.Load() {
 		go r.stop() // the process stops while the batch is written
 		<-ctx.Done()
@@ -265,7 +297,7 @@ func TestARunStoppedMidBatchIsCompletedByTheNextWithoutDuplicates(t *testing.T) 
 			store.items = &faultyItems{Repo: store.Store.ImportItems()}
 			f := &feeds{}
 			f.set(feedURL, batchFeed())
-			s := newImportSite(t, store, nil, f, 2)
+			s := newImportSite(t, store, nil, f, app.ImportLimits{BatchItems: 2})
 			store.posts.stop = s.app.Imports.Stop
 			if fault == "stopped" {
 				store.posts.stopAt.Store(2)
@@ -282,7 +314,7 @@ func TestARunStoppedMidBatchIsCompletedByTheNextWithoutDuplicates(t *testing.T) 
 				}
 			}
 			if fault == "stopped" { // a new process over the same store and index
-				s = newImportSite(t, store, s.idx, f, 2)
+				s = newImportSite(t, store, s.idx, f, app.ImportLimits{BatchItems: 2})
 			}
 			second := s.run(id)
 			if second.Error != "" || second.Counts[app.OutcomeCreated]+second.Counts[app.OutcomeUnchanged] != 10 {
