@@ -96,8 +96,9 @@ func (s *importSite) run(id int64) app.ImportRunView {
 
 // state is what a site holds, as comparable text: each post (its ID,
 // type, slug, fields, links, and whether it was written once: its sequence
-// its insert's), each term, and the change feed of posts and terms in
-// order (collection and ID: other records' writes take sequences between).
+// its insert's) and the events the index finds, each term, and the change
+// feed of posts and terms in order (collection and ID: other records'
+// writes take sequences between).
 func (s *importSite) state() (posts, terms, feed []string) {
 	s.t.Helper()
 	all, err := s.store.Posts().Scan(s.ctx, 0, 1000)
@@ -129,6 +130,13 @@ func (s *importSite) state() (posts, terms, feed []string) {
 			feed = append(feed, fmt.Sprintf("%s/%d", c.Collection, c.ID))
 		}
 	}
+	found, err := s.idx.SearchPosts(s.ctx, calendar.PostQuery{Type: calendar.PostTypeEvent, Statuses: calendar.PostStatuses,
+		Reader: calendar.ReadEverything, Limit: 100})
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	slices.Sort(found.IDs)
+	posts = append(posts, fmt.Sprintf("events indexed: %v", found.IDs))
 	return posts, terms, feed
 }
 
