@@ -22,10 +22,7 @@ import (
 
 // stores start a store of each kind, on which fresh opens a new, empty
 // one: the rule spans records, and each store keeps its records its own way.
-var stores = []struct {
-	name  string
-	start func(t *testing.T) (fresh func() calendar.Store)
-}{
+var stores = []storeKind{
 	{"embedded", func(t *testing.T) func() calendar.Store {
 		return func() calendar.Store {
 			s, err := bolt.Open(t.TempDir())
@@ -48,6 +45,11 @@ var stores = []struct {
 			return s
 		}
 	}},
+}
+
+type storeKind struct {
+	name  string
+	start func(t *testing.T) (fresh func() calendar.Store)
 }
 
 // embeddedStore is a new embedded store.

@@ -17,6 +17,11 @@ import (
 // eventInput is a checked event write; nil fields were not sent.
 type eventInput struct {
 	postFields
+	// creating counts the venues, organizers and terms the write creates
+	// (checkCreates); linkOnly refuses a write that would create any
+	// (errWouldCreate).
+	creating         int
+	linkOnly         bool
 	slug, website    *string
 	zone             *time.Location
 	zoneName         *string

@@ -18,46 +18,11 @@ import (
 
 // Create stores a new event and links or creates its venue, organizers and terms.
 func (s *Events) Create(ctx context.Context, caller Caller, raw EventInput) (*EventView, error) {
+	p, base, err := s.newEvent(ctx, caller, raw, true)
+	if err != nil {
+		return nil, err
+	}
 	actor := caller.User
-	if actor == nil {
-		return nil, calendar.ErrForbidden(nil)
-	}
-	in, err := s.checkEventInput(ctx, actor, raw, nil)
-	if err != nil {
-		return nil, err
-	}
-	if !actor.Can(calendar.CapEditPosts) {
-		return nil, calendar.ErrForbidden(actor)
-	}
-	status, err := permitEvent(actor, in, true)
-	if err != nil {
-		return nil, err
-	}
-	if err := s.images.sideload(ctx, actor, in.image); err != nil {
-		return nil, err
-	}
-	if in.recurrence != nil && len(*in.recurrence) > 0 {
-		if err := s.quota.allow(ctx, actor); err != nil {
-			return nil, err // before anything is stored
-		}
-	}
-	links, err := s.resolveLinks(ctx, caller, in)
-	if err != nil {
-		return nil, err
-	}
-	now := s.now().UTC().Truncate(time.Second)
-	p := &calendar.Post{Type: calendar.PostTypeEvent, Author: actor.ID, Date: now, Modified: now, TimeZone: s.settings.TimeZone.String()}
-	if err := s.applyEventInput(p, in, links); err != nil {
-		return nil, err
-	}
-	p.Status = status
-	if err := s.applySeries(ctx, actor, nil, p, in); err != nil {
-		return nil, err
-	}
-	base := wordpress.SanitizeTitle(p.Title)
-	if in.slug != nil {
-		base = wordpress.SanitizeTitle(*in.slug)
-	}
 	// A series is stored holding its own lease: its occurrences are made
 	// by the job that stored it, and no other job runs on it meanwhile.
 	token := newLeaseToken()
@@ -84,6 +49,63 @@ func (s *Events) Create(ctx context.Context, caller Caller, raw EventInput) (*Ev
 		}
 	}
 	return s.one(ctx, caller, p)
+}
+
+// newEvent is a create up to its insert: the input checked and permitted,
+// its image sideloaded, its venue, organizers and terms resolved and
+// applied; it answers the event to store and the base of its slug. With
+// creates false, it writes nothing: an event that would create a venue, an
+// organizer or a term, or sideload an image, is answered errWouldCreate.
+func (s *Events) newEvent(ctx context.Context, caller Caller, raw EventInput, creates bool) (*calendar.Post, string, error) {
+	actor := caller.User
+	if actor == nil {
+		return nil, "", calendar.ErrForbidden(nil)
+	}
+	in, err := s.checkEventInput(ctx, actor, raw, nil)
+	if err != nil {
+		return nil, "", err
+	}
+	if !actor.Can(calendar.CapEditPosts) {
+		return nil, "", calendar.ErrForbidden(actor)
+	}
+	status, err := permitEvent(actor, in, true)
+	if err != nil {
+		return nil, "", err
+	}
+	if !creates && in.image != nil && in.image.sideload {
+		return nil, "", errWouldCreate
+	}
+	if err := s.images.sideload(ctx, actor, in.image); err != nil {
+		return nil, "", err
+	}
+	if in.recurrence != nil && len(*in.recurrence) > 0 {
+		if !creates {
+			return nil, "", errWouldCreate // its occurrences
+		}
+		if err := s.quota.allow(ctx, actor); err != nil {
+			return nil, "", err // before anything is stored
+		}
+	}
+	in.linkOnly = !creates
+	links, err := s.resolveLinks(ctx, caller, in)
+	if err != nil {
+		return nil, "", err
+	}
+	now := s.now().UTC().Truncate(time.Second)
+	p := &calendar.Post{Type: calendar.PostTypeEvent, Author: actor.ID, Date: now, Modified: now, TimeZone: s.settings.TimeZone.String(),
+		Imported: raw.importedAs}
+	if err := s.applyEventInput(p, in, links); err != nil {
+		return nil, "", err
+	}
+	p.Status = status
+	if err := s.applySeries(ctx, actor, nil, p, in); err != nil {
+		return nil, "", err
+	}
+	base := wordpress.SanitizeTitle(p.Title)
+	if in.slug != nil {
+		base = wordpress.SanitizeTitle(*in.slug)
+	}
+	return p, base, nil
 }
 
 // Update changes only the fields sent, on the event as stored: after a
@@ -222,6 +244,9 @@ func (s *Events) resolveLinks(ctx context.Context, caller Caller, in *eventInput
 	var links eventLinks
 	if err := s.checkCreates(ctx, in); err != nil {
 		return links, err
+	}
+	if in.linkOnly && in.creating > 0 {
+		return links, errWouldCreate
 	}
 	if in.venue != nil {
 		id := int64(0)
@@ -378,6 +403,7 @@ func (s *Events) checkCreates(ctx context.Context, in *eventInput) error {
 	for _, n := range creating {
 		total += n
 	}
+	in.creating = total
 	if total <= calendar.MaxCreatedPerWrite {
 		return nil
 	}

@@ -23,6 +23,13 @@ type reconciler struct {
 	caller Caller
 	write  bool
 	result *runResult
+	// held are the new items' events waiting for their batch
+	// (import_batch.go), heldBytes their text.
+	held      []heldCreate
+	heldBytes int
+	// recovering: the source's last run failed, so events it stored may
+	// lack their items (adopt).
+	recovering bool
 }
 
 func (r *reconciler) reconcile(ctx context.Context, items []importItem) error {
@@ -51,7 +58,12 @@ func (r *reconciler) reconcile(ctx context.Context, items []importItem) error {
 			}
 			outcome, reason = OutcomeFailed, calendar.AsError(err).Message+invalidDetail(err)
 		}
-		r.result.note(outcome, &it, reason)
+		if outcome != outcomeHeld {
+			r.result.note(outcome, &it, reason)
+		}
+	}
+	if err := r.flush(ctx); err != nil {
+		return err
 	}
 	return r.removed(ctx, seen)
 }
@@ -89,6 +101,9 @@ func invalidDetail(err error) string {
 func (r *reconciler) one(ctx context.Context, it *importItem) (outcome, reason string, err error) {
 	hash := it.hash()
 	known, err := r.item(ctx, calendar.PostTypeEvent, it.Key)
+	if err == nil && known == nil && r.write && r.recovering {
+		known, err = r.adopt(ctx, it)
+	}
 	if err != nil {
 		return "", "", err
 	}
@@ -96,7 +111,7 @@ func (r *reconciler) one(ctx context.Context, it *importItem) (outcome, reason s
 		if !r.write {
 			return OutcomeCreated, "", nil
 		}
-		return OutcomeCreated, "", r.create(ctx, it, hash)
+		return r.create(ctx, it, hash)
 	}
 	post, err := r.store.Posts().Get(ctx, known.Post)
 	switch {
@@ -111,6 +126,9 @@ func (r *reconciler) one(ctx context.Context, it *importItem) (outcome, reason s
 	case !r.write:
 		return OutcomeUpdated, "", nil
 	}
+	if err := r.flush(ctx); err != nil {
+		return "", "", err
+	}
 	return OutcomeUpdated, "", r.update(ctx, it, known, post, hash)
 }
 
@@ -123,24 +141,36 @@ func (r *reconciler) item(ctx context.Context, kind, key string) (*calendar.Impo
 	return it, err
 }
 
-func (r *reconciler) create(ctx context.Context, it *importItem, hash string) error {
+// create makes a new item's event: held for its batch when its write
+// makes nothing else (outcomeHeld), else written alone after the batch.
+func (r *reconciler) create(ctx context.Context, it *importItem, hash string) (outcome, reason string, err error) {
 	in, err := r.input(ctx, it, true)
 	if err != nil {
-		return err
+		return "", "", err
+	}
+	in.importedAs = &calendar.ImportedAs{Item: calendar.ImportItemOf(r.src.ID, calendar.PostTypeEvent, it.Key), Version: it.Version, Hash: hash}
+	if r.batched(it) {
+		err := r.hold(ctx, it, in)
+		if !errors.Is(err, errWouldCreate) {
+			return outcomeHeld, "", err
+		}
+	}
+	if err := r.flush(ctx); err != nil {
+		return "", "", err
 	}
 	view, err := r.events.Create(ctx, r.caller, in)
 	if err != nil {
-		return err
+		return "", "", err
 	}
 	written, err := r.store.Posts().Get(ctx, view.ID)
 	if err != nil {
-		return err
+		return "", "", err
 	}
 	if err := r.store.ImportItems().Insert(ctx, &calendar.ImportItem{Source: r.src.ID, Kind: calendar.PostTypeEvent, Key: it.Key,
 		Post: view.ID, Version: it.Version, Hash: hash, Revisions: written.Revisions}); err != nil {
-		return err
+		return "", "", err
 	}
-	return r.linked(ctx, it, written)
+	return OutcomeCreated, "", r.linked(ctx, it, written)
 }
 
 func (r *reconciler) update(ctx context.Context, it *importItem, known *calendar.ImportItem, post *calendar.Post, hash string) error {

@@ -285,7 +285,8 @@ func (s *Imports) runOnce(ctx context.Context, src *calendar.ImportSource, write
 	if err != nil {
 		return fetched, result, fmt.Errorf("the source's author: %w", err)
 	}
-	r := &reconciler{Imports: s, src: src, caller: Caller{User: author}, write: write, result: &result}
+	r := &reconciler{Imports: s, src: src, caller: Caller{User: author}, write: write, result: &result,
+		recovering: len(src.Runs) > 0 && src.Runs[0].Error != ""}
 	err = r.reconcile(ctx, items)
 	return fetched, result, err
 }

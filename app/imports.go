@@ -90,12 +90,19 @@ type ImportLimits struct {
 	Pages      int
 	// Time bounds a whole run.
 	Time time.Duration
+	// BatchItems and BatchBytes bound the events a run creates together,
+	// in one write of the store (import_batch.go): how many, and the bytes
+	// of their text (title, description, excerpt; one event alone may
+	// hold more). BatchItems 1 creates each event alone.
+	BatchItems int
+	BatchBytes int
 }
 
 // DefaultImportLimits: a run reads at most 16 MiB and 10,000 events (a
-// year of a busy site's feed) in 10 minutes.
+// year of a busy site's feed) in 10 minutes, and creates events 250 or
+// 1 MiB of text at a time.
 var DefaultImportLimits = ImportLimits{FetchBytes: 16 << 20, Items: 10_000, LineBytes: 64 << 10, Components: 25_000,
-	Depth: 8, Properties: 500, ZoneRules: 200, Pages: 100, Time: 10 * time.Minute}
+	Depth: 8, Properties: 500, ZoneRules: 200, Pages: 100, Time: 10 * time.Minute, BatchItems: 250, BatchBytes: 1 << 20}
 
 // The kinds of source, their schedules and what happens to what left one.
 var (
@@ -141,6 +148,8 @@ func newImports(store calendar.Store, a *App, settings ImportSettings, now func(
 	orDefault(&l.ZoneRules, d.ZoneRules)
 	orDefault(&l.Pages, d.Pages)
 	orDefault(&l.Time, d.Time)
+	orDefault(&l.BatchItems, d.BatchItems)
+	orDefault(&l.BatchBytes, d.BatchBytes)
 	base, stop := context.WithCancel(context.Background())
 	return &Imports{store: store, events: a.Events, users: a.Users, settings: settings, site: a.settings.TimeZone, now: now,
 		running: map[int64]context.CancelFunc{}, base: base, stop: stop}

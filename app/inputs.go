@@ -70,6 +70,9 @@ type EventInput struct {
 	// each to its default.
 	EventStatus, EventStatusReason *string
 	AttendanceMode, OnlineURL      *string
+	// importedAs is what an import creates the event from (Post.Imported);
+	// no request sets it.
+	importedAs *calendar.ImportedAs
 }
 
 // LinkRef names a venue or an organizer: an existing one by ID, or the fields

@@ -55,7 +55,7 @@ func (s *Events) occurrenceAt(series *calendar.Post, t time.Time) *calendar.Post
 	zone := s.eventZone(series)
 	o := *series
 	o.ID, o.Seq, o.CreatedSeq, o.Slug = 0, 0, 0, ""
-	o.Recurrence, o.Excluded, o.MaterializedUntil, o.Lease = nil, nil, time.Time{}, nil
+	o.Recurrence, o.Excluded, o.MaterializedUntil, o.Lease, o.Imported = nil, nil, time.Time{}, nil, nil
 	o.Parent, o.Occurrence, o.Detached = series.ID, t.UTC(), false
 	o.PreviousStart = nil // the series' own move, not this occurrence's
 	o.Categories, o.Tags, o.Organizers = slices.Clone(series.Categories), slices.Clone(series.Tags), slices.Clone(series.Organizers)

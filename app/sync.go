@@ -81,6 +81,47 @@ func (s *indexSync) writeThrough(collection string, doc calendar.Document, gone 
 	return s.order.put(docKey{collection, doc.DocID()}, seq, toIndex)
 }
 
+// writeThroughMany is writeThrough for documents of one collection that
+// one write of the store inserts together (Repo.InsertMany): their index
+// writes go as one batch (toIndex is given the positions of those to
+// index). When the store stored only some of them (a prefix, on MongoDB),
+// those are indexed before its error is answered.
+func (s *indexSync) writeThroughMany(collection string, docs []calendar.Document, toStore func() error, toIndex func(stored []int) error) error {
+	if err := s.rebuilds.notWhole(); err != nil {
+		return err
+	}
+	s.gate.RLock()
+	defer s.gate.RUnlock()
+	stored := toStore()
+	keys := make([]docKey, 0, len(docs))
+	seqs := make([]int64, 0, len(docs))
+	for _, d := range docs {
+		if d.DocID() != 0 {
+			keys, seqs = append(keys, docKey{collection, d.DocID()}), append(seqs, d.DocSeq())
+		}
+	}
+	if len(keys) == 0 {
+		return stored
+	}
+	if s.written != nil {
+		s.written()
+	}
+	positions := make([]int, 0, len(keys))
+	for i, d := range docs {
+		if d.DocID() != 0 {
+			positions = append(positions, i)
+		}
+	}
+	err := s.order.putMany(keys, seqs, func(fresh []int) error {
+		picked := make([]int, len(fresh))
+		for i, n := range fresh {
+			picked[i] = positions[n]
+		}
+		return toIndex(picked)
+	})
+	return errors.Join(stored, err)
+}
+
 // indexOrder keeps the index writes of each document in the order of its
 // store writes. The store orders them (a compare-and-swap waits for the
 // write before it to commit), but the index writes that follow run side by
@@ -119,6 +160,43 @@ func (o *indexOrder) put(key docKey, seq int64, toIndex func() error) error {
 		st.last = map[docKey]int64{}
 	}
 	st.last[key] = seq
+	return nil
+}
+
+// putMany is put for several documents indexed in one write: their
+// stripes are taken in ascending order (put takes one at a time, so no two
+// writers wait on each other in a circle), and toIndex is given the
+// positions of those no later write has indexed already.
+func (o *indexOrder) putMany(keys []docKey, seqs []int64, toIndex func(fresh []int) error) error {
+	var taken [len(o.stripes)]bool
+	for _, key := range keys {
+		taken[uint64(key.id)%uint64(len(o.stripes))] = true
+	}
+	for i := range o.stripes {
+		if taken[i] {
+			o.stripes[i].mu.Lock()
+			defer o.stripes[i].mu.Unlock()
+		}
+	}
+	var fresh []int
+	for i, key := range keys {
+		if o.stripes[uint64(key.id)%uint64(len(o.stripes))].last[key] <= seqs[i] {
+			fresh = append(fresh, i)
+		}
+	}
+	if len(fresh) == 0 {
+		return nil
+	}
+	if err := toIndex(fresh); err != nil {
+		return err
+	}
+	for _, i := range fresh {
+		st := &o.stripes[uint64(keys[i].id)%uint64(len(o.stripes))]
+		if st.last == nil || len(st.last) >= orderMemory {
+			st.last = map[docKey]int64{}
+		}
+		st.last[keys[i]] = seqs[i]
+	}
 	return nil
 }
 

@@ -28,6 +28,15 @@ type Repo[T Document] interface {
 	// ErrConflict when a unique key is taken (no ID is consumed then, or one is
 	// skipped; IDs are never reused either way).
 	Insert(ctx context.Context, doc T) error
+	// InsertMany inserts docs as Insert does each, in their order (IDs
+	// and sequences ascending with it), in one write of the store: one
+	// transaction of the embedded store, one ordered bulk insert on
+	// MongoDB. A unique key taken, by a stored document or an earlier one
+	// of docs, answers ErrConflict. On any error the docs stored are
+	// exactly those left with an ID, a prefix of docs (none on the
+	// embedded store); the others have ID 0. Its caller bounds docs (their
+	// count and bytes: one write holds them all).
+	InsertMany(ctx context.Context, docs []T) error
 	// Update replaces the stored document with the same ID if it is still at
 	// the revision doc carries (its DocSeq, as it was read): a compare-and-swap.
 	// ErrStale when another write came in between (nothing is written then),

@@ -115,6 +115,11 @@ type Post struct {
 	// Lease is held by the job working on a series' occurrences.
 	Lease *Lease `bson:"lease,omitempty"`
 
+	// Imported is what an imported event was made from (nil: it was not):
+	// written with the event, so that a run that stopped between storing
+	// the event and its ImportItem finds the event again on the next run.
+	Imported *ImportedAs `bson:"imported,omitempty"`
+
 	// CreatedSeq is the sequence of the insert, so the change feed can tell a
 	// creation from an update; 0 for posts stored before it was kept.
 	CreatedSeq int64 `bson:"created_seq,omitempty"`
@@ -129,6 +134,16 @@ type Post struct {
 	// feed (StandingAt).
 	Standings []Standing `bson:"standings,omitempty"`
 	standing  int        // 1 + the index of the standing the write under way adds
+}
+
+// ImportedAs is an imported event's origin as its creation wrote it: its
+// ImportItem's unique key (ImportItemOf) and the version and hash of the
+// item written. Later writes leave it as it was: the ImportItem is what
+// follows the event after its creation.
+type ImportedAs struct {
+	Item    string `bson:"item"`
+	Version string `bson:"version,omitempty"`
+	Hash    string `bson:"hash"`
 }
 
 // MediaFile is an uploaded image as served: the full file and its sizes,

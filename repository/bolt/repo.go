@@ -104,23 +104,54 @@ func (r *boltRepo[U, T]) Insert(ctx context.Context, doc T) error {
 	if err := storage.CheckKeys(keys); err != nil {
 		return err
 	}
-	err := r.w.update(func(tx *bbolt.Tx) error {
-		if err := r.keysFree(tx, keys, 0); err != nil {
-			return err
-		}
-		id, err := tx.Bucket(r.name).NextSequence()
-		if err != nil {
-			return err
-		}
-		doc.SetDocID(int64(id))
-		doc.SetSeq(nextSeq(tx))
-		if err := recordChange(tx, string(r.name), doc.DocID(), 0, doc.DocSeq(), false); err != nil {
-			return err
-		}
-		return r.put(tx, doc)
-	})
+	err := r.w.update(func(tx *bbolt.Tx) error { return r.insert(tx, doc, keys) })
 	if err != nil {
 		doc.SetDocID(0)
+	}
+	return err
+}
+
+// insert stores doc under the next ID and sequence within tx.
+func (r *boltRepo[U, T]) insert(tx *bbolt.Tx, doc T, keys map[string][]string) error {
+	if err := r.keysFree(tx, keys, 0); err != nil {
+		return err
+	}
+	id, err := tx.Bucket(r.name).NextSequence()
+	if err != nil {
+		return err
+	}
+	doc.SetDocID(int64(id))
+	doc.SetSeq(nextSeq(tx))
+	if err := recordChange(tx, string(r.name), doc.DocID(), 0, doc.DocSeq(), false); err != nil {
+		return err
+	}
+	return r.put(tx, doc)
+}
+
+// InsertMany stores docs in one transaction: all of them or none.
+func (r *boltRepo[U, T]) InsertMany(ctx context.Context, docs []T) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	keys := make([]map[string][]string, len(docs))
+	for i, doc := range docs {
+		keys[i] = doc.UniqueKeys()
+		if err := storage.CheckKeys(keys[i]); err != nil {
+			return err
+		}
+	}
+	err := r.w.update(func(tx *bbolt.Tx) error {
+		for i, doc := range docs {
+			if err := r.insert(tx, doc, keys[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		for _, doc := range docs {
+			doc.SetDocID(0)
+		}
 	}
 	return err
 }

@@ -2,6 +2,7 @@ package mongo
 
 import (
 	"context"
+	"errors"
 	"strconv"
 	"time"
 
@@ -130,6 +131,59 @@ func (r *mongoRepo[U, T]) Insert(ctx context.Context, doc T) error {
 		doc.SetDocID(0)
 	}
 	return storeError(err)
+}
+
+// InsertMany reserves the IDs and sequences of docs at once, then stores
+// them in one ordered bulk insert: one that fails stops it, those before it
+// stay stored.
+func (r *mongoRepo[U, T]) InsertMany(ctx context.Context, docs []T) error {
+	if len(docs) == 0 {
+		return nil
+	}
+	n := int64(len(docs))
+	lastID, err := r.store.nextN(ctx, "ids."+r.name, n)
+	if err != nil {
+		return err
+	}
+	lastSeq, err := r.store.nextN(ctx, "seq", n)
+	if err != nil {
+		return err
+	}
+	encoded := make([]any, len(docs))
+	for i, doc := range docs {
+		doc.SetDocID(lastID - n + 1 + int64(i))
+		doc.SetSeq(lastSeq - n + 1 + int64(i))
+		d, err := r.encode(doc)
+		if err == nil {
+			err = r.keysFree(ctx, doc)
+		}
+		if err != nil {
+			unstored(docs)
+			return storeError(err)
+		}
+		encoded[i] = d
+	}
+	res, err := r.coll.InsertMany(ctx, encoded, options.InsertMany().SetOrdered(true))
+	if err != nil {
+		stored := 0
+		if res != nil {
+			stored = len(res.InsertedIDs)
+		}
+		var bulk mongo.BulkWriteException
+		if errors.As(err, &bulk) && len(bulk.WriteErrors) > 0 {
+			stored = bulk.WriteErrors[0].Index
+		}
+		unstored(docs[min(stored, len(docs)):])
+		return storeError(err)
+	}
+	return nil
+}
+
+// unstored marks docs as not stored.
+func unstored[T calendar.Document](docs []T) {
+	for _, doc := range docs {
+		doc.SetDocID(0)
+	}
 }
 
 // keysFree answers ErrConflict when another document holds one of doc's key

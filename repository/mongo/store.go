@@ -243,6 +243,11 @@ func (s *Store) LastSeq(ctx context.Context) (int64, error) {
 
 // next atomically increments the named counter and returns its new value.
 func (s *Store) next(ctx context.Context, counter string) (int64, error) {
+	return s.nextN(ctx, counter, 1)
+}
+
+// nextN takes the next n numbers of a counter at once and answers the last.
+func (s *Store) nextN(ctx context.Context, counter string, n int64) (int64, error) {
 	opts := options.FindOneAndUpdate().SetUpsert(true).SetReturnDocument(options.After)
 	var doc struct {
 		N int64 `bson:"n"`
@@ -250,7 +255,7 @@ func (s *Store) next(ctx context.Context, counter string) (int64, error) {
 	var err error
 	for attempt := 0; attempt < 3; attempt++ {
 		err = s.counters.FindOneAndUpdate(ctx, bson.D{{Key: "_id", Value: counter}},
-			bson.D{{Key: "$inc", Value: bson.D{{Key: "n", Value: int64(1)}}}}, opts).Decode(&doc)
+			bson.D{{Key: "$inc", Value: bson.D{{Key: "n", Value: n}}}}, opts).Decode(&doc)
 		// Two first-ever upserts can race on the counter's _id; the loser retries.
 		if !mongo.IsDuplicateKeyError(err) {
 			break

@@ -112,6 +112,57 @@ func Run(t *testing.T, sut Backend) {
 		}
 	})
 
+	t.Run("many inserts in one write: IDs and sequences in their order, one change each, a taken key stores a prefix at most", func(t *testing.T) {
+		s := sut.Open(t)
+		mustInsert(t, s.Posts(), venue("first"))
+		batch := []*calendar.Post{venue("b1"), venue("b2"), venue("b3")}
+		if err := s.Posts().InsertMany(ctx, batch); err != nil {
+			t.Fatal(err)
+		}
+		for i, p := range batch {
+			if p.ID != int64(2+i) || i > 0 && p.Seq <= batch[i-1].Seq {
+				t.Fatalf("batch[%d] = ID %d seq %d; want ID %d, sequences ascending", i, p.ID, p.Seq, 2+i)
+			}
+			if got, err := s.Posts().FindByKey(ctx, "type_slug", p.Type+"/"+p.Slug); err != nil || got.ID != p.ID || got.Seq != p.Seq {
+				t.Fatalf("batch[%d] as stored: %+v, %v", i, got, err)
+			}
+		}
+		feed, err := s.Changes(ctx, batch[0].Seq-1, 100)
+		if err != nil || len(feed) != 3 {
+			t.Fatalf("feed after the batch = %+v, %v; want its 3 inserts", feed, err)
+		}
+		for i, ch := range feed {
+			if ch.ID != batch[i].ID || ch.Seq != batch[i].Seq || ch.Collection != calendar.CollectionPosts {
+				t.Fatalf("feed[%d] = %+v; want batch[%d]'s insert", i, ch, i)
+			}
+		}
+		if err := s.Posts().InsertMany(ctx, nil); err != nil {
+			t.Fatalf("an empty batch: %v", err)
+		}
+		for name, refused := range map[string][]*calendar.Post{
+			"a key stored before": {venue("c1"), venue("b2"), venue("c2")},
+			"a key twice in it":   {venue("d1"), venue("d2"), venue("d2")},
+		} {
+			if err := s.Posts().InsertMany(ctx, refused); !errors.Is(err, calendar.ErrConflict) {
+				t.Fatalf("%s: err = %v, want ErrConflict", name, err)
+			}
+			held := map[int64]bool{1: true, 2: true, 3: true, 4: true} // the posts stored before
+			stored := true
+			for i, p := range refused {
+				got, err := s.Posts().FindByKey(ctx, "type_slug", p.Type+"/"+p.Slug)
+				switch {
+				case p.ID != 0 && !stored:
+					t.Fatalf("%s: batch[%d] has an ID after one without", name, i)
+				case p.ID != 0 && (err != nil || got.ID != p.ID):
+					t.Fatalf("%s: batch[%d] has ID %d but is stored as %+v, %v", name, i, p.ID, got, err)
+				case p.ID == 0 && err == nil && !held[got.ID]:
+					t.Fatalf("%s: batch[%d] has no ID but is stored as %d", name, i, got.ID)
+				}
+				held[p.ID], stored = true, p.ID != 0
+			}
+		}
+	})
+
 	t.Run("a key holding several values: each is found, taken and freed", func(t *testing.T) {
 		s := sut.Open(t)
 		withPasswords := func(login string, hashes ...string) *calendar.User {
