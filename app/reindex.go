@@ -260,6 +260,7 @@ func (a *App) buildBeside(ctx context.Context, live calendar.Rebuildable) (err e
 		return err
 	}
 	promoted = true
+	a.Fields.kick() // the new index records the declarations its fill read
 	a.compact()
 	if err := retire(); err != nil {
 		return fmt.Errorf("the new index is live; removing the old one: %w", err)
