@@ -64,8 +64,8 @@ func (s *Fields) Settle(ctx context.Context) error {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		if s.sync.rebuilds.notWhole() != nil {
-			return nil // the fill indexes every post under the set it read, and records it
+		if s.rebuilding() {
+			return nil
 		}
 		set, err := s.refresh(ctx)
 		if err != nil {
@@ -88,10 +88,12 @@ func (s *Fields) Settle(ctx context.Context) error {
 			return err
 		}
 		superseded, err := s.carry(ctx, &have)
-		if err != nil || superseded {
-			if err != nil {
-				return err
-			}
+		switch {
+		case errors.Is(err, errRebuilding):
+			return nil
+		case err != nil:
+			return err
+		case superseded:
 			continue
 		}
 		if err := idx.SetFieldsIndexed(ctx, fieldsIndexedAs(set)); err != nil {
@@ -99,6 +101,17 @@ func (s *Fields) Settle(ctx context.Context) error {
 		}
 	}
 }
+
+// rebuilding: while the index is rebuilt, in place or beside, the upkeep
+// waits for its end (which tells Run): the fill indexes every post under
+// the declarations it read first, and records them in the new index; a job
+// on the old one would record its progress in the new one once swapped.
+func (s *Fields) rebuilding() bool {
+	_, running, _ := s.sync.rebuilds.now()
+	return running || s.sync.rebuilds.notWhole() != nil
+}
+
+var errRebuilding = errors.New("the index is being rebuilt")
 
 // fieldsIndexedAs is what an index holding every post under set records.
 func fieldsIndexedAs(set *calendar.FieldSet) calendar.FieldsIndexed {
@@ -163,6 +176,9 @@ func (s *Fields) carry(ctx context.Context, have *calendar.FieldsIndexed) (super
 		}
 		if known, err := s.current(ctx); err != nil || known.Seq != job.Revision {
 			return err == nil, err
+		}
+		if s.rebuilding() {
+			return false, errRebuilding
 		}
 		batch := ids[start:min(start+s.batch, len(ids))]
 		if err := s.bringInLine(ctx, batch, job.Keys); err != nil {

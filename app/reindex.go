@@ -189,6 +189,7 @@ func (a *App) StartReindex(reason, why string) (ReindexStatus, error) {
 		defer close(done)
 		defer cancel()
 		r.end(a.buildBeside(ctx, rebuildable))
+		a.Fields.kick() // the upkeep paused for the rebuild; the new index records the declarations its fill read
 	}()
 	return st, nil
 }
@@ -260,7 +261,6 @@ func (a *App) buildBeside(ctx context.Context, live calendar.Rebuildable) (err e
 		return err
 	}
 	promoted = true
-	a.Fields.kick() // the new index records the declarations its fill read
 	a.compact()
 	if err := retire(); err != nil {
 		return fmt.Errorf("the new index is live; removing the old one: %w", err)
