@@ -75,6 +75,10 @@ type Settings struct {
 	// (in place or beside the live index), on the rebuild's context: tests
 	// hold a rebuild there to act while it runs.
 	ReindexPace func(context.Context)
+	// FieldsBatch is how many posts a change of the custom field
+	// declarations brings in line at a time (0: calendar.MaxFieldReindexBatch;
+	// tests make it small to stop a job between batches).
+	FieldsBatch int
 }
 
 // defaultResultCacheSize bounds the list cache: a few MB of IDs.
@@ -142,7 +146,8 @@ func New(store calendar.Store, index calendar.Index, settings Settings) *App {
 	if settings.Now == nil {
 		settings.Now = time.Now
 	}
-	a.Fields = &Fields{store: store, sync: a.sync, now: settings.Now}
+	orDefault(&settings.FieldsBatch, calendar.MaxFieldReindexBatch)
+	a.Fields = &Fields{store: store, sync: a.sync, now: settings.Now, batch: settings.FieldsBatch, kicks: make(chan struct{}, 1)}
 	a.sync.fields = a.Fields
 	posts := postService{store: store, index: searched, settings: settings, now: settings.Now, sync: a.sync, fields: a.Fields,
 		views: newViewCache(defaultViewCacheSize), contents: newContentCache(), throttle: throttle, heavy: newHeavySlots()}
@@ -157,6 +162,7 @@ func New(store calendar.Store, index calendar.Index, settings Settings) *App {
 	a.Fields.posts = &posts
 	a.Events = &Events{}
 	a.Synonyms = newSynonyms(store, settings.Now)
+	a.sync.synonyms = a.Synonyms
 	editEvent := a.Events.editEvent
 	a.Media = &Media{postService: posts, budget: newUploadBudget(settings), editEvent: editEvent}
 	a.Venues = &LinkedPosts[VenueView]{postService: posts, kind: venueKind, render: posts.renderVenue, images: a.Media, editEvent: editEvent}

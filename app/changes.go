@@ -186,7 +186,7 @@ func (a *App) describeChanges(ctx context.Context, caller Caller, req ChangesReq
 				continue
 			}
 		default:
-			continue // users are not part of the calendar
+			continue // users, the declarations, the synonyms: not items of the calendar
 		}
 		page.Changes = append(page.Changes, entry)
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"slices"
 	"strings"
 	"sync"
@@ -22,18 +21,15 @@ import (
 // filterable ones. The declarations are one record (calendar.FieldSet),
 // written by compare-and-swap (editFieldSet in writes.go).
 //
-// Every replica reads the set again at most every fieldsFresh; when it
-// finds it changed in a way the index keeps (a field made filterable or
-// not, its post types), it indexes again, in the background, the posts
-// that hold the fields concerned (found by the index's cf_has), without
-// making anything answer 503. A declaration is never changed or deleted in
-// a way that would drop a stored value silently: that needs force=true, and
-// then the values no longer valid are removed from their posts, in the
-// background, through the posts' own write loop.
-
-// fieldsFresh is how long a replica uses the declarations it read before it
-// reads them again: another replica's change is seen that much later.
-const fieldsFresh = time.Second
+// Every replica keeps the set it read until it hears of a change: its own
+// write, or another replica's from the store's change feed (indexSync.follow,
+// within CALENDAR_SYNC_INTERVAL). A change the index or the posts' values
+// depend on (a field made filterable or not, its post types or options,
+// a field deleted) is brought to the index in the background, resumably:
+// fields_upkeep.go. A declaration is never changed or deleted in a way
+// that would drop a stored value silently: that needs force=true, and then
+// the values no longer valid are removed from their posts by that same
+// job, through the posts' own write loop.
 
 // Fields is the service of the declarations.
 type Fields struct {
@@ -42,12 +38,15 @@ type Fields struct {
 	// posts edits the posts whose values a forced change removes.
 	posts *postService
 	now   func() time.Time
+	// batch is how many posts the upkeep brings in line at a time.
+	batch int
 
-	mu     sync.Mutex
-	known  *calendar.FieldSet // as last read; nil before the first read
-	readAt time.Time
-	// jobs are the background re-indexes and removals under way.
-	jobs sync.WaitGroup
+	mu    sync.Mutex
+	known *calendar.FieldSet // as last read; nil before the first read
+	// kicks tells Run that the declarations changed.
+	kicks chan struct{}
+	// upkeep is held by the one job bringing the index in line.
+	upkeep sync.Mutex
 }
 
 // FieldInput is a declaration's create or change: nil was not sent.
@@ -104,15 +103,23 @@ func mayDeclare(caller Caller) error {
 // and filter, count and order by fields that are not public.
 func seesHiddenFields(caller Caller) bool { return caller.Can(calendar.CapEditOthersPosts) }
 
-// current is the set of declarations, read again when older than
-// fieldsFresh; a set changed since the last read starts the re-index of
-// what the change touches.
+// current is the set of declarations as this replica knows it: read from
+// the store the first time, then again when a change is heard of (refresh).
 func (s *Fields) current(ctx context.Context) (*calendar.FieldSet, error) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.known != nil && time.Since(s.readAt) < fieldsFresh { // the wall clock's, as leases: Settings.Now may stand still
-		return s.known, nil
+	known := s.known
+	s.mu.Unlock()
+	if known != nil {
+		return known, nil
 	}
+	return s.refresh(ctx)
+}
+
+// refresh reads the set from the store and keeps it (the store read under
+// mu, so no older read is kept after a newer one).
+func (s *Fields) refresh(ctx context.Context) (*calendar.FieldSet, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	set, err := s.store.Fields().FindByKey(ctx, "name", calendar.FieldSetName)
 	switch {
 	case errors.Is(err, calendar.ErrNotFound):
@@ -124,54 +131,23 @@ func (s *Fields) current(ctx context.Context) (*calendar.FieldSet, error) {
 	return set, nil
 }
 
-// learn keeps set as the current one (the caller holds mu) and re-indexes,
-// in the background, the posts holding a field whose indexed shape changed
-// since the set this replica knew.
+// learn keeps set as the current one (the caller holds mu) and, when it is
+// another revision than the one known, tells the upkeep (Run).
 func (s *Fields) learn(set *calendar.FieldSet) {
-	before := s.known
-	s.known, s.readAt = set, time.Now()
-	if before == nil || before.Seq == set.Seq {
+	if s.known != nil && s.known.Seq >= set.Seq {
 		return
 	}
-	if keys := reindexedKeys(before, set); len(keys) > 0 {
-		s.background(func(ctx context.Context) error { return s.reindex(ctx, keys) })
-	}
+	s.known = set
+	s.kick()
 }
 
-// reindexedKeys are the fields whose indexed shape differs between two sets.
-func reindexedKeys(before, after *calendar.FieldSet) []string {
-	var keys []string
-	shape := func(d *calendar.FieldDeclaration) string {
-		if d == nil {
-			return ""
-		}
-		return fmt.Sprint(d.Type, d.Filterable, d.PostTypes)
+// kick tells Run to bring the index in line again.
+func (s *Fields) kick() {
+	select {
+	case s.kicks <- struct{}{}:
+	default: // one is pending already
 	}
-	seen := map[string]bool{}
-	for _, set := range []*calendar.FieldSet{before, after} {
-		for _, d := range set.Fields {
-			if !seen[d.Key] && shape(before.Field(d.Key)) != shape(after.Field(d.Key)) {
-				keys = append(keys, d.Key)
-			}
-			seen[d.Key] = true
-		}
-	}
-	return keys
 }
-
-// background runs job on its own, logging its failure.
-func (s *Fields) background(job func(context.Context) error) {
-	s.jobs.Add(1)
-	go func() {
-		defer s.jobs.Done()
-		if err := job(context.Background()); err != nil {
-			slog.Error("custom fields: a background job failed", "error", err)
-		}
-	}()
-}
-
-// Settle waits for the background jobs under way (tests; a stop).
-func (s *Fields) Settle() { s.jobs.Wait() }
 
 // holding answers the posts that hold a value of key, as the index has them.
 func (s *Fields) holding(ctx context.Context, key string) ([]int64, error) {
@@ -189,38 +165,6 @@ func (s *Fields) holding(ctx context.Context, key string) ([]int64, error) {
 		}
 		q.Offset += q.Limit
 	}
-}
-
-// reindex indexes again, as the store holds them, the posts holding any of
-// keys, a batch at a time, each batch under the sync gate held exclusively
-// (so no write is between its store write and its index write meanwhile).
-func (s *Fields) reindex(ctx context.Context, keys []string) error {
-	var ids []int64
-	for _, k := range keys {
-		found, err := s.holding(ctx, k)
-		if err != nil {
-			return err
-		}
-		ids = append(ids, found...)
-	}
-	slices.Sort(ids)
-	ids = slices.Compact(ids)
-	for start := 0; start < len(ids); start += calendar.MaxFieldReindexBatch {
-		if err := s.reindexBatch(ctx, ids[start:min(start+calendar.MaxFieldReindexBatch, len(ids))]); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func (s *Fields) reindexBatch(ctx context.Context, ids []int64) error {
-	s.sync.gate.Lock()
-	defer s.sync.gate.Unlock()
-	posts, err := s.store.Posts().GetMany(ctx, ids)
-	if err != nil {
-		return err
-	}
-	return s.sync.putPosts(ctx, s.sync.index, posts)
 }
 
 // List answers the declarations the caller may see: the public ones to
@@ -348,9 +292,6 @@ func (s *Fields) Update(ctx context.Context, caller Caller, key string, in Field
 	if err != nil {
 		return nil, err
 	}
-	if len(holders) > 0 {
-		s.background(func(ctx context.Context) error { return s.removeValues(ctx, key, holders) })
-	}
 	v := fieldView(set.Field(key), set.Seq)
 	return &v, nil
 }
@@ -402,44 +343,7 @@ func (s *Fields) Delete(ctx context.Context, caller Caller, key string, force bo
 	if err != nil {
 		return nil, err
 	}
-	if len(holders) > 0 {
-		s.background(func(ctx context.Context) error { return s.removeValues(ctx, key, holders) })
-	}
 	return &DeletedField{Deleted: true, Previous: fieldView(&gone, set.Seq), Removing: len(holders)}, nil
-}
-
-// removeValues takes from each post the values of key the declarations no
-// longer accept (every one when the field is gone), through the posts'
-// write loop, which indexes them again.
-func (s *Fields) removeValues(ctx context.Context, key string, ids []int64) error {
-	for start := 0; start < len(ids); start += calendar.MaxFieldReindexBatch {
-		posts, err := s.store.Posts().GetMany(ctx, ids[start:min(start+calendar.MaxFieldReindexBatch, len(ids))])
-		if err != nil {
-			return err
-		}
-		for _, p := range posts {
-			err := s.posts.edit(ctx, p, postWrite{keepModified: true}, func(p *calendar.Post) error {
-				set, err := s.current(ctx)
-				if err != nil {
-					return err
-				}
-				kept := validValues(set.Field(key), p.Type, p.Custom[key])
-				if len(kept) == len(p.Custom[key]) {
-					return errUnchanged
-				}
-				if len(kept) == 0 {
-					delete(p.Custom, key)
-				} else {
-					p.Custom[key] = kept
-				}
-				return nil
-			})
-			if err != nil && !errors.Is(err, calendar.ErrNotFound) {
-				return err
-			}
-		}
-	}
-	return nil
 }
 
 // checkDeclaration checks the fields sent and sets them on d.

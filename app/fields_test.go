@@ -292,7 +292,7 @@ func TestChangingADeclarationIndexesItsPostsAgainAndLosesNoValue(t *testing.T) {
 
 	_, err = w.app.Fields.Update(w.ctx, w.admin(), "lang", app.FieldInput{Filterable: ptr(true)}, false, false)
 	w.must(err)
-	w.app.Fields.Settle() // the posts holding it, indexed again in the background
+	w.must(w.app.Fields.Settle(w.ctx)) // the posts holding it, indexed again in the background
 	if got := w.titles(visitor, byLang); got != "Concert" {
 		t.Fatalf("once filterable, the filter lists %q", got)
 	}
@@ -312,7 +312,7 @@ func TestChangingADeclarationIndexesItsPostsAgainAndLosesNoValue(t *testing.T) {
 		if deleted.Removing != 1 {
 			t.Fatalf("removing %d", deleted.Removing)
 		}
-		w.app.Fields.Settle()
+		w.must(w.app.Fields.Settle(w.ctx))
 		stored, err := w.store.Posts().Get(w.ctx, e.ID)
 		w.must(err)
 		if stored.Custom != nil {

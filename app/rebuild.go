@@ -52,6 +52,7 @@ func (a *App) rebuildInPlace(ctx context.Context, progress func(done, total int6
 	if err == nil {
 		a.compact()
 	}
+	defer a.Fields.kick() // a change the fill did not see
 	return a.reindex.end(err), err
 }
 
@@ -68,6 +69,12 @@ func (a *App) compact() {
 // changes after it is for the feed to bring.
 func (a *App) fill(ctx context.Context, idx calendar.Index, workers int, pace func(context.Context), progress func(done, total int64)) (int64, error) {
 	last, err := a.store.LastSeq(ctx)
+	if err != nil {
+		return 0, err
+	}
+	// The declarations as they are before the scan: a change during it is
+	// a difference the upkeep of custom fields brings after (Fields.Run).
+	declared, err := a.Fields.refresh(ctx)
 	if err != nil {
 		return 0, err
 	}
@@ -95,7 +102,10 @@ func (a *App) fill(ctx context.Context, idx calendar.Index, workers int, pace fu
 	if err := rebuildCollection(ctx, a.store.Terms(), putTerms, report, workers); err != nil {
 		return 0, err
 	}
-	return last, rebuildCollection(ctx, a.store.Posts(), putPosts, report, workers)
+	if err := rebuildCollection(ctx, a.store.Posts(), putPosts, report, workers); err != nil {
+		return 0, err
+	}
+	return last, idx.SetFieldsIndexed(ctx, fieldsIndexedAs(declared))
 }
 
 // rebuildCollection scans the collection in ID order and indexes it in

@@ -189,6 +189,7 @@ func (a *App) StartReindex(reason, why string) (ReindexStatus, error) {
 		defer close(done)
 		defer cancel()
 		r.end(a.buildBeside(ctx, rebuildable))
+		a.Fields.kick() // the upkeep paused for the rebuild; the new index records the declarations its fill read
 	}()
 	return st, nil
 }

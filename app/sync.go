@@ -21,8 +21,10 @@ const syncMargin = 256
 type indexSync struct {
 	store calendar.Store
 	index calendar.Index
-	// fields say what the index keeps of posts' custom values.
-	fields *Fields
+	// fields say what the index keeps of posts' custom values; they and
+	// the synonyms hear of their changes from the feed.
+	fields   *Fields
+	synonyms *Synonyms
 	// gate orders catch-up against the service's own writes: a write holds it
 	// shared from its store write to its index write; applying a batch holds it
 	// exclusively from reading the store to writing the index, so it never
@@ -262,6 +264,9 @@ func (s *indexSync) follow(ctx context.Context, idx calendar.Index, cur *feedCur
 				fresh = append(fresh, c)
 			}
 		}
+		if err := s.hear(ctx, fresh); err != nil {
+			return n, err
+		}
 		pending, err := s.applyChanges(ctx, idx, fresh, gate)
 		if err != nil {
 			return n, err
@@ -283,6 +288,24 @@ func (s *indexSync) follow(ctx context.Context, idx calendar.Index, cur *feedCur
 			return n, err
 		}
 	}
+}
+
+// hear tells the declarations of custom fields and the synonyms that the
+// feed has a change of them (another replica's write, as a rule), before
+// the posts of the same changes are indexed: a replica answers and indexes
+// by them within a pass of its catch-up.
+func (s *indexSync) hear(ctx context.Context, changes []calendar.Change) error {
+	for _, c := range changes {
+		switch c.Collection {
+		case calendar.CollectionFields:
+			if _, err := s.fields.refresh(ctx); err != nil {
+				return err
+			}
+		case calendar.CollectionSynonyms:
+			s.synonyms.forget()
+		}
+	}
+	return nil
 }
 
 // applyChanges makes idx hold what the store holds now for each changed

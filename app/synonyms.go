@@ -21,20 +21,16 @@ import (
 // every alternative read from the search's one budget of terms. The
 // plugin's own search (fragments within words) is unchanged: the synonyms
 // widen the relevance side of a search, which every order matches
-// (index/tolerant.go). The table is read from the store at most every
-// synonymsFresh (a write here reads it again at once), so another replica
-// sees a change within that time.
+// (index/tolerant.go). The table is read from the store once, then again
+// after a change: a write here, or another replica's heard from the change
+// feed (indexSync.hear, within CALENDAR_SYNC_INTERVAL).
 type Synonyms struct {
 	store calendar.Store
 	now   func() time.Time
 
-	mu     sync.Mutex
-	table  map[string][]string // a word -> the words a search for it also looks for
-	readAt time.Time
+	mu    sync.Mutex
+	table map[string][]string // a word -> the words a search for it also looks for; nil: to be read
 }
-
-// synonymsFresh is how long the table read from the store serves searches.
-const synonymsFresh = 5 * time.Second
 
 func newSynonyms(store calendar.Store, now func() time.Time) *Synonyms {
 	return &Synonyms{store: store, now: now}
@@ -262,18 +258,19 @@ func (s *Synonyms) forSearch(ctx context.Context, search string) (map[string][]s
 	return out, nil
 }
 
-// current is the table, read again when older than synonymsFresh.
+// current is the table, read again after a change (forget); the store is
+// read under mu, so a forget waits for a read under way.
 func (s *Synonyms) current(ctx context.Context) (map[string][]string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.table != nil && s.now().Sub(s.readAt) < synonymsFresh {
+	if s.table != nil {
 		return s.table, nil
 	}
 	groups, err := s.all(ctx)
 	if err != nil {
 		return nil, err
 	}
-	s.table, s.readAt = synonymTable(groups), s.now()
+	s.table = synonymTable(groups)
 	return s.table, nil
 }
 

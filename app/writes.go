@@ -507,9 +507,6 @@ func cloneImport(src *calendar.ImportSource) *calendar.ImportSource {
 // replica's is applied again to that one) and makes the result the one
 // this replica knows. expect is checked against the set's revision.
 func (s *Fields) editFieldSet(ctx context.Context, expect Precondition, change func(*calendar.FieldSet) error) (*calendar.FieldSet, error) {
-	if _, err := s.current(ctx); err != nil { // known, so that what this write changes is re-indexed
-		return nil, err
-	}
 	repo := s.store.Fields()
 	read := func() (*calendar.FieldSet, error) {
 		set, err := repo.FindByKey(ctx, "name", calendar.FieldSetName)

@@ -143,6 +143,9 @@ func startServiceOn(t *testing.T, on backend, settings func(*app.Settings), conf
 	if _, err := a.Users.EnsureAdmin(context.Background(), adminPassword); err != nil {
 		t.Fatal(err)
 	}
+	upkeep, stopUpkeep := context.WithCancel(context.Background())
+	keptInLine := make(chan struct{})
+	go func() { defer close(keptInLine); a.Fields.Run(upkeep) }() // as the service does (cmd/calendar)
 	logs := &lockedBuffer{}
 	cfg := controllers.Config{SiteURL: url, Logger: slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))}
 	configure(&cfg)
@@ -152,6 +155,8 @@ func startServiceOn(t *testing.T, on backend, settings func(*app.Settings), conf
 	t.Cleanup(func() {
 		s.recordAnswers() // for the check that the document lists every status answered (TestMain)
 		srv.Close()
+		stopUpkeep()
+		<-keptInLine
 		a.Stop() // a rebuild of the index, before the index closes
 		idx.Close()
 		store.Close(context.Background())

@@ -5,6 +5,7 @@ package index
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -147,6 +148,31 @@ func (i *Index) AppliedSeq(ctx context.Context) (int64, error) {
 func (i *Index) SetAppliedSeq(ctx context.Context, seq int64) error {
 	b := i.bleve.NewBatch()
 	b.SetInternal(appliedKey, []byte(strconv.FormatInt(seq, 10)))
+	return i.applyBatch(b, false)
+}
+
+var fieldsIndexedKey = []byte("fields_indexed")
+
+// FieldsIndexed reads what the index records of the custom field
+// declarations its posts are indexed under.
+func (i *Index) FieldsIndexed(ctx context.Context) (calendar.FieldsIndexed, error) {
+	var f calendar.FieldsIndexed
+	v, err := i.bleve.GetInternal(fieldsIndexedKey)
+	if err != nil || v == nil {
+		return f, err
+	}
+	return f, json.Unmarshal(v, &f)
+}
+
+// SetFieldsIndexed records it, after the writes before it (bleve persists
+// snapshots in order: on disk it is never ahead of the documents).
+func (i *Index) SetFieldsIndexed(ctx context.Context, f calendar.FieldsIndexed) error {
+	v, err := json.Marshal(f)
+	if err != nil {
+		return err
+	}
+	b := i.bleve.NewBatch()
+	b.SetInternal(fieldsIndexedKey, v)
 	return i.applyBatch(b, false)
 }
 

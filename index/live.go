@@ -232,6 +232,15 @@ func (l *Live) SetAppliedSeq(ctx context.Context, seq int64) error {
 	return err
 }
 
+func (l *Live) FieldsIndexed(ctx context.Context) (calendar.FieldsIndexed, error) {
+	return on(l, func(i *Index) (calendar.FieldsIndexed, error) { return i.FieldsIndexed(ctx) })
+}
+
+func (l *Live) SetFieldsIndexed(ctx context.Context, f calendar.FieldsIndexed) error {
+	_, err := on(l, func(i *Index) (struct{}, error) { return struct{}{}, i.SetFieldsIndexed(ctx, f) })
+	return err
+}
+
 func (l *Live) DocCount(ctx context.Context) (int64, error) {
 	return on(l, func(i *Index) (int64, error) { return i.DocCount(ctx) })
 }

@@ -1,6 +1,7 @@
 package calendar
 
 import (
+	"fmt"
 	"regexp"
 	"time"
 )
@@ -125,3 +126,37 @@ type CustomFilter struct {
 
 // FacetCustomPrefix begins the facet of a custom field: "cf.<key>".
 const FacetCustomPrefix = "cf."
+
+// FieldsIndexed is what an index records of the declarations its posts are
+// indexed under, so that a change of them is brought to the index once,
+// across restarts (app/fields_upkeep.go).
+type FieldsIndexed struct {
+	// Revision is the field set's revision (its Seq) the index holds.
+	Revision int64 `json:"revision"`
+	// Shapes are, per key, what of that revision's declaration the index
+	// and the posts' values depend on (FieldShape); nil: nothing recorded
+	// (an index made before these were kept).
+	Shapes map[string]string `json:"shapes"`
+	// Job is the bringing in line under way, nil when none.
+	Job *FieldsJob `json:"job,omitempty"`
+}
+
+// FieldsJob is a bringing of the posts holding some fields in line with a
+// revision of the declarations: their values the declarations no longer
+// accept removed, then indexed again, in the order of their IDs.
+type FieldsJob struct {
+	Revision int64    `json:"revision"`
+	Keys     []string `json:"keys"`
+	// After is the highest post ID done.
+	After int64 `json:"after"`
+}
+
+// FieldShape is what of a declaration the index and the posts' values
+// depend on: its type, whether lists filter by it, the post types that
+// carry it and its options ("" when the field is not declared).
+func FieldShape(d *FieldDeclaration) string {
+	if d == nil {
+		return ""
+	}
+	return fmt.Sprint(d.Type, "|", d.Filterable, "|", d.PostTypes, "|", d.Options)
+}

@@ -74,7 +74,7 @@ type Store interface {
 	// WebhookMarks are the events a filtered subscription's receiver holds.
 	WebhookMarks() Repo[*WebhookMark]
 	// Synonyms are the groups of words searches treat alike (synonym.go);
-	// the readers of the feed skip their writes too.
+	// their writes are in the feed, so that every replica follows them.
 	Synonyms() Repo[*Synonym]
 	// Imports are the sources of events kept in step (imports.go);
 	// ImportItems what their items became here. The readers of the feed
@@ -82,13 +82,14 @@ type Store interface {
 	Imports() Repo[*ImportSource]
 	ImportItems() Repo[*ImportItem]
 	// Fields holds the one set of custom field declarations (fields.go);
-	// the readers of the feed skip its writes too.
+	// its writes are in the feed, so that every replica follows them.
 	Fields() Repo[*FieldSet]
 	// Files keeps the files of uploaded media.
 	Files() Files
 	// Changes returns up to limit changes with a sequence above afterSeq, in
 	// sequence order: the latest write of each live document, and a tombstone
-	// for each document deleted for good.
+	// for each document deleted for good; users, posts, terms, the field set
+	// and synonyms at least (the other collections may be left out).
 	Changes(ctx context.Context, afterSeq int64, limit int) ([]Change, error)
 	// LastSeq is the highest sequence number handed out so far.
 	LastSeq(ctx context.Context) (int64, error)
@@ -158,6 +159,10 @@ const (
 	CollectionPosts = "posts"
 	CollectionTerms = "terms"
 	CollectionUsers = "users"
+	// The custom field declarations and the synonym groups: in the feed so
+	// that every replica follows their changes (neither is indexed).
+	CollectionFields   = "fields"
+	CollectionSynonyms = "synonyms"
 )
 
 // Change is one entry of the store's change feed.
@@ -211,6 +216,12 @@ type Index interface {
 	// applied; SetAppliedSeq records a new one.
 	AppliedSeq(ctx context.Context) (int64, error)
 	SetAppliedSeq(ctx context.Context, seq int64) error
+	// FieldsIndexed is what the index records of the custom field
+	// declarations its posts are indexed under (the zero value: nothing
+	// recorded); SetFieldsIndexed records it. Kept with the index, as its
+	// feed checkpoint is: each replica's index is its own.
+	FieldsIndexed(ctx context.Context) (FieldsIndexed, error)
+	SetFieldsIndexed(ctx context.Context, f FieldsIndexed) error
 	// DocCount is how many entries (posts and terms) the index holds.
 	DocCount(ctx context.Context) (int64, error)
 	Ping(ctx context.Context) error

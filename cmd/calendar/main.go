@@ -154,6 +154,11 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 		housekept := make(chan struct{})
 		go func() { defer close(housekept); housekeeping(syncCtx, a, logger, backend, started) }()
 		defer func() { <-housekept }()
+		// Custom fields: a change of their declarations brought to the
+		// index, resumed where the last start left it; stopped with the rest.
+		fieldsKept := make(chan struct{})
+		go func() { defer close(fieldsKept); a.Fields.Run(syncCtx) }()
+		defer func() { <-fieldsKept }()
 		a.Sync(syncCtx, cfg.SyncInterval, func(err error) { logger.Warn("index catch-up failed", "error", err) })
 	}
 	if !idx.Fresh {

@@ -110,6 +110,40 @@ func TestTwoReplicasOnOneMongoDBSeeEachOthersWrites(t *testing.T) {
 		return fmt.Sprintf("A to show the event at the renamed venue (it shows %q)", venueOfEvent())
 	})
 
+	// A declaration changed on A: B's filter and facet by the field follow
+	// it from the change feed, and B's own index is brought in line.
+	if status, _, err := ca.post("/vendor/admin/v1/fields", `{"key": "lang", "label": "Language", "type": "select", "options": ["en", "fr"], "public": true}`); err != nil || status != http.StatusCreated {
+		t.Fatalf("declare on A: %d %v", status, err)
+	}
+	if status, _, err := ca.post(fmt.Sprintf("/vendor/events/v1/events/%d", int64(event["id"].(float64))), `{"custom_fields": {"lang": "fr"}}`); err != nil || status != http.StatusOK {
+		t.Fatalf("a value on A: %d %v", status, err)
+	}
+	inFrench := func() string {
+		res, err := http.Get("http://" + b + "/vendor/events/v1/events?start_date=2030-01-01&end_date=2030-01-02&cf%5Blang%5D=fr&facets=cf.lang")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		var list struct {
+			Total  int `json:"total"`
+			Facets any `json:"facets"`
+		}
+		_ = json.NewDecoder(res.Body).Decode(&list)
+		return fmt.Sprintf("%d %d %v", res.StatusCode, list.Total, list.Facets)
+	}
+	waitFor(t, func() bool { return strings.HasPrefix(inFrench(), "400 ") }, func() string {
+		return fmt.Sprintf("B to refuse a filter by a field not filterable (it answers %q)", inFrench())
+	})
+	if status, err := ca.do("PATCH", "/vendor/admin/v1/fields/lang", "application/json", []byte(`{"filterable": true}`), nil); err != nil || status != http.StatusOK {
+		t.Fatalf("made filterable on A: %d %v", status, err)
+	}
+	start := time.Now()
+	const followed = "200 1 map[cf.lang:[map[count:1 name:fr]]]"
+	waitFor(t, func() bool { return inFrench() == followed }, func() string {
+		return fmt.Sprintf("B to filter and count by the field made filterable on A (it answers %q)", inFrench())
+	})
+	t.Logf("B followed A's declaration after %v", time.Since(start))
+
 	req, _ := http.NewRequest("DELETE", fmt.Sprintf("http://%s/vendor/events/v1/venues/%d?force=true", a, int64(v["id"].(float64))), nil)
 	req.SetBasicAuth("admin", childPassword)
 	res, err := http.DefaultClient.Do(req)

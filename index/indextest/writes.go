@@ -2,6 +2,7 @@ package indextest
 
 import (
 	"context"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -130,6 +131,21 @@ func runWrites(t *testing.T, b Backend) {
 	})
 
 	if b.Reopen != nil {
+		t.Run("what it records of the custom field declarations persists across close and reopen, job and all", func(t *testing.T) {
+			idx := b.Open(t)
+			if got, err := idx.FieldsIndexed(ctx); err != nil || got.Shapes != nil || got.Job != nil {
+				t.Fatalf("a new index records %+v, %v; want nothing", got, err)
+			}
+			want := calendar.FieldsIndexed{Revision: 9, Shapes: map[string]string{"age": "number"},
+				Job: &calendar.FieldsJob{Revision: 12, Keys: []string{"age", "lang"}, After: 40}}
+			if err := idx.SetFieldsIndexed(ctx, want); err != nil {
+				t.Fatal(err)
+			}
+			idx = b.Reopen(t, idx)
+			if got, err := idx.FieldsIndexed(ctx); err != nil || !reflect.DeepEqual(got, want) {
+				t.Fatalf("after reopen: %+v, %v; want %+v", got, err, want)
+			}
+		})
 		t.Run("entries and the checkpoint persist across close and reopen", func(t *testing.T) {
 			idx := b.Open(t)
 			put(t, idx, []*calendar.Post{venue(1, "Kept Hall")}, []*calendar.Term{{ID: 1, Taxonomy: calendar.TaxonomyTag, Name: "T", Slug: "t"}})

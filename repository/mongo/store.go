@@ -191,7 +191,10 @@ func (s *Store) Changes(ctx context.Context, afterSeq int64, limit int) ([]calen
 	opts := options.Find().SetSort(bson.D{{Key: "seq", Value: 1}}).SetLimit(int64(limit)).
 		SetProjection(bson.D{{Key: "seq", Value: 1}})
 	var out []calendar.Change
-	for _, name := range []string{storage.UsersCollection, storage.PostsCollection, storage.TermsCollection} {
+	// The declarations of custom fields and the synonyms are in the feed
+	// too, so that every replica follows their changes; the other records
+	// (guards, subscriptions, imports) are not read from it.
+	for _, name := range []string{storage.UsersCollection, storage.PostsCollection, storage.TermsCollection, storage.FieldsCollection, storage.SynonymsCollection} {
 		cur, err := s.db.Collection(name).Find(ctx, after, opts)
 		if err != nil {
 			return nil, storeError(err)

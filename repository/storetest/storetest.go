@@ -703,6 +703,33 @@ func Run(t *testing.T, sut Backend) {
 		}
 	})
 
+	t.Run("the declarations' and the synonyms' writes are in the feed, so that every replica follows them", func(t *testing.T) {
+		s := sut.Open(t)
+		set := &calendar.FieldSet{Name: calendar.FieldSetName}
+		mustInsert(t, s.Fields(), set)
+		set.Fields = []calendar.FieldDeclaration{{Key: "age", Label: "Age", Type: calendar.FieldNumber, PostTypes: []string{calendar.PostTypeEvent}}}
+		if err := s.Fields().Update(ctx, set); err != nil {
+			t.Fatal(err)
+		}
+		g := &calendar.Synonym{Words: []string{"gig", "concert"}}
+		mustInsert(t, s.Synonyms(), g)
+		if err := s.Synonyms().Delete(ctx, g.ID, g.Seq); err != nil {
+			t.Fatal(err)
+		}
+		changes, err := s.Changes(ctx, 0, 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, c := range changes {
+			got = append(got, fmt.Sprintf("%s/%d@%d deleted=%v", c.Collection, c.ID, c.Seq, c.Deleted))
+		}
+		want := fmt.Sprintf("[fields/%d@%d deleted=false synonyms/%d@%d deleted=true]", set.ID, set.Seq, g.ID, g.Seq+1)
+		if fmt.Sprint(got) != want {
+			t.Fatalf("feed = %v\nwant %s", got, want)
+		}
+	})
+
 	t.Run("tombstones older than the retention are pruned and the horizon says up to where", func(t *testing.T) {
 		s := sut.Open(t)
 		if h, err := s.Horizon(ctx); err != nil || h != 0 {
