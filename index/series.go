@@ -7,7 +7,6 @@ import (
 
 	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/blevesearch/bleve/v2/search/query"
-	index "github.com/blevesearch/bleve_index_api"
 
 	"calendar/app/calendar"
 )
@@ -21,17 +20,18 @@ import (
 // caller's read rule included: an occurrence the caller may not read is no
 // match, so the next one the caller may read is the first), so it is found
 // at query time: each event of a series holds one keyword, the series' ID
-// then its start key (fieldSeriesStart), kept as a doc value too. The
-// matches that are events of a series (the matches ANDed with fieldInSeries'
-// postings, a bitmap operation) are read in document order, each one's
-// keyword from the doc values, and the least keyword of each series wins.
-// The cost is one doc value read per matching event of a series, nothing
-// per event outside the window: a series of 1,000 occurrences of which a
-// window holds 8 costs 8 reads. (Walking the keywords in the dictionary
-// instead found each series' first without reading the others, but read
-// the postings of every keyword after the window's start until one
-// matched: 59 ms a list at 100,000 events, a fifth of them in series,
-// against 1.3 ms without the collapse.)
+// then its start key (fieldSeriesStart). Each segment's keywords, read once
+// in order into its table (seriestable.go), number its events of series by
+// series and start; the matches that are events of series (a bitmap AND)
+// are then walked keeping, of each series, the least number, two array
+// reads a match: a series of 1,000 occurrences costs what iterating 1,000
+// bits costs, as counting the total does, and one map entry. (Before the
+// tables, each match's keyword was read from the doc values: 3.78 ms a
+// default list at 100,000 events, a fifth of them in series, against 1.16
+// ms without the collapse. Walking the keywords in the dictionary at query
+// time found each series' first without reading the others, but read the
+// postings of every keyword after the window's start until one matched: 59
+// ms.)
 
 // seriesKeyLen is the length of the fieldSeriesStart prefix that names the
 // series: its ID, as idKey writes it.
@@ -47,48 +47,92 @@ type seriesFirst struct {
 	doc  uint32
 }
 
+// seriesView numbers the series that have matches across the segments of
+// one snapshot (a series' events may lie in several).
+type seriesView struct {
+	s      *segments
+	tables []*seriesTable
+	global [][]int32 // by segment, by local series: its number among the series seen, -1 not yet
+	number map[string]int32
+}
+
+func (s *segments) seriesView() *seriesView {
+	return &seriesView{s: s, tables: make([]*seriesTable, len(s.segs)), global: make([][]int32, len(s.segs)), number: map[string]int32{}}
+}
+
+// table is segment seg's table, nil when it holds no event of a series.
+func (v *seriesView) table(seg int) (*seriesTable, error) {
+	if v.tables[seg] == nil {
+		t, err := v.s.series.of(v.s.segs, seg, v.s.ctx.Err)
+		if err != nil {
+			return nil, err
+		}
+		v.tables[seg], v.global[seg] = t, make([]int32, len(t.ids))
+		for n := range v.global[seg] {
+			v.global[seg][n] = -1
+		}
+	}
+	if len(v.tables[seg].ids) == 0 {
+		return nil, nil
+	}
+	return v.tables[seg], nil
+}
+
+// numberOf is the number of local series k of segment seg.
+func (v *seriesView) numberOf(seg int, k int32) int32 {
+	if g := v.global[seg][k]; g >= 0 {
+		return g
+	}
+	id := v.tables[seg].ids[k]
+	g, seen := v.number[id]
+	if !seen {
+		g = int32(len(v.number))
+		v.number[id] = g
+	}
+	v.global[seg][k] = g
+	return g
+}
+
 // oncePerSeries is matches with, of each series, only its first match.
 func (s *segments) oncePerSeries(matches docSet) (docSet, error) {
-	values, err := s.snap.DocValueReader([]string{fieldSeriesStart})
-	if err != nil {
-		return nil, err
-	}
-	firsts := map[string]seriesFirst{}
-	inSeries := make(docSet, len(s.segs))
-	var id index.IndexInternalID
+	v := s.seriesView()
+	var firsts []seriesFirst // by series number
 	for seg, m := range matches {
 		if m == nil {
 			continue
 		}
-		all, err := s.postings(seg, fieldInSeries, []byte("true"))
-		if err != nil {
-			return nil, err
-		}
-		if all == nil {
+		t, err := v.table(seg)
+		if err != nil || t == nil {
+			if err != nil {
+				return nil, err
+			}
 			continue
 		}
-		inSeries[seg] = all
-		for n, it := 0, roaring.And(m, all).Iterator(); it.HasNext(); n++ {
+		// Of each local series, its least ordinal among the matches.
+		least, leastDoc := make([]int32, len(t.ids)), make([]uint32, len(t.ids))
+		for k := range least {
+			least[k] = -1
+		}
+		for n, it := 0, roaring.And(m, t.all).Iterator(); it.HasNext(); n++ {
 			if n%checkDoneEvery == 0 && s.ctx.Err() != nil {
 				return nil, s.ctx.Err()
 			}
 			doc := it.Next()
-			id = index.NewIndexInternalID(id, s.offsets[seg]+uint64(doc))
-			var term string
-			err := values.VisitDocValues(id, func(field string, value []byte) {
-				if field == fieldSeriesStart && len(value) > seriesKeyLen {
-					term = string(value)
-				}
-			})
-			if err != nil {
-				return nil, err
+			k, ord := t.seriesOf(doc)
+			if least[k] < 0 || ord < least[k] {
+				least[k], leastDoc[k] = ord, doc
 			}
-			if term == "" {
-				return nil, errors.New("index: an event of a series without its series start")
+		}
+		for k, ord := range least {
+			if ord < 0 {
+				continue
 			}
-			series := term[:seriesKeyLen]
-			if f, seen := firsts[series]; !seen || term < f.term {
-				firsts[series] = seriesFirst{term, seg, doc}
+			g := v.numberOf(seg, int32(k))
+			if int(g) == len(firsts) {
+				firsts = append(firsts, seriesFirst{})
+			}
+			if f := firsts[g]; f.term == "" || t.terms[ord] < f.term {
+				firsts[g] = seriesFirst{t.terms[ord], seg, leastDoc[k]}
 			}
 		}
 	}
@@ -101,17 +145,16 @@ func (s *segments) oncePerSeries(matches docSet) (docSet, error) {
 	}
 	return s.perSegment(func(seg int) (*roaring.Bitmap, error) {
 		m := matches[seg]
-		if m == nil || inSeries[seg] == nil {
+		if m == nil || v.tables[seg] == nil || len(v.tables[seg].ids) == 0 {
 			return m, nil
 		}
-		out := roaring.AndNot(m, inSeries[seg])
+		out := roaring.AndNot(m, v.tables[seg].all)
 		if kept[seg] != nil {
 			out.Or(kept[seg])
 		}
 		return out, nil
 	})
 }
-
 // droppedByOncePerSeries are the IDs of the matches of q that showing each
 // series once leaves out: the queries bleve runs (another order than by
 // start, relevance, the map's grid) leave them out by ID.
