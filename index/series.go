@@ -155,6 +155,7 @@ func (s *segments) oncePerSeries(matches docSet) (docSet, error) {
 		return out, nil
 	})
 }
+
 // droppedByOncePerSeries are the IDs of the matches of q that showing each
 // series once leaves out: the queries bleve runs (another order than by
 // start, relevance, the map's grid) leave them out by ID.
