@@ -157,21 +157,25 @@ func (s *segments) oncePerSeries(matches docSet) (docSet, error) {
 }
 
 // droppedByOncePerSeries are the IDs of the matches of q that showing each
-// series once leaves out: the queries bleve runs (another order than by
-// start, relevance, the map's grid) leave them out by ID.
-func (i *Index) droppedByOncePerSeries(ctx context.Context, q calendar.PostQuery, near query.Query) (ids []int64, err error) {
+// series once leaves out, and the counts of q's facets: the queries bleve
+// runs (another order than by start, relevance, the map's grid) leave them
+// out by ID.
+func (i *Index) droppedByOncePerSeries(ctx context.Context, q calendar.PostQuery, near query.Query) (ids []int64, facets map[string][]calendar.FacetCount, err error) {
 	s, release, err := i.openSegments(ctx)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer func() { err = errors.Join(err, release()) }()
 	matches, err := s.eval(i.filter(q, near))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	if facets, err = s.facetsOnce(matches, q.Facets); err != nil {
+		return nil, nil, err
 	}
 	kept, err := s.oncePerSeries(matches)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	for seg, m := range matches {
 		if m == nil {
@@ -184,14 +188,14 @@ func (i *Index) droppedByOncePerSeries(ctx context.Context, q calendar.PostQuery
 		for it := dropped.Iterator(); it.HasNext(); {
 			id, err := s.docID(seg, uint64(it.Next()))
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			n, err := strconv.ParseInt(id, 10, 64)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			ids = append(ids, n)
 		}
 	}
-	return ids, nil
+	return ids, facets, nil
 }
