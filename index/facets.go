@@ -109,9 +109,11 @@ func (s *segments) facetsOnce(matches docSet, names []string) (map[string][]cale
 				return nil, err
 			}
 			alone, inSeries := m, (*roaring.Bitmap)(nil)
+			var last []int32 // by local series: the last term (numbered from 1) that counted it
 			if t != nil {
-				alone, inSeries = roaring.AndNot(m, t.all), roaring.And(m, t.all)
+				alone, inSeries, last = roaring.AndNot(m, t.all), roaring.And(m, t.all), make([]int32, len(t.ids))
 			}
+			terms := int32(0)
 			err = s.termsIn(seg, field, "", "", func(term string) (bool, error) {
 				bm, err := s.postings(seg, field, []byte(term))
 				if err != nil || bm == nil {
@@ -120,14 +122,18 @@ func (s *segments) facetsOnce(matches docSet, names []string) (map[string][]cale
 				if n := int(alone.AndCardinality(bm)); n > 0 {
 					counts[term] += n
 				}
-				if inSeries != nil && inSeries.Intersects(bm) {
-					numbers := series[term]
-					if numbers == nil {
-						numbers = roaring.New()
-						series[term] = numbers
-					}
-					for it := roaring.And(inSeries, bm).Iterator(); it.HasNext(); {
-						k, _ := t.seriesOf(it.Next())
+				if inSeries == nil || !inSeries.Intersects(bm) {
+					return false, s.ctx.Err()
+				}
+				terms++
+				for it := roaring.And(inSeries, bm).Iterator(); it.HasNext(); {
+					if k, _ := t.seriesOf(it.Next()); last[k] != terms {
+						last[k] = terms
+						numbers := series[term]
+						if numbers == nil {
+							numbers = roaring.New()
+							series[term] = numbers
+						}
 						numbers.Add(uint32(v.numberOf(seg, k)))
 					}
 				}
