@@ -3,6 +3,7 @@ package index
 import (
 	"context"
 	"errors"
+	"slices"
 	"strconv"
 
 	"github.com/RoaringBitmap/roaring/v2"
@@ -40,24 +41,18 @@ const seriesKeyLen = 19
 // seriesStartTerm is the fieldSeriesStart term of an event of a series.
 func seriesStartTerm(series int64, startKey string) string { return idKey(series) + startKey }
 
-// seriesFirst is the first match of one series found so far.
-type seriesFirst struct {
-	term string
-	seg  int
-	doc  uint32
-}
-
-// seriesView numbers the series that have matches across the segments of
-// one snapshot (a series' events may lie in several).
+// seriesView reads the tables of the segments of one snapshot and numbers
+// the series that have matches across them (a series' events may lie in
+// several).
 type seriesView struct {
 	s      *segments
 	tables []*seriesTable
 	global [][]int32 // by segment, by local series: its number among the series seen, -1 not yet
-	number map[string]int32
+	number map[int64]int32
 }
 
 func (s *segments) seriesView() *seriesView {
-	return &seriesView{s: s, tables: make([]*seriesTable, len(s.segs)), global: make([][]int32, len(s.segs)), number: map[string]int32{}}
+	return &seriesView{s: s, tables: make([]*seriesTable, len(s.segs)), global: make([][]int32, len(s.segs)), number: map[int64]int32{}}
 }
 
 // table is segment seg's table, nil when it holds no event of a series.
@@ -67,10 +62,7 @@ func (v *seriesView) table(seg int) (*seriesTable, error) {
 		if err != nil {
 			return nil, err
 		}
-		v.tables[seg], v.global[seg] = t, make([]int32, len(t.ids))
-		for n := range v.global[seg] {
-			v.global[seg][n] = -1
-		}
+		v.tables[seg] = t
 	}
 	if len(v.tables[seg].ids) == 0 {
 		return nil, nil
@@ -80,6 +72,9 @@ func (v *seriesView) table(seg int) (*seriesTable, error) {
 
 // numberOf is the number of local series k of segment seg.
 func (v *seriesView) numberOf(seg int, k int32) int32 {
+	if v.global[seg] == nil {
+		v.global[seg] = slices.Repeat([]int32{-1}, len(v.tables[seg].ids))
+	}
 	if g := v.global[seg][k]; g >= 0 {
 		return g
 	}
@@ -93,10 +88,17 @@ func (v *seriesView) numberOf(seg int, k int32) int32 {
 	return g
 }
 
+// seriesMatch is the first match of one series in one segment.
+type seriesMatch struct {
+	id  int64
+	ord int32
+	doc uint32
+}
+
 // oncePerSeries is matches with, of each series, only its first match.
 func (s *segments) oncePerSeries(matches docSet) (docSet, error) {
 	v := s.seriesView()
-	var firsts []seriesFirst // by series number
+	firsts := make([][]seriesMatch, len(s.segs)) // by segment, by series ID
 	for seg, m := range matches {
 		if m == nil {
 			continue
@@ -109,9 +111,9 @@ func (s *segments) oncePerSeries(matches docSet) (docSet, error) {
 			continue
 		}
 		// Of each local series, its least ordinal among the matches.
-		least, leastDoc := make([]int32, len(t.ids)), make([]uint32, len(t.ids))
+		least := make([]seriesMatch, len(t.ids))
 		for k := range least {
-			least[k] = -1
+			least[k] = seriesMatch{id: t.ids[k], ord: -1}
 		}
 		for n, it := 0, roaring.And(m, t.all).Iterator(); it.HasNext(); n++ {
 			if n%checkDoneEvery == 0 && s.ctx.Err() != nil {
@@ -119,29 +121,17 @@ func (s *segments) oncePerSeries(matches docSet) (docSet, error) {
 			}
 			doc := it.Next()
 			k, ord := t.seriesOf(doc)
-			if least[k] < 0 || ord < least[k] {
-				least[k], leastDoc[k] = ord, doc
+			if l := &least[k]; l.ord < 0 || ord < l.ord {
+				l.ord, l.doc = ord, doc
 			}
 		}
-		for k, ord := range least {
-			if ord < 0 {
-				continue
-			}
-			g := v.numberOf(seg, int32(k))
-			if int(g) == len(firsts) {
-				firsts = append(firsts, seriesFirst{})
-			}
-			if f := firsts[g]; f.term == "" || t.terms[ord] < f.term {
-				firsts[g] = seriesFirst{t.terms[ord], seg, leastDoc[k]}
-			}
-		}
+		firsts[seg] = slices.DeleteFunc(least, func(f seriesMatch) bool { return f.ord < 0 })
 	}
 	kept := make(docSet, len(s.segs))
-	for _, f := range firsts {
-		if kept[f.seg] == nil {
-			kept[f.seg] = roaring.New()
+	for seg, first := range mergeFirsts(firsts, v.tables) {
+		if len(first) > 0 {
+			kept[seg] = roaring.BitmapOf(first...)
 		}
-		kept[f.seg].Add(f.doc)
 	}
 	return s.perSegment(func(seg int) (*roaring.Bitmap, error) {
 		m := matches[seg]
@@ -154,6 +144,41 @@ func (s *segments) oncePerSeries(matches docSet) (docSet, error) {
 		}
 		return out, nil
 	})
+}
+
+// mergeFirsts keeps, of each series' first matches in the segments (each
+// segment's in the order of series IDs), the least by term: the documents
+// kept, by segment. The lists are merged in step, with no map.
+func mergeFirsts(firsts [][]seriesMatch, tables []*seriesTable) [][]uint32 {
+	kept := make([][]uint32, len(firsts))
+	heads := make([]int, len(firsts))
+	for {
+		best := -1 // the segment whose head wins so far
+		for seg, first := range firsts {
+			if heads[seg] == len(first) {
+				continue
+			}
+			f := first[heads[seg]]
+			if best < 0 {
+				best = seg
+				continue
+			}
+			b := firsts[best][heads[best]]
+			if f.id < b.id || f.id == b.id && tables[seg].terms[f.ord] < tables[best].terms[b.ord] {
+				best = seg
+			}
+		}
+		if best < 0 {
+			return kept
+		}
+		win := firsts[best][heads[best]]
+		kept[best] = append(kept[best], win.doc)
+		for seg, first := range firsts {
+			if heads[seg] < len(first) && first[heads[seg]].id == win.id {
+				heads[seg]++
+			}
+		}
+	}
 }
 
 // droppedByOncePerSeries are the IDs of the matches of q that showing each

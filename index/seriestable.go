@@ -2,7 +2,9 @@ package index
 
 import (
 	"errors"
+	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -20,17 +22,19 @@ import (
 // in the index (seriesTables): a list showing each series once then reads
 // no term or doc value per event, only these arrays.
 type seriesTable struct {
-	all    *roaring.Bitmap // the segment's events of series, deleted or not
-	ord    []int32         // by document number: the ordinal of its term, -1 for an event of no series
-	terms  []string        // by ordinal: the series_start terms, in order
-	series []int32         // by ordinal: the index of its series in ids
-	ids    []string        // the series' IDs (idKey), in order
+	all   *roaring.Bitmap // the segment's events of series, deleted or not
+	docs  []seriesDoc     // by document number (the zero value for an event of no series)
+	terms []string        // by ordinal: the series_start terms, in order
+	ids   []int64         // the series' IDs, in order (a local series is an index here)
 }
+
+// seriesDoc is a document's series (local) and the ordinal of its term.
+type seriesDoc struct{ series, ord int32 }
 
 // seriesOf is the local series and the ordinal of a document of t.all.
 func (t *seriesTable) seriesOf(doc uint32) (series, ord int32) {
-	ord = t.ord[doc]
-	return t.series[ord], ord
+	e := t.docs[doc]
+	return e.series, e.ord
 }
 
 // readSeriesTable reads a segment's table from its series_start dictionary,
@@ -50,15 +54,20 @@ func readSeriesTable(seg segment.Segment, stopped func() error) (*seriesTable, e
 		if len(entry.Term) <= seriesKeyLen {
 			return nil, errors.New("index: a series start without its start")
 		}
-		if t.ord == nil {
-			t.ord = slices.Repeat([]int32{-1}, int(seg.Count()))
+		if t.docs == nil {
+			t.docs = make([]seriesDoc, seg.Count())
 		}
 		term := strings.Clone(entry.Term)
-		if len(t.ids) == 0 || t.ids[len(t.ids)-1] != term[:seriesKeyLen] {
-			t.ids = append(t.ids, term[:seriesKeyLen])
+		id, err := strconv.ParseInt(term[:seriesKeyLen], 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("index: a series start of no series: %w", err)
+		}
+		if len(t.ids) == 0 || t.ids[len(t.ids)-1] != id {
+			t.ids = append(t.ids, id)
 		}
 		ord := int32(len(t.terms))
-		t.terms, t.series = append(t.terms, term), append(t.series, int32(len(t.ids)-1))
+		t.terms = append(t.terms, term)
+		event := seriesDoc{int32(len(t.ids) - 1), ord}
 		pl, err := dict.PostingsList([]byte(term), nil, nil)
 		if err != nil {
 			return nil, err
@@ -76,7 +85,7 @@ func readSeriesTable(seg segment.Segment, stopped func() error) (*seriesTable, e
 		}
 		for d := docs.Iterator(); d.HasNext(); {
 			doc := d.Next()
-			t.ord[doc] = ord
+			t.docs[doc] = event
 			t.all.Add(doc)
 		}
 		if n%checkDoneEvery == 0 {
