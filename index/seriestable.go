@@ -18,9 +18,9 @@ import (
 // events together, by start), each document numbered with its term's
 // ordinal in that order. A segment never changes once made (a deletion is
 // the snapshot's deleted bitmap, which the matches already leave out), so
-// its table is read from its dictionary once and kept while the segment is
-// in the index (seriesTables): a list showing each series once then reads
-// no term or doc value per event, only these arrays.
+// its table is read once and kept while the segment is in the index
+// (seriesTables): a list showing each series once then reads no term or doc
+// value per event, only these arrays.
 type seriesTable struct {
 	all   *roaring.Bitmap // the segment's events of series, deleted or not
 	docs  []seriesDoc     // by document number (the zero value for an event of no series)
@@ -37,63 +37,80 @@ func (t *seriesTable) seriesOf(doc uint32) (series, ord int32) {
 	return e.series, e.ord
 }
 
-// readSeriesTable reads a segment's table from its series_start dictionary,
-// one term at a time (each names one event); checking says when to stop.
+// readSeriesTable reads a segment's table: its events of series (the
+// in_series postings) and each one's series_start term from the doc
+// values, in document order (the doc values' chunks are read once each),
+// then sorted by term: 11 to 22 ms for the 19,749 events of a segment of
+// 28,000 documents. (Looking each term of the series_start dictionary up
+// for its document took 85 to 150 ms.) stopped says when to stop.
 func readSeriesTable(seg segment.Segment, stopped func() error) (*seriesTable, error) {
-	dict, err := seg.Dictionary(fieldSeriesStart)
+	values, ok := seg.(segment.DocValueVisitable)
+	if !ok {
+		return nil, errNoSegments
+	}
+	dict, err := seg.Dictionary(fieldInSeries)
 	if err != nil {
 		return nil, err
 	}
+	pl, err := dict.PostingsList([]byte("true"), nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	it, ok := pl.Iterator(false, false, false, nil).(segment.OptimizablePostingsIterator)
+	if !ok {
+		return nil, errNoSegments
+	}
+	all := it.ActualBitmap()
+	if doc, one := it.DocNum1Hit(); one {
+		all = roaring.BitmapOf(uint32(doc))
+	}
 	t := &seriesTable{all: roaring.New()}
-	it := dict.AutomatonIterator(nil, nil, nil)
-	for n := 1; ; n++ {
-		entry, err := it.Next()
-		if err != nil || entry == nil {
-			return t, err
+	if all == nil || all.IsEmpty() {
+		return t, nil
+	}
+	t.all = all.Clone()
+	type keyed struct {
+		term string
+		doc  uint32
+	}
+	events := make([]keyed, 0, all.GetCardinality())
+	var state segment.DocVisitState
+	fields := []string{fieldSeriesStart}
+	for n, docs := 0, all.Iterator(); docs.HasNext(); n++ {
+		if n%checkDoneEvery == 0 {
+			if err := stopped(); err != nil {
+				return nil, err
+			}
 		}
-		if len(entry.Term) <= seriesKeyLen {
-			return nil, errors.New("index: a series start without its start")
+		doc := docs.Next()
+		var term string
+		state, err = values.VisitDocValues(uint64(doc), fields, func(field string, value []byte) {
+			if field == fieldSeriesStart && len(value) > seriesKeyLen {
+				term = string(value)
+			}
+		}, state)
+		if err != nil {
+			return nil, err
 		}
-		if t.docs == nil {
-			t.docs = make([]seriesDoc, seg.Count())
+		if term == "" {
+			return nil, errors.New("index: an event of a series without its series start")
 		}
-		term := strings.Clone(entry.Term)
-		id, err := strconv.ParseInt(term[:seriesKeyLen], 10, 64)
+		events = append(events, keyed{term, doc})
+	}
+	slices.SortFunc(events, func(a, b keyed) int { return strings.Compare(a.term, b.term) })
+	t.docs = make([]seriesDoc, seg.Count())
+	for ord, e := range events {
+		id, err := strconv.ParseInt(e.term[:seriesKeyLen], 10, 64)
 		if err != nil {
 			return nil, fmt.Errorf("index: a series start of no series: %w", err)
 		}
 		if len(t.ids) == 0 || t.ids[len(t.ids)-1] != id {
 			t.ids = append(t.ids, id)
 		}
-		ord := int32(len(t.terms))
-		t.terms = append(t.terms, term)
-		event := seriesDoc{int32(len(t.ids) - 1), ord}
-		pl, err := dict.PostingsList([]byte(term), nil, nil)
-		if err != nil {
-			return nil, err
-		}
-		pit, ok := pl.Iterator(false, false, false, nil).(segment.OptimizablePostingsIterator)
-		if !ok {
-			return nil, errNoSegments
-		}
-		docs := pit.ActualBitmap()
-		if doc, one := pit.DocNum1Hit(); one {
-			docs = roaring.BitmapOf(uint32(doc))
-		}
-		if docs == nil {
-			continue
-		}
-		for d := docs.Iterator(); d.HasNext(); {
-			doc := d.Next()
-			t.docs[doc] = event
-			t.all.Add(doc)
-		}
-		if n%checkDoneEvery == 0 {
-			if err := stopped(); err != nil {
-				return nil, err
-			}
-		}
+		t.terms = append(t.terms, e.term)
+		t.docs[e.doc] = seriesDoc{int32(len(t.ids) - 1), int32(ord)}
 	}
+	return t, nil
 }
 
 // seriesTables keeps each segment's table while the segment is in the
