@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"testing"
 	"time"
 
@@ -112,8 +113,10 @@ func (w *seriesWorld) expect(t *testing.T, step string, queries map[string]calen
 		for _, c := range got.Facets[calendar.FacetCategories] {
 			on := once
 			on.Facets, on.Limit = nil, 0
-			var category int64
-			fmt.Sscan(c.Value, &category)
+			category, err := strconv.ParseInt(c.Value, 10, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
 			on.Categories = []int64{category}
 			filtered, err := w.idx.SearchPosts(ctx, on)
 			if err != nil {
