@@ -13,7 +13,8 @@ import (
 // series are made whole): a weekly choir from day 0 (0, 7, 14, 21), a daily
 // yoga from day 2 (2, 3, 4) whose day 3 is private, a gala on day 1 and a
 // fair on day 10. The window from day 2 holds the choir's last three (a
-// series half inside it) and all of the yoga.
+// series half inside it) and all of the yoga. The choir's day 14 is in the
+// yoga's category, edited on its own.
 type seriesWorld struct {
 	s                       *service
 	day                     func(n int) string
@@ -35,6 +36,7 @@ func newSeriesWorld(t *testing.T) *seriesWorld {
 	w.fair = in(at("Fair", w.day(10)+" 09:00", w.day(10)+" 18:00"))
 	w.choirAt, w.yogaAt = w.daysOf(t, w.choir, base), w.daysOf(t, w.yoga, base)
 	s.do("POST", eventsPath+"/"+w.yogaAt[3], asAdmin(), jsonBody(map[string]any{"status": "private"})).expectStatus(t, http.StatusOK)
+	s.do("POST", eventsPath+"/"+w.choirAt[14], asAdmin(), jsonBody(map[string]any{"categories": []string{"yoga"}})).expectStatus(t, http.StatusOK)
 	return w
 }
 
@@ -125,15 +127,25 @@ func aListShowsEachSeriesOnce(t *testing.T, w *seriesWorld) {
 			}
 		})
 	}
-	t.Run("facets count each series once", func(t *testing.T) {
-		res := list(visitor, "start_date", w.day(0), "hide_subsequent_recurrences", "true", "facets", "categories")
+	categories := func(res *response) map[string]any {
 		res.expectStatus(t, http.StatusOK)
 		counts := map[string]any{}
 		for _, v := range res.object(t)["facets"].(map[string]any)["categories"].([]any) {
 			counts[v.(map[string]any)["slug"].(string)] = v.(map[string]any)["count"]
 		}
-		if fmt.Sprint(counts) != "map[choir:2 yoga:1]" {
-			t.Fatalf("categories %v, want choir 2 (the series and the gala), yoga 1", counts)
+		return counts
+	}
+	t.Run("facets count each series once, under each category one of its events has", func(t *testing.T) {
+		counts := categories(list(visitor, "start_date", w.day(0), "hide_subsequent_recurrences", "true", "facets", "categories"))
+		if fmt.Sprint(counts) != "map[choir:2 yoga:2]" {
+			t.Fatalf("categories %v, want choir 2 (the series and the gala), yoga 2 (the yoga, the choir's day 14)", counts)
+		}
+	})
+	t.Run("a category's count is the total of the list filtered on it", func(t *testing.T) {
+		res := list(visitor, "start_date", w.day(0), "hide_subsequent_recurrences", "true", "categories", "yoga", "facets", "categories")
+		ids, total, _ := pageOfEvents(t, res)
+		if counts := categories(res); !slices.Equal(ids, []string{w.yogaAt[2], w.choirAt[14]}) || counts["yoga"] != total {
+			t.Fatalf("%v of %v, yoga counted %v", ids, total, counts["yoga"])
 		}
 	})
 	t.Run("the feed lists the same", func(t *testing.T) {

@@ -52,6 +52,8 @@ type Index struct {
 	compaction     sync.Mutex
 	stopCompaction func()
 	compactDone    chan struct{}
+	// series keeps each segment's table of events of series (seriestable.go).
+	series seriesTables
 }
 
 // openExisting opens the index at path and reads how it was built: its

@@ -37,21 +37,11 @@ func (i *Index) SearchPosts(ctx context.Context, q calendar.PostQuery) (calendar
 	if err != nil {
 		return calendar.PostPage{}, err
 	}
-	if q.OncePerSeries && !fromBitmaps(q) {
-		// bleve runs the query: the matches the collapse drops are left
-		// out by ID (found from the bitmaps, as a page by start does).
-		if q, err = i.withoutDropped(ctx, q, near); err != nil {
-			return calendar.PostPage{}, err
-		}
-	}
 	var page calendar.PostPage
 	if fromBitmaps(q) {
 		page, err = i.searchBitmaps(ctx, q, near)
 	} else {
-		var res *bleve.SearchResult
-		if res, err = i.searchQuery(ctx, q, near); err == nil {
-			page, err = pageOf(res, q.Facets)
-		}
+		page, err = i.searchBleve(ctx, q, near)
 	}
 	if err == nil && q.Days != nil {
 		page.Days, err = i.dayCounts(ctx, q, near)
@@ -64,13 +54,39 @@ func (i *Index) SearchPosts(ctx context.Context, q calendar.PostQuery) (calendar
 	return page, err
 }
 
+// searchBleve answers a query bleve runs (relevance, another order than by
+// start). Showing each series once, the matches the collapse drops are left
+// out by ID (found from the bitmaps, as a page by start does), and the
+// facets are counted from the bitmaps too: bleve's would count only what the
+// collapse leaves (facetsOnce).
+func (i *Index) searchBleve(ctx context.Context, q calendar.PostQuery, near query.Query) (page calendar.PostPage, err error) {
+	var facets map[string][]calendar.FacetCount
+	if q.OncePerSeries {
+		dropped, counted, err := i.droppedByOncePerSeries(ctx, q, near)
+		if err != nil {
+			return calendar.PostPage{}, err
+		}
+		q.OncePerSeries, facets, q.Facets = false, counted, nil
+		q.ExcludeIDs = append(slices.Clip(q.ExcludeIDs), dropped...)
+	}
+	res, err := i.searchQuery(ctx, q, near)
+	if err != nil {
+		return calendar.PostPage{}, err
+	}
+	if page, err = pageOf(res, q.Facets); facets != nil {
+		page.Facets = facets
+	}
+	return page, err
+}
+
 // withoutDropped is q leaving out by ID what q.OncePerSeries drops, for the
 // searches bleve runs; q itself when it shows every event.
 func (i *Index) withoutDropped(ctx context.Context, q calendar.PostQuery, near query.Query) (calendar.PostQuery, error) {
 	if !q.OncePerSeries {
 		return q, nil
 	}
-	dropped, err := i.droppedByOncePerSeries(ctx, q, near)
+	q.Facets = nil
+	dropped, _, err := i.droppedByOncePerSeries(ctx, q, near)
 	if err != nil {
 		return q, err
 	}

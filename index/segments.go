@@ -27,6 +27,7 @@ type segments struct {
 	offsets []uint64 // the global number of each segment's first document
 	mapping mapping.IndexMapping
 	dicts   map[string][]segment.TermDictionary
+	series  *seriesTables // the index's tables of events of series (seriestable.go)
 }
 
 // openSegments reads the index's current snapshot; close releases it.
@@ -43,7 +44,7 @@ func (i *Index) openSegments(ctx context.Context) (s *segments, close func() err
 	if !ok {
 		return nil, nil, errors.Join(errNoSegments, r.Close())
 	}
-	s = &segments{ctx: withTermBudget(ctx), snap: snap, segs: snap.Segments(), mapping: i.bleve.Mapping(), dicts: map[string][]segment.TermDictionary{}}
+	s = &segments{ctx: withTermBudget(ctx), snap: snap, segs: snap.Segments(), mapping: i.bleve.Mapping(), dicts: map[string][]segment.TermDictionary{}, series: &i.series}
 	var running uint64
 	for _, seg := range s.segs {
 		s.offsets = append(s.offsets, running)

@@ -222,15 +222,21 @@ func (i *Index) searchBitmaps(ctx context.Context, q calendar.PostQuery, near qu
 		return calendar.PostPage{}, err
 	}
 	defer func() { err = errors.Join(err, release()) }()
-	matches, err := s.eval(i.filter(q, near))
+	all, err := s.eval(i.filter(q, near))
+	matches := all
 	if err == nil && q.OncePerSeries {
-		matches, err = s.oncePerSeries(matches)
+		matches, err = s.oncePerSeries(all)
 	}
 	if err != nil {
 		return calendar.PostPage{}, err
 	}
 	page = calendar.PostPage{Total: matches.count(), IDs: []int64{}}
-	if page.Facets, err = s.facets(matches, q.Facets); err != nil {
+	if q.OncePerSeries {
+		page.Facets, err = s.facetsOnce(all, q.Facets)
+	} else {
+		page.Facets, err = s.facets(matches, q.Facets)
+	}
+	if err != nil {
 		return calendar.PostPage{}, err
 	}
 	if q.Limit == 0 || q.Offset >= page.Total {
@@ -242,8 +248,15 @@ func (i *Index) searchBitmaps(ctx context.Context, q calendar.PostQuery, near qu
 		page.IDs = append(page.IDs, ids...)
 		return page, err
 	}
-	if q, err = i.withoutDropped(ctx, q, near); err != nil {
-		return calendar.PostPage{}, err
+	if q.OncePerSeries {
+		// The facets counted above are those of the list showing each
+		// series once; bleve's would count only what it leaves.
+		facets := page.Facets
+		if q, err = i.withoutDropped(ctx, q, near); err != nil {
+			return calendar.PostPage{}, err
+		}
+		q.Facets = nil
+		defer func() { page.Facets = facets }()
 	}
 	res, err := i.searchQuery(ctx, q, near)
 	if err != nil {
