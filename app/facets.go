@@ -128,6 +128,13 @@ func (s *Events) searchFaceted(ctx context.Context, q calendar.PostQuery) (calen
 // term an event write made (app/term_visibility.go): no facet names one the
 // caller may not see.
 func (s *Events) facets(ctx context.Context, actor *calendar.User, names []string, counts map[string][]calendar.FacetCount) ([]Facet, error) {
+	out, _, err := s.facetsAndPosts(ctx, actor, names, counts)
+	return out, err
+}
+
+// facetsAndPosts is facets with the venues and organizers it named, by ID:
+// those the caller may read, for what else an answer tells of them.
+func (s *Events) facetsAndPosts(ctx context.Context, actor *calendar.User, names []string, counts map[string][]calendar.FacetCount) ([]Facet, map[int64]*calendar.Post, error) {
 	ids := func(names ...string) []int64 {
 		var out []int64
 		for _, name := range names {
@@ -144,7 +151,7 @@ func (s *Events) facets(ctx context.Context, actor *calendar.User, names []strin
 	if termIDs := ids(calendar.FacetCategories, calendar.FacetTags); len(termIDs) > 0 {
 		loaded, err := s.store.Terms().GetMany(ctx, termIDs)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		for _, t := range loaded {
 			terms[t.ID] = t
@@ -154,7 +161,7 @@ func (s *Events) facets(ctx context.Context, actor *calendar.User, names []strin
 	if postIDs := ids(calendar.FacetVenue, calendar.FacetOrganizer); len(postIDs) > 0 {
 		loaded, err := s.store.Posts().GetMany(ctx, postIDs)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		for _, p := range loaded {
 			if calendar.CanRead(actor, p) {
@@ -211,5 +218,5 @@ func (s *Events) facets(ctx context.Context, actor *calendar.User, names []strin
 		})
 		out = append(out, Facet{Name: name, Values: values})
 	}
-	return out, nil
+	return out, readable, nil
 }

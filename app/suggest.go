@@ -19,7 +19,8 @@ import (
 // as the facets name them (app/facets.go), the cities of the venues named
 // there without a password. Two index searches (the list's, in the default
 // window from yesterday to two years ahead, and its facets' counts) and
-// bounded store reads answer it.
+// bounded store reads answer it: the venues are read once, for their names
+// and their cities.
 
 // MaxSuggestions bounds each half of the answer: events, then the others.
 const MaxSuggestions = 5
@@ -101,7 +102,7 @@ func (s *Events) suggestValues(ctx context.Context, caller Caller, folded string
 	if err != nil {
 		return nil, err
 	}
-	named, err := s.facets(ctx, caller.User, q.Facets, found.Facets)
+	named, venues, err := s.facetsAndPosts(ctx, caller.User, q.Facets, found.Facets)
 	if err != nil {
 		return nil, err
 	}
@@ -118,11 +119,7 @@ func (s *Events) suggestValues(ctx context.Context, caller Caller, folded string
 			}
 		}
 	}
-	cities, err := s.cities(ctx, venueIDs, venueEvents)
-	if err != nil {
-		return nil, err
-	}
-	for _, c := range cities {
+	for _, c := range cities(venueIDs, venues, venueEvents) {
 		if nameMatch(folded, c.Text, "") != noMatch {
 			c.Highlight = markWords(c.Text, folded)
 			out = append(out, c)
@@ -132,20 +129,14 @@ func (s *Events) suggestValues(ctx context.Context, caller Caller, folded string
 	return out[:min(len(out), MaxSuggestions)], nil
 }
 
-// cities are the cities of the venues (those the facets named: readable),
-// each with the events of its venues; a password-protected venue's city is
-// what its password protects.
-func (s *Events) cities(ctx context.Context, venueIDs []int64, events map[int64]int) ([]Suggestion, error) {
-	if len(venueIDs) == 0 {
-		return nil, nil
-	}
-	venues, err := s.store.Posts().GetMany(ctx, venueIDs)
-	if err != nil {
-		return nil, err
-	}
+// cities are the cities of the venues (those the facets named: readable,
+// read once for both), each with the events of its venues; a
+// password-protected venue's city is what its password protects.
+func cities(venueIDs []int64, venues map[int64]*calendar.Post, events map[int64]int) []Suggestion {
 	counts := map[string]int{}
 	var names []string
-	for _, v := range venues {
+	for _, id := range venueIDs {
+		v := venues[id]
 		city := strings.TrimSpace(v.Meta["city"])
 		if city == "" || v.Password != "" {
 			continue
@@ -159,7 +150,7 @@ func (s *Events) cities(ctx context.Context, venueIDs []int64, events map[int64]
 	for k, name := range names {
 		out[k] = Suggestion{Type: "city", Text: name, Count: counts[name]}
 	}
-	return out, nil
+	return out
 }
 
 // markWords marks the words of text whose folded form begins with folded
