@@ -231,6 +231,12 @@ type PostPage struct {
 type DaySpan struct {
 	First time.Time
 	Count int
+	// Zone, when set, makes the days those of that zone (a reader's; a
+	// name ParseZone reads, so that the query stays data its JSON tells
+	// whole, as the kept answers are keyed): a timed event is on each
+	// local day its instants cover there, an all-day event on its own
+	// dates still.
+	Zone string
 }
 
 // SearchableMeta lists, per post type, the meta fields a search looks into.
