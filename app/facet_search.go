@@ -31,7 +31,7 @@ func (s *Events) FacetSearch(ctx context.Context, caller Caller, facet, prefix s
 		return nil, calendar.ErrInvalidParam("facet", "facet must be one of "+strings.Join(SearchableFacets, ", ")+" or "+calendar.FacetCustomPrefix+"<key>.")
 	}
 	ctx = searchingAs(ctx, caller)
-	f.Facets = nil // the answer is the one facet
+	f.Facets, f.DaysZone = nil, nil // the answer is the one facet
 	if custom {
 		f.Facets = &[]string{facet} // checked as the list checks it: a field the caller may facet by
 	}

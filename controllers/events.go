@@ -145,7 +145,7 @@ type FacetSearchAnswer struct {
 // facetSearchArgs are the parameters of GET /events/facets/<facet>: the
 // list's filters (not what shapes its answer), and what was typed.
 var facetSearchArgs = append(slices.DeleteFunc(slices.Clone(eventListArgs), func(a Arg) bool {
-	return slices.Contains([]string{"page", "per_page", "facets", "geo_precision", "highlight"}, a.Name)
+	return slices.Contains([]string{"page", "per_page", "facets", "geo_precision", "tz", "highlight"}, a.Name)
 }), Arg{Name: "q", Type: TypeString, MaxBytes: calendar.MaxSearchLength,
 	Description: "What the reader typed: the values whose name, a word of it or slug begins with it (accents and case aside), then those whose words begin one typo from it (five letters or more). Without it, every value."})
 
