@@ -44,6 +44,14 @@ func (i *Index) SearchPosts(ctx context.Context, q calendar.PostQuery) (calendar
 			return calendar.PostPage{}, err
 		}
 	}
+	// A facet search (facetsearch.go) counts its facet apart; an index
+	// without the names' words counts it as facets= does, the caller
+	// finding names among its most frequent values.
+	searched := q.FacetSearch != "" && len(q.Facets) == 1 && i.version >= nameWordsFrom
+	facets := q.Facets
+	if searched {
+		q.Facets = []string{}
+	}
 	var page calendar.PostPage
 	if fromBitmaps(q) {
 		page, err = i.searchBitmaps(ctx, q, near)
@@ -51,6 +59,12 @@ func (i *Index) SearchPosts(ctx context.Context, q calendar.PostQuery) (calendar
 		var res *bleve.SearchResult
 		if res, err = i.searchQuery(ctx, q, near); err == nil {
 			page, err = pageOf(res, q.Facets)
+		}
+	}
+	if err == nil && searched {
+		var values []calendar.FacetCount
+		if values, err = i.facetSearch(ctx, q, facets[0], near); err == nil {
+			page.Facets = map[string][]calendar.FacetCount{facets[0]: values}
 		}
 	}
 	if err == nil && q.Days != nil {
