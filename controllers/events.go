@@ -147,7 +147,7 @@ type FacetSearchAnswer struct {
 var facetSearchArgs = append(slices.DeleteFunc(slices.Clone(eventListArgs), func(a Arg) bool {
 	return slices.Contains([]string{"page", "per_page", "facets", "geo_precision", "tz", "highlight"}, a.Name)
 }), Arg{Name: "q", Type: TypeString, MaxBytes: calendar.MaxSearchLength,
-	Description: "What the reader typed: the values whose name, a word of it or slug begins with it (accents and case aside), then those whose words begin one typo from it (five letters or more), among all the facet's values (at most 1,000 answered, the most frequent first; what was typed may begin at most 10,000 indexed words and values, else a 400). Without it, the facet's most frequent values."})
+	Description: "What the reader typed: the values whose name, a word of it or slug begins with it (accents and case aside), then those whose words begin one typo from it (five letters or more), among all the facet's values (at most " + calendar.Thousands(calendar.MaxFacetValues) + " answered, the most frequent first; what was typed may begin at most " + calendar.Thousands(calendar.MaxSearchTerms) + " indexed words and values, else a 400). Without it, the facet's most frequent values."})
 
 // mountFacetSearch registers GET /events/facets/<facet>. Go's mux takes it
 // beside /events/{id}/{relation}: its literal segment makes it the more
