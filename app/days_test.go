@@ -121,8 +121,13 @@ func TestDayCountsInAZoneAreWhatTheListHoldsOnEachDayThere(t *testing.T) {
 	w.event("Night in Los Angeles", "", span("2027-03-13 22:00:00", "2027-03-14 04:00:00", "America/Los_Angeles")) // summer time begins at 02:00 on the 14th
 	w.event("Breakfast in Auckland", "", span("2027-03-15 07:00:00", "2027-03-15 09:00:00", "Pacific/Auckland"))
 	w.event("Past midnight in Kolkata", "", span("2027-03-20 23:45:00", "2027-03-21 00:15:00", "Asia/Kolkata"))
+	w.event("Opening night", "", span("2027-03-01 00:30:00", "2027-03-01 02:00:00", "Europe/Berlin")) // still February west of Berlin
+	w.event("Exhibition", "", span("2027-02-10 10:00:00", "2027-03-12 18:00:00", "Europe/Berlin"))    // begun weeks before the window
+	w.event("Retreat", "", span("2027-02-27 22:00:00", "2027-03-01 10:00:00", "Europe/Berlin"))       // begun hours before the window
 
-	march := app.EventFilter{Dates: month("2027-03"), Facets: strs(calendar.FacetDays), Page: app.PageRequest{PerPage: 50}}
+	// The events that end after February (the exhibition with them), on
+	// the days from February 28th to March 31st.
+	march := app.EventFilter{Dates: app.Dates{"ends_after": "2027-02-28", "end_date": "2027-03-31"}, Facets: strs(calendar.FacetDays), Page: app.PageRequest{PerPage: 50}}
 	own, err := w.app.Events.List(w.ctx, visitor, march)
 	w.must(err)
 	for _, zone := range []string{"Pacific/Auckland", "America/Los_Angeles", "Asia/Kolkata", "Europe/Berlin"} {
@@ -136,7 +141,7 @@ func TestDayCountsInAZoneAreWhatTheListHoldsOnEachDayThere(t *testing.T) {
 			f.DaysZone = &zone
 			page, err := w.app.Events.List(w.ctx, visitor, f)
 			w.must(err)
-			if len(page.Items) != len(own.Items) || len(page.Days) != 31 {
+			if len(page.Items) != len(own.Items) || len(page.Days) != 32 {
 				t.Fatalf("%d events (%d without tz), %d days", len(page.Items), len(own.Items), len(page.Days))
 			}
 			fromList := countInZone(t, page.Items, loc)
@@ -155,8 +160,8 @@ func TestDayCountsInAZoneAreWhatTheListHoldsOnEachDayThere(t *testing.T) {
 	t.Run("an unknown zone, or tz without facets=days, is refused naming tz", func(t *testing.T) {
 		t.Parallel()
 		for _, f := range []app.EventFilter{
-			{Dates: month("2027-03"), Facets: strs(calendar.FacetDays), DaysZone: ptr("Mars/Olympus_Mons")},
-			{Dates: month("2027-03"), DaysZone: ptr("Europe/Berlin")},
+			{Dates: march.Dates, Facets: strs(calendar.FacetDays), DaysZone: ptr("Mars/Olympus_Mons")},
+			{Dates: march.Dates, DaysZone: ptr("Europe/Berlin")},
 		} {
 			_, err := w.app.Events.List(w.ctx, visitor, f)
 			invalidParam(t, err, "tz")
