@@ -79,6 +79,9 @@ func (i *Index) facetSearch(ctx context.Context, q calendar.PostQuery, name stri
 	}
 	values = []calendar.FacetCount{}
 	for _, value := range candidates {
+		if err := s.ctx.Err(); err != nil { // a search past its time budget stops
+			return nil, err
+		}
 		holders, err := s.termSet(field, value)
 		if err != nil {
 			return nil, err
