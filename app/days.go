@@ -16,8 +16,13 @@ import (
 // default time-zone mode: each event at its own local times, the window's
 // bounds read in the site's zone), so a day's count is what the list
 // answers for that day, and a change of daylight-saving time moves no
-// event to another day. They are counted by the index from its bitmaps,
-// no event rendered (index/days.go).
+// event to another day. With tz, the days are those of that zone (a
+// reader's, whose grid shows each event at its local times there): a timed
+// event is on every day of that zone its instants cover, an all-day event
+// on its own dates whatever the zone (as calendar apps show a birthday or
+// a holiday); the events counted are still the list's, its window read as
+// ever. They are counted by the index from its bitmaps, no event rendered
+// (index/days.go).
 
 // DayCount is one day of a window and its matching events.
 type DayCount struct {
@@ -27,9 +32,21 @@ type DayCount struct {
 
 // readDays sets q.Days from facets=days: the days from the list's earliest
 // lower date bound to its latest upper one, at most
-// calendar.MaxDayCounts of them, else a 400 naming facets.
+// calendar.MaxDayCounts of them, else a 400 naming facets; in the zone tz
+// names (f.DaysZone), which only facets=days reads (else a 400 naming tz).
 func readDays(f EventFilter, q *calendar.PostQuery, bad *calendar.InvalidParams) {
+	zone := ""
+	if f.DaysZone != nil {
+		if loc, err := calendar.ParseZone(*f.DaysZone); err == nil {
+			zone = loc.String()
+		} else {
+			bad.Add("tz", "tz is not a time zone: give an IANA name such as Europe/Berlin, or UTC.", nil)
+		}
+	}
 	if f.Facets == nil || !slices.Contains(*f.Facets, calendar.FacetDays) {
+		if f.DaysZone != nil {
+			bad.Add("tz", "tz is the zone of the days facets=days counts: add days to facets, or leave tz out.", nil)
+		}
 		return
 	}
 	lo, hi := earliestBound(q.StartAfter, q.EndAfter), latestBound(q.StartBefore, q.EndBefore)
@@ -47,7 +64,7 @@ func readDays(f EventFilter, q *calendar.PostQuery, bad *calendar.InvalidParams)
 		bad.Add("facets", fmt.Sprintf("facets=days counts at most %d days; this window has %d: narrow start_date and end_date.", calendar.MaxDayCounts, max(n, 0)), nil)
 		return
 	}
-	q.Days = &calendar.DaySpan{First: first, Count: n}
+	q.Days = &calendar.DaySpan{First: first, Count: n, Zone: zone}
 }
 
 // dayOf is 00:00 of a wall-clock time's day.

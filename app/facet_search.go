@@ -9,13 +9,17 @@ import (
 	"calendar/app/calendar"
 )
 
-// Facet search finds, in a long facet (300 venues in a sidebar), the values
-// whose names begin with what the reader types, or are one typo from it,
-// with their counts as the list's facet counts them: under every filter of
-// the list but the facet's own (disjunctive), only what the caller may read
-// (app/facets.go names them). The values are the facet's own, at most
-// calendar.MaxFacetValues of them, the most frequent: the search costs the
-// facet's count and one store read of the names, whatever is typed.
+// Facet search finds, in a long facet (300 venues in a sidebar, or 30,000),
+// the values whose names begin with what the reader types, or are one typo
+// from it, with their counts as the list's facet counts them: under every
+// filter of the list but the facet's own (disjunctive), only what the
+// caller may read (app/facets.go names them). The index finds the values
+// whose names may match by their words, whatever their rank among the
+// facet's values, and counts each (calendar.PostQuery.FacetSearch, within
+// calendar.MaxSearchTerms words and values read); the names of at most
+// calendar.MaxFacetValues of them, the most frequent, are read from the
+// store and decide. Nothing typed: the facet's most frequent values, as
+// facets= lists them.
 
 // SearchableFacets are the facets GET /events/facets/<facet> searches,
 // besides a custom field's (cf.<key>: one the caller may facet by, as the
@@ -31,7 +35,7 @@ func (s *Events) FacetSearch(ctx context.Context, caller Caller, facet, prefix s
 		return nil, calendar.ErrInvalidParam("facet", "facet must be one of "+strings.Join(SearchableFacets, ", ")+" or "+calendar.FacetCustomPrefix+"<key>.")
 	}
 	ctx = searchingAs(ctx, caller)
-	f.Facets = nil // the answer is the one facet
+	f.Facets, f.DaysZone = nil, nil // the answer is the one facet
 	if custom {
 		f.Facets = &[]string{facet} // checked as the list checks it: a field the caller may facet by
 	}
@@ -39,7 +43,8 @@ func (s *Events) FacetSearch(ctx context.Context, caller Caller, facet, prefix s
 	if err != nil {
 		return nil, err
 	}
-	q.Facets, q.Offset, q.Limit, q.GeoGrid, q.Days = []string{facet}, 0, 0, 0, nil
+	typed := foldSearch(strings.TrimSpace(prefix))
+	q.Facets, q.Offset, q.Limit, q.GeoGrid, q.Days, q.FacetSearch = []string{facet}, 0, 0, 0, nil, typed
 	found, err := s.searchFaceted(ctx, q)
 	if err != nil {
 		return nil, err
@@ -48,7 +53,6 @@ func (s *Events) FacetSearch(ctx context.Context, caller Caller, facet, prefix s
 	if err != nil {
 		return nil, err
 	}
-	typed := foldSearch(strings.TrimSpace(prefix))
 	var begins, near []FacetValue
 	for _, v := range named[0].Values {
 		switch nameMatch(typed, v.Name, v.Slug) {

@@ -141,6 +141,9 @@ type EventFilter struct {
 	ModifiedAfter *string
 	// GeoPrecision is the length of the geohash cells of facets=geo_grid.
 	GeoPrecision *int64
+	// DaysZone names the zone whose days facets=days counts (tz: an IANA
+	// name); nil: the events' own wall-clock days, as the list bounds them.
+	DaysZone *string
 	// Highlight asks for each event's highlight of the search's words.
 	Highlight bool
 	// HideSubsequentRecurrences shows each series once, as its first

@@ -10,8 +10,9 @@ import (
 
 // facets=days over HTTP: a month's days, each with the events the list holds
 // on it (a festival over the change to summer time, an all-day fair, a
-// series' occurrences); a window of more than 93 days is a 400 naming
-// facets. The rules are app's (app/days_test.go).
+// series' occurrences), and with tz the days of that zone; a window of more
+// than 93 days is a 400 naming facets, an unknown zone one naming tz. The
+// rules are app's (app/days_test.go).
 func TestDayCountsOverHTTPAreWhatTheListHolds(t *testing.T) {
 	t.Parallel()
 	berlin, err := time.LoadLocation("Europe/Berlin")
@@ -48,9 +49,25 @@ func TestDayCountsOverHTTPAreWhatTheListHolds(t *testing.T) {
 			t.Errorf("%s: %d, want %d (the list holds %d)", date, count, want[date], fromList[date])
 		}
 	}
-	refused := s.do("GET", eventsPath+"?start_date=2027-01-01&end_date=2027-04-04&facets=days").expectError(t, http.StatusBadRequest, "rest_invalid_param")
-	if params, _ := refused["data"].(map[string]any)["params"].(map[string]any); params["facets"] == nil {
-		t.Errorf("the 400 does not name facets: %v", refused)
+	zoned := s.do("GET", eventsPath+"?"+window+"&facets=days&tz=Pacific/Auckland")
+	zoned.expectStatus(t, http.StatusOK)
+	// In Auckland, 13 hours ahead: the festival from the 27th to the 29th,
+	// the fair on its own date, the choir on the 25th (and on April 1st).
+	inAuckland := map[string]int{"2027-03-25": 1, "2027-03-27": 1, "2027-03-28": 2, "2027-03-29": 1}
+	for _, d := range zoned.object(t)["days"].([]any) {
+		day := d.(map[string]any)
+		if date, count := day["date"].(string), int(day["count"].(float64)); count != inAuckland[date] {
+			t.Errorf("%s in Auckland: %d, want %d", date, count, inAuckland[date])
+		}
+	}
+	for query, param := range map[string]string{
+		"start_date=2027-01-01&end_date=2027-04-04&facets=days": "facets",
+		window + "&facets=days&tz=Mars/Olympus_Mons":            "tz",
+	} {
+		refused := s.do("GET", eventsPath+"?"+query).expectError(t, http.StatusBadRequest, "rest_invalid_param")
+		if params, _ := refused["data"].(map[string]any)["params"].(map[string]any); params[param] == nil {
+			t.Errorf("the 400 does not name %s: %v", param, refused)
+		}
 	}
 }
 

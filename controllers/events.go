@@ -145,9 +145,9 @@ type FacetSearchAnswer struct {
 // facetSearchArgs are the parameters of GET /events/facets/<facet>: the
 // list's filters (not what shapes its answer), and what was typed.
 var facetSearchArgs = append(slices.DeleteFunc(slices.Clone(eventListArgs), func(a Arg) bool {
-	return slices.Contains([]string{"page", "per_page", "facets", "geo_precision", "highlight"}, a.Name)
+	return slices.Contains([]string{"page", "per_page", "facets", "geo_precision", "tz", "highlight"}, a.Name)
 }), Arg{Name: "q", Type: TypeString, MaxBytes: calendar.MaxSearchLength,
-	Description: "What the reader typed: the values whose name, a word of it or slug begins with it (accents and case aside), then those whose words begin one typo from it (five letters or more). Without it, every value."})
+	Description: "What the reader typed: the values whose name, a word of it or slug begins with it (accents and case aside), then those whose words begin one typo from it (five letters or more), among all the facet's values (at most " + calendar.Thousands(calendar.MaxFacetValues) + " answered, the most frequent first; what was typed may begin at most " + calendar.Thousands(calendar.MaxSearchTerms) + " indexed words and values, else a 400). Without it, the facet's most frequent values."})
 
 // mountFacetSearch registers GET /events/facets/<facet>. Go's mux takes it
 // beside /events/{id}/{relation}: its literal segment makes it the more
@@ -229,6 +229,8 @@ var eventListArgs = func() []Arg {
 		customFiltersArg,
 		Arg{Name: "facets", Type: TypeArray, Items: TypeString, Enum: append(slices.Clone(calendar.FacetNames), calendar.FacetGeoGrid, calendar.FacetDays), EnumPrefix: calendar.FacetCustomPrefix,
 			Description: "Count the events per value of these fields, under facets, as a multi-select sidebar shows them: each value with every filter of the list but its own field's (with categories=jazz, the count beside Rock is that of categories=rock with the other filters). Categories, tags, venues and organizers come with their id, slug and name, featured with its value; only what the caller may read; at most 1,000 values a field. geo_grid: the map's clusters, under geo_grid (the matching events that have a position per geohash cell of geo_precision characters, with their count, mean position and the cell's bounds; at most 1,000 cells, the most populous). days: the dots of a month grid, under days (each day of the window from start_date to end_date, at most 93 days, with its matching events; an event counts on every day its local times cover, as the list bounds events by them)."},
+		Arg{Name: "tz", Type: TypeString, MaxBytes: calendar.MaxShortBytes, NotEmpty: true,
+			Description: "With facets=days only: the days are those of this zone (an IANA name, Europe/Berlin, or UTC; an unknown zone is a 400), a reader's own: each event counts on every day of that zone its times cover, across changes of daylight-saving time; an all-day event on its own dates whatever the zone. The events counted are still the list's (its window read as without tz)."},
 		Arg{Name: "geo_precision", Type: TypeInteger, Default: app.DefaultGeoPrecision, Min: bound(1), Max: bound(calendar.MaxGeoPrecision),
 			Description: "The length of geo_grid's geohash cells: 1 is about 5,000 km wide, 3 about 156 km, 5 about 5 km, 7 about 150 m."},
 		modifiedAfterArg)
@@ -281,7 +283,8 @@ func readEventFilter(v Values) (app.EventFilter, error) {
 		Tags: stringsParam(v, "tags"), Venues: intsParam(v, "venue"), Organizers: intsParam(v, "organizer"),
 		Featured: boolParam(v, "featured"), HasGeo: boolParam(v, "geoloc"), Statuses: stringsParam(v, "status"), EventStatuses: stringsParam(v, "event_status"),
 		Parent: intParam(v, "post_parent"), Include: intsParam(v, "include"), Near: readNear(v), GeoPrecision: intParam(v, "geo_precision"),
-		Facets: stringsParam(v, "facets"), ModifiedAfter: stringParam(v, "modified_after"), Dates: app.Dates{},
+		DaysZone: stringParam(v, "tz"),
+		Facets:   stringsParam(v, "facets"), ModifiedAfter: stringParam(v, "modified_after"), Dates: app.Dates{},
 	}
 	// The plugin registers no orderby: a value of WordPress' (title, date...)
 	// is ignored as it ignores it; only this service's own orders apply.

@@ -212,7 +212,7 @@ func newUnmergedIndex(t *testing.T) *Index {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return watched(b, path, nil)
+	return watched(b, path, nil, MappingVersion)
 }
 
 func segmentCount(t *testing.T, idx *Index) int {

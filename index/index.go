@@ -47,6 +47,9 @@ type Index struct {
 	dir           string
 	// languages are those the index stems in (Languages).
 	languages []string
+	// version is the mapping version it was built with: one older than
+	// this release's may lack a field a question reads (utcDaysFrom).
+	version int
 	// compaction guards stopCompaction and compactDone, set once a background merge of the
 	// segments started (compact.go).
 	compaction     sync.Mutex
@@ -75,7 +78,7 @@ func openExisting(path string) (*Index, int, error) {
 	if languages != "" {
 		stems = strings.Split(languages, ",")
 	}
-	return watched(idx, path, stems), version, nil
+	return watched(idx, path, stems, version), version, nil
 }
 
 // create makes an empty index of the current mapping, stemming in the
@@ -92,7 +95,7 @@ func create(path string, versions Versions) (*Index, error) {
 		_ = idx.Close()
 		return nil, err
 	}
-	return watched(idx, path, versions.Languages), nil
+	return watched(idx, path, versions.Languages, versions.Mapping), nil
 }
 
 // recordOf is what an index records of how it was built: the mapping's
@@ -129,8 +132,8 @@ func init() {
 	}
 }
 
-func watched(idx bleve.Index, path string, languages []string) *Index {
-	i := &Index{bleve: idx, persistFailed: make(chan error, 1), dir: path, languages: slices.Clone(languages)}
+func watched(idx bleve.Index, path string, languages []string, version int) *Index {
+	i := &Index{bleve: idx, persistFailed: make(chan error, 1), dir: path, languages: slices.Clone(languages), version: version}
 	openIndexes.Store(path, i)
 	return i
 }

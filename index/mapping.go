@@ -25,7 +25,7 @@ import (
 
 // MappingVersion changes whenever the mapping or the indexed document changes:
 // the index is then rebuilt from the store.
-const MappingVersion = 30 // 23: events start and end at their local wall-clock times; 24: spaceless scripts in pairs, marks in words, words folded after tokenizing, stems per language; 25: venues and events marked with the venue's public position (place), events placed from their venue as stored when indexed; 26: the parts of words (word_parts), which the plugin's search reads; 27: events' event_status, which the list's filter reads; 28: the parts of the words of venues', organizers' and attachments' searchable fields (parts_*), which their search reads, in place of the whole values (text_*); 29: events of a series marked with their series and start (in_series, series_start), which a list showing each series once reads; 30: custom fields (cf_has, cf.<key>, cfs.<key>), which no index before held since no post had any
+const MappingVersion = 31 // 23: events start and end at their local wall-clock times; 24: spaceless scripts in pairs, marks in words, words folded after tokenizing, stems per language; 25: venues and events marked with the venue's public position (place), events placed from their venue as stored when indexed; 26: the parts of words (word_parts), which the plugin's search reads; 27: events' event_status, which the list's filter reads; 28: the parts of the words of venues', organizers' and attachments' searchable fields (parts_*), which their search reads, in place of the whole values (text_*); 29: events of a series marked with their series and start (in_series, series_start), which a list showing each series once reads; 30: custom fields (cf_has, cf.<key>, cfs.<key>), which no index before held since no post had any; 31: events' UTC start and end (start_utc, end_utc) and all-day events marked (all_day), which per-day counts in another zone (tz) read; the words of the names and slugs of venues, organizers and terms (name_words), which a facet search reads
 
 // ServesFrom is the oldest mapping version whose index this release's
 // queries answer correctly, and whose mapping takes this release's
@@ -46,8 +46,22 @@ const MappingVersion = 30 // 23: events start and end at their local wall-clock 
 // event_status filter reads a field a 26 index lacks; 28's venue,
 // organizer and media searches read parts_* fields, which a 27 index does
 // not have; 29's list showing each series once reads series_start, which a
-// 28 index lacks).
+// 28 index lacks). 31's per-day counts in a zone of the caller's (tz)
+// read the events' UTC times, which a 29 or 30 index lacks: that one
+// question is answered 503 by such an index (utcDaysFrom) while its
+// successor is built, everything else as ever; its facet search reads the
+// names' words (name_words), and such an index searches a facet's values
+// as before, among its 1,000 most frequent (facetsearch.go).
 const ServesFrom = 29
+
+// utcDaysFrom is the first mapping version whose events hold their UTC
+// times and their all-day mark, which per-day counts in a zone read;
+// nameWordsFrom the first whose values of facets hold their names' words,
+// which a facet search reads.
+const (
+	utcDaysFrom   = 31
+	nameWordsFrom = 31
+)
 
 // Versions are the mapping versions a release builds and serves, and the
 // languages its index stems in (some of Languages): an index stemming in
@@ -135,6 +149,7 @@ const (
 	// (125 ms against 22 ms for 90,000 events).
 	fieldStartKey = "start_key"
 	fieldDateKey  = "date_key"
+	fieldAllDay   = "all_day" // "true" on an all-day event, which a day of any zone holds on its own dates
 	textPrefix    = "text_"
 	partsPrefix   = "parts_"
 	// Custom fields (calendar.IndexedField): the keys a post holds values
@@ -181,8 +196,10 @@ func newMapping(languages []string) mapping.IndexMapping {
 	for _, f := range []string{fieldStartKey, fieldSeriesStart, fieldDateKey, fieldVenue, fieldOrgs, fieldCats, fieldTags, fieldFeatured, fieldSlug, fieldNameSort, fieldDescSort} {
 		doc.AddFieldMappingsAt(f, &sortableKeyword)
 	}
-	mapTime(doc, keywordField, startTime, endTime)
-	doc.AddFieldMappingsAt(endTime.exact, keywordField) // the start's is its sort key
+	mapTime(doc, keywordField, startTime, endTime, startUTC, endUTC)
+	for _, f := range []string{endTime.exact, startUTC.exact, endUTC.exact, fieldAllDay} { // the start's is its sort key
+		doc.AddFieldMappingsAt(f, keywordField)
+	}
 	doc.AddFieldMappingsAt(fieldID, sortableNumeric)
 	doc.AddFieldMappingsAt(fieldParent, sortableNumeric)
 	mapModified(doc, keywordField, &sortableKeyword)
@@ -280,6 +297,9 @@ func newPostDoc(p *calendar.Post, languages []string) postDoc {
 	if p.Type != calendar.PostTypeEvent { // venues and organizers are found by title when an event names them
 		d[fieldTitleKey] = calendar.FoldTitle(p.Title)
 	}
+	if p.Type == calendar.PostTypeVenue || p.Type == calendar.PostTypeOrganizer {
+		d[fieldNameWords] = p.Title + "\n" + p.Slug
+	}
 	geo := p.Geo
 	switch p.Type {
 	case calendar.PostTypeEvent: // the app sets VenueGeo from the venue as stored when it indexes the event
@@ -303,6 +323,7 @@ func newPostDoc(p *calendar.Post, languages []string) postDoc {
 		d[fieldStartKey] = sortKey(start) + sortKey(p.Date) + idKey(p.ID)
 		d[endTime.buckets] = bucketsOf(end)
 		d[endTime.exact] = sortKey(end)
+		addInstants(d, p)
 		d[fieldCats], d[fieldTags], d[fieldOrgs] = idStrings(p.Categories), idStrings(p.Tags), idStrings(p.Organizers)
 		if p.Venue != 0 {
 			d[fieldVenue] = docID(p.Venue)
@@ -370,6 +391,19 @@ func addCustomFields(d postDoc, p *calendar.Post) {
 	d[customTerms], d[customSort] = terms, sorts
 }
 
+// addInstants keeps a timed event's start and end as instants (UTC), which
+// the days of a zone other than its own are counted by; an all-day event
+// is marked instead: it is on its own dates in every zone, as calendar
+// apps show it (days.go).
+func addInstants(d postDoc, p *calendar.Post) {
+	if p.AllDay {
+		d[fieldAllDay] = "true"
+		return
+	}
+	d[startUTC.buckets], d[startUTC.exact] = bucketsOf(p.Start), sortKey(p.Start)
+	d[endUTC.buckets], d[endUTC.exact] = bucketsOf(p.End), sortKey(p.End)
+}
+
 // seriesOf is the series an event belongs to (itself for a series), 0 for
 // none.
 func seriesOf(p *calendar.Post) int64 {
@@ -420,6 +454,7 @@ func newTermDoc(t *calendar.Term) postDoc {
 		fieldDescSort:       strings.ToLower(t.Description),
 		textPrefix + "name": strings.ToLower(t.Name),
 		textPrefix + "slug": strings.ToLower(t.Slug),
+		fieldNameWords:      t.Name + "\n" + t.Slug,
 	}
 }
 
@@ -441,6 +476,12 @@ func addModified(d postDoc, p *calendar.Post) {
 // that "cafe" and "café" are one word, as they are to WordPress' database
 // collation.
 const foldedAnalyzer = "folded_words"
+
+// fieldNameWords holds the words of the name and slug of a facet's value
+// (a venue, an organizer, a category, a tag), folded: a facet search
+// finds the values whose names have a word beginning with what was typed,
+// or one typo from it, by walking the words that do (facetsearch.go).
+const fieldNameWords = "name_words"
 
 // fieldFoldedTitle holds the words of an event's title a second time
 // (fieldWords has them all), so that a title hit weighs more.
@@ -464,6 +505,7 @@ func addRelevanceMapping(m *mapping.IndexMappingImpl, doc *mapping.DocumentMappi
 	words := textField(foldedAnalyzer)
 	doc.AddFieldMappingsAt(fieldWords, words)
 	doc.AddFieldMappingsAt(fieldFoldedTitle, words)
+	doc.AddFieldMappingsAt(fieldNameWords, words)
 	for _, lang := range languages {
 		doc.AddFieldMappingsAt(stemsField(lang), textField(stemsAnalyzer(lang)))
 	}

@@ -37,11 +37,25 @@ func (i *Index) SearchPosts(ctx context.Context, q calendar.PostQuery) (calendar
 	if err != nil {
 		return calendar.PostPage{}, err
 	}
+	// A facet search (facetsearch.go) counts its facet apart; an index
+	// without the names' words counts it as facets= does, the caller
+	// finding names among its most frequent values.
+	searched := q.FacetSearch != "" && len(q.Facets) == 1 && i.version >= nameWordsFrom
+	facets := q.Facets
+	if searched {
+		q.Facets = []string{}
+	}
 	var page calendar.PostPage
 	if fromBitmaps(q) {
 		page, err = i.searchBitmaps(ctx, q, near)
 	} else {
 		page, err = i.searchBleve(ctx, q, near)
+	}
+	if err == nil && searched {
+		var values []calendar.FacetCount
+		if values, err = i.facetSearch(ctx, q, facets[0], near); err == nil {
+			page.Facets = map[string][]calendar.FacetCount{facets[0]: values}
+		}
 	}
 	if err == nil && q.Days != nil {
 		page.Days, err = i.dayCounts(ctx, q, near)

@@ -33,6 +33,10 @@ var (
 	startTime    = timeField{buckets: "start", exact: fieldStartKey}
 	endTime      = timeField{buckets: "end", exact: "end_key"} // mapped in newMapping
 	modifiedTime = timeField{buckets: "modified", exact: fieldModifiedKey}
+	// A timed event's start and end as instants (UTC), beside their
+	// wall-clock times above: the days of a zone are counted by them.
+	startUTC = timeField{buckets: "start_utc", exact: "start_utc_key"}
+	endUTC   = timeField{buckets: "end_utc", exact: "end_utc_key"}
 )
 
 func mapTime(doc *mapping.DocumentMapping, keyword *mapping.FieldMapping, fields ...timeField) {

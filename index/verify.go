@@ -70,7 +70,7 @@ func (i *Index) CountPosts(ctx context.Context) (int, error) {
 }
 
 func isWordField(field string) bool {
-	return field == fieldWords || field == fieldFoldedTitle || isPartsField(field) || strings.HasPrefix(field, stemsField(""))
+	return field == fieldWords || field == fieldFoldedTitle || field == fieldNameWords || isPartsField(field) || strings.HasPrefix(field, stemsField(""))
 }
 
 func isPartsField(field string) bool {

@@ -172,6 +172,12 @@ func ErrSearchTooBroad(fragment string) error {
 	return ErrInvalidParam("search", fmt.Sprintf("The search's words are parts of more indexed words than one search may read (%d; it ran out at %q): search with longer or fewer words.", MaxSearchTerms, fragment))
 }
 
+// ErrFacetSearchTooBroad refuses a facet search (q) that would read more
+// than MaxSearchTerms words and values to find its matches.
+func ErrFacetSearchTooBroad(typed string) error {
+	return ErrInvalidParam("q", fmt.Sprintf("More of the facet's values may match %q than one search reads (%d words and values): type more letters.", typed, MaxSearchTerms))
+}
+
 // ErrInvalidParam is a rest_invalid_param error about one parameter.
 func ErrInvalidParam(name, reason string) error {
 	var p InvalidParams

@@ -120,6 +120,15 @@ type PostQuery struct {
 	// Facets asks for the counts of every value of these facets (Facet*)
 	// among all the matching posts.
 	Facets []string
+	// FacetSearch, with one facet in Facets, counts the values of that
+	// facet whose names may hold what a reader typed (folded): those with
+	// a word of their name or slug beginning with its first word, or, for
+	// a word of five letters or more, one whose beginning is one typo from
+	// it, each counted whatever its rank among the facet's values (a
+	// custom field's values: all of them, being their own names); the
+	// caller decides which truly match. Within MaxSearchTerms terms read,
+	// else ErrFacetSearchTooBroad.
+	FacetSearch string
 
 	// Days asks for the matching events on each day of the span
 	// (PostPage.Days), an event counted on every day its local times cover.
@@ -231,6 +240,12 @@ type PostPage struct {
 type DaySpan struct {
 	First time.Time
 	Count int
+	// Zone, when set, makes the days those of that zone (a reader's; a
+	// name ParseZone reads, so that the query stays data its JSON tells
+	// whole, as the kept answers are keyed): a timed event is on each
+	// local day its instants cover there, an all-day event on its own
+	// dates still.
+	Zone string
 }
 
 // SearchableMeta lists, per post type, the meta fields a search looks into.
