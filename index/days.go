@@ -44,10 +44,7 @@ func (i *Index) dayCounts(ctx context.Context, q calendar.PostQuery, near query.
 		return nil, err
 	}
 	defer func() { err = errors.Join(err, release()) }()
-	matches, err := s.eval(i.filter(q, near))
-	if err == nil && q.OncePerSeries {
-		matches, err = s.oncePerSeries(matches)
-	}
+	matches, err := s.shown(q, i.filter(q, near))
 	if err != nil {
 		return nil, err
 	}

@@ -97,6 +97,16 @@ type seriesMatch struct {
 	doc uint32
 }
 
+// shown are the matches of filter as q's list shows them: each series
+// once when q asks for it.
+func (s *segments) shown(q calendar.PostQuery, filter query.Query) (docSet, error) {
+	matches, err := s.eval(filter)
+	if err == nil && q.OncePerSeries {
+		matches, err = s.oncePerSeries(matches)
+	}
+	return matches, err
+}
+
 // oncePerSeries is matches with, of each series, only its first match.
 func (s *segments) oncePerSeries(matches docSet) (docSet, error) {
 	v := s.seriesView()
