@@ -473,7 +473,7 @@ var limitsRows = []limitsRow{
 	{"`event_status_reason`", []limitsBound{{0, "maxLength", []string{"POST /events event_status_reason"}}}},
 	{"webhooks", []limitsBound{{3, "maxLength", []string{"* url"}}, {4, "maxLength", []string{"* filter"}}, {6, "maxItems", []string{"* types"}}}},
 	{"post password", []limitsBound{{0, "maxLength", []string{"POST /events password", "POST /venues password", "POST /organizers password"}}}},
-	{"slug as sent, term name, `timezone`", []limitsBound{{0, "maxLength", []string{"POST /events slug", "POST /categories name", "POST /tags slug", "POST /events timezone", "GET /events tz"}}}},
+	{"slug as sent, term name, `timezone`, `tz`", []limitsBound{{0, "maxLength", []string{"POST /events slug", "POST /categories name", "POST /tags slug", "POST /events timezone", "GET /events tz"}}}},
 	{"a date", []limitsBound{{0, "maxLength", []string{"POST /events start_date", "POST /events date_utc", "POST /venues date", "GET /events ends_after", "GET /events modified_after"}}}},
 	{"organizers of an event", []limitsBound{{0, "maxItems", []string{"POST /events organizer"}}, {1, "maxItems", []string{"POST /events categories", "POST /events tags"}}}},
 	{"any list parameter", []limitsBound{{0, "maxItems", []string{"GET /events categories", "GET /events include", "GET /events facets", "GET /venues status", "GET /media author", "GET /categories exclude"}}}},
