@@ -96,20 +96,24 @@ func (s *Events) suggestEvents(ctx context.Context, caller Caller, typed string)
 
 // suggestValues are the categories, tags, venues and cities of the upcoming
 // events that match folded, those of the most events first. The categories,
-// tags and venues are facet searches (FacetSearch: by their names' words,
+// tags and venues are facet searches (searchFacet: by their names' words,
 // whatever their rank among the facet's values); a kind whose search is
 // refused as too broad (calendar.TooBroad: the typed word begins too many
 // indexed words) is left out, the others answered. The cities are those of
 // the venues of the upcoming events, the most frequent as facets= counts
 // them: a city is no venue's name.
 func (s *Events) suggestValues(ctx context.Context, caller Caller, folded string) ([]Suggestion, error) {
+	q, _, err := s.listQuery(ctx, caller, EventFilter{})
+	if err != nil {
+		return nil, err
+	}
 	kinds := []string{calendar.FacetCategories, calendar.FacetTags, calendar.FacetVenue}
 	found := make([][]FacetValue, len(kinds))
 	var cityValues []Suggestion
 	g, gctx := errgroup.WithContext(ctx)
 	for k, facet := range kinds {
 		g.Go(func() (err error) {
-			found[k], err = s.FacetSearch(gctx, caller, facet, folded, EventFilter{})
+			found[k], err = s.searchFacet(gctx, caller, q, facet, folded)
 			if errors.Is(err, calendar.TooBroad) {
 				found[k], err = nil, nil
 			}
@@ -117,7 +121,7 @@ func (s *Events) suggestValues(ctx context.Context, caller Caller, folded string
 		})
 	}
 	g.Go(func() (err error) {
-		cityValues, err = s.suggestCities(gctx, caller, folded)
+		cityValues, err = s.suggestCities(gctx, caller, q, folded)
 		return err
 	})
 	if err := g.Wait(); err != nil {
@@ -134,13 +138,9 @@ func (s *Events) suggestValues(ctx context.Context, caller Caller, folded string
 	return out[:min(len(out), MaxSuggestions)], nil
 }
 
-// suggestCities are the cities that match folded of the upcoming events'
-// venues (the most frequent, as facets= names them: readable, read once).
-func (s *Events) suggestCities(ctx context.Context, caller Caller, folded string) ([]Suggestion, error) {
-	q, _, err := s.listQuery(ctx, caller, EventFilter{})
-	if err != nil {
-		return nil, err
-	}
+// suggestCities are the cities that match folded of the venues of q's
+// matches (the most frequent, as facets= names them: readable, read once).
+func (s *Events) suggestCities(ctx context.Context, caller Caller, q calendar.PostQuery, folded string) ([]Suggestion, error) {
 	q.Facets, q.Limit = []string{calendar.FacetVenue}, 0
 	found, err := s.index.SearchPosts(ctx, q)
 	if err != nil {
