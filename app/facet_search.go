@@ -43,7 +43,12 @@ func (s *Events) FacetSearch(ctx context.Context, caller Caller, facet, prefix s
 	if err != nil {
 		return nil, err
 	}
-	typed := foldSearch(strings.TrimSpace(prefix))
+	return s.searchFacet(ctx, caller, q, facet, foldSearch(strings.TrimSpace(prefix)))
+}
+
+// searchFacet answers the facet search of facet for typed (folded) among
+// the matches of q, a list's query: what FacetSearch answers.
+func (s *Events) searchFacet(ctx context.Context, caller Caller, q calendar.PostQuery, facet, typed string) ([]FacetValue, error) {
 	q.Facets, q.Offset, q.Limit, q.GeoGrid, q.Days, q.FacetSearch = []string{facet}, 0, 0, 0, nil, typed
 	found, err := s.searchFaceted(ctx, q)
 	if err != nil {

@@ -3,10 +3,13 @@ package app
 import (
 	"cmp"
 	"context"
+	"errors"
 	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/sync/errgroup"
 
 	"calendar/app/calendar"
 )
@@ -17,10 +20,11 @@ import (
 // have, whose names begin with it (or are one typo from it). Everything is
 // what the caller may read: the events by the list's read rule, the values
 // as the facets name them (app/facets.go), the cities of the venues named
-// there without a password. Two index searches (the list's, in the default
-// window from yesterday to two years ahead, and its facets' counts) and
-// bounded store reads answer it: the venues are read once, for their names
-// and their cities.
+// there without a password. Index searches in the default window from
+// yesterday to two years ahead (the list's; a facet search of each of
+// categories, tags and venues, app/facet_search.go, which finds a value by
+// its name's words whatever its rank among the facet's values; the venues'
+// counts, for their cities) and bounded store reads answer it.
 
 // MaxSuggestions bounds each half of the answer: events, then the others.
 const MaxSuggestions = 5
@@ -91,13 +95,53 @@ func (s *Events) suggestEvents(ctx context.Context, caller Caller, typed string)
 }
 
 // suggestValues are the categories, tags, venues and cities of the upcoming
-// events that match folded, those of the most events first.
+// events that match folded, those of the most events first. The categories,
+// tags and venues are facet searches (searchFacet: by their names' words,
+// whatever their rank among the facet's values); a kind whose search is
+// refused as too broad (calendar.TooBroad: the typed word begins too many
+// indexed words) is left out, the others answered. The cities are those of
+// the venues of the upcoming events, the most frequent as facets= counts
+// them: a city is no venue's name.
 func (s *Events) suggestValues(ctx context.Context, caller Caller, folded string) ([]Suggestion, error) {
 	q, _, err := s.listQuery(ctx, caller, EventFilter{})
 	if err != nil {
 		return nil, err
 	}
-	q.Facets, q.Limit = []string{calendar.FacetCategories, calendar.FacetTags, calendar.FacetVenue}, 0
+	kinds := []string{calendar.FacetCategories, calendar.FacetTags, calendar.FacetVenue}
+	found := make([][]FacetValue, len(kinds))
+	var cityValues []Suggestion
+	g, gctx := errgroup.WithContext(ctx)
+	for k, facet := range kinds {
+		g.Go(func() (err error) {
+			found[k], err = s.searchFacet(gctx, caller, q, facet, folded)
+			if errors.Is(err, calendar.TooBroad) {
+				found[k], err = nil, nil
+			}
+			return err
+		})
+	}
+	g.Go(func() (err error) {
+		cityValues, err = s.suggestCities(gctx, caller, q, folded)
+		return err
+	})
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	var out []Suggestion
+	for k, values := range found {
+		for _, v := range values {
+			out = append(out, Suggestion{Type: suggestedFacets[kinds[k]], Text: v.Name, Highlight: markWords(v.Name, folded), ID: v.ID, Count: v.Count})
+		}
+	}
+	out = append(out, cityValues...)
+	slices.SortStableFunc(out, func(a, b Suggestion) int { return cmp.Compare(b.Count, a.Count) })
+	return out[:min(len(out), MaxSuggestions)], nil
+}
+
+// suggestCities are the cities that match folded of the venues of q's
+// matches (the most frequent, as facets= names them: readable, read once).
+func (s *Events) suggestCities(ctx context.Context, caller Caller, q calendar.PostQuery, folded string) ([]Suggestion, error) {
+	q.Facets, q.Limit = []string{calendar.FacetVenue}, 0
 	found, err := s.index.SearchPosts(ctx, q)
 	if err != nil {
 		return nil, err
@@ -106,27 +150,19 @@ func (s *Events) suggestValues(ctx context.Context, caller Caller, folded string
 	if err != nil {
 		return nil, err
 	}
-	var out []Suggestion
 	var venueIDs []int64
 	venueEvents := map[int64]int{}
-	for _, facet := range named {
-		for _, v := range facet.Values {
-			if facet.Name == calendar.FacetVenue {
-				venueIDs, venueEvents[v.ID] = append(venueIDs, v.ID), v.Count
-			}
-			if nameMatch(folded, v.Name, v.Slug) != noMatch {
-				out = append(out, Suggestion{Type: suggestedFacets[facet.Name], Text: v.Name, Highlight: markWords(v.Name, folded), ID: v.ID, Count: v.Count})
-			}
-		}
+	for _, v := range named[0].Values {
+		venueIDs, venueEvents[v.ID] = append(venueIDs, v.ID), v.Count
 	}
+	var out []Suggestion
 	for _, c := range cities(venueIDs, venues, venueEvents) {
 		if nameMatch(folded, c.Text, "") != noMatch {
 			c.Highlight = markWords(c.Text, folded)
 			out = append(out, c)
 		}
 	}
-	slices.SortStableFunc(out, func(a, b Suggestion) int { return cmp.Compare(b.Count, a.Count) })
-	return out[:min(len(out), MaxSuggestions)], nil
+	return out, nil
 }
 
 // cities are the cities of the venues (those the facets named: readable,

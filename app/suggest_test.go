@@ -1,13 +1,16 @@
 package app_test
 
 import (
+	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"calendar/app"
 	"calendar/app/calendar"
+	"calendar/index"
 )
 
 // Suggestions complete what a reader types: the soonest upcoming events
@@ -57,5 +60,68 @@ func TestSuggestionsCompleteWhatTheReaderMaySee(t *testing.T) {
 				t.Fatalf("%q:\n%s\nwant\n%s", c.typed, got, c.want)
 			}
 		})
+	}
+}
+
+// A venue beyond the facet's 1,000 most frequent is suggested: suggestions
+// find categories, tags and venues by their names' words (a facet search),
+// not among each facet's most frequent values.
+func TestSuggestionsFindAVenueBeyondTheMostFrequentThousand(t *testing.T) {
+	t.Parallel()
+	var live *index.Live
+	w := newWorldWatched(t, func(idx *index.Live) calendar.Index { live = idx; return idx })
+	rare := w.venue("Zebra Philharmonie", app.LinkedInput{})
+	w.event("Quiet quartet", time.Now().UTC().AddDate(0, 0, 7).Format("2006-01-02"), app.EventInput{Venue: &app.LinkRef{ID: rare.ID}})
+	// 1,000 venues of two upcoming events each, written to the index alone
+	// (cheap; the store has no such venue, so none is named): the rare
+	// venue, of one event, is the 1,001st.
+	start := time.Now().UTC().AddDate(0, 0, 10).Truncate(time.Hour)
+	var crowd []*calendar.Post
+	for k := range int64(calendar.MaxFacetValues) {
+		for e := range int64(2) {
+			crowd = append(crowd, &calendar.Post{ID: 1_000_000 + 2*k + e, Type: calendar.PostTypeEvent, Status: calendar.StatusPublish, Title: "Concert",
+				Start: start, End: start.Add(time.Hour), Venue: 2_000_000 + k})
+		}
+	}
+	w.must(live.PutPosts(w.ctx, crowd))
+	got, err := w.app.Events.Suggest(w.ctx, visitor, "philh")
+	w.must(err)
+	var venues []string
+	for _, s := range got {
+		if s.Type == "venue" {
+			venues = append(venues, fmt.Sprintf("%s=%d", s.Highlight, s.Count))
+		}
+	}
+	if want := "Zebra <mark>Philharmonie</mark>=1"; strings.Join(venues, " ") != want {
+		t.Fatalf("venues suggested for %q: %q, want %q", "philh", venues, want)
+	}
+}
+
+// refusingVenueSearches is the index refusing every facet search of venues
+// as too broad, as one of more than calendar.MaxSearchTerms names' words.
+type refusingVenueSearches struct{ *index.Live }
+
+func (r refusingVenueSearches) SearchPosts(ctx context.Context, q calendar.PostQuery) (calendar.PostPage, error) {
+	if q.FacetSearch != "" && slices.Equal(q.Facets, []string{calendar.FacetVenue}) {
+		return calendar.PostPage{}, calendar.ErrFacetSearchTooBroad(q.FacetSearch)
+	}
+	return r.Live.SearchPosts(ctx, q)
+}
+
+// A kind whose facet search is refused as too broad is left out of the
+// suggestions; the others are answered.
+func TestSuggestionsLeaveOutAKindWhoseSearchIsTooBroad(t *testing.T) {
+	t.Parallel()
+	w := newWorldWatched(t, func(idx *index.Live) calendar.Index { return refusingVenueSearches{idx} })
+	hall := w.venue("Piano hall", app.LinkedInput{Meta: map[string]string{"city": "Pianosa"}})
+	w.event("Recital", time.Now().UTC().AddDate(0, 0, 3).Format("2006-01-02"), app.EventInput{Venue: &app.LinkRef{ID: hall.ID}, Categories: &[]string{"Piano music"}})
+	got, err := w.app.Events.Suggest(w.ctx, visitor, "pia")
+	w.must(err)
+	var out []string
+	for _, s := range got {
+		out = append(out, s.Type+":"+s.Text)
+	}
+	if want := "category:Piano music city:Pianosa"; strings.Join(out, " ") != want {
+		t.Fatalf("suggested: %q, want %q", out, want)
 	}
 }

@@ -44,25 +44,26 @@ var facetOwners = map[string]string{
 
 // facetSearch counts the values of the facet name that q.FacetSearch may
 // name among q's matches, most matches first, at most
-// calendar.MaxFacetValues.
-func (i *Index) facetSearch(ctx context.Context, q calendar.PostQuery, name string, near query.Query) (values []calendar.FacetCount, err error) {
+// calendar.MaxFacetValues; total is the number of matches.
+func (i *Index) facetSearch(ctx context.Context, q calendar.PostQuery, name string, near query.Query) (values []calendar.FacetCount, total int, err error) {
 	field, ok := facetField(name)
-	if !ok {
-		return []calendar.FacetCount{}, nil
-	}
 	s, release, err := i.openSegments(ctx)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	defer func() { err = errors.Join(err, release()) }()
 	matches, err := s.shown(q, i.filter(q, near))
 	if err != nil {
-		return nil, err
+		return nil, 0, err
+	}
+	total = matches.count()
+	if !ok {
+		return []calendar.FacetCount{}, total, nil
 	}
 	words := i.analyzer(foldedAnalyzer)
 	typed, err := newNameWalk(words.Analyze([]byte(q.FacetSearch)))
 	if err != nil || typed == nil {
-		return []calendar.FacetCount{}, err
+		return []calendar.FacetCount{}, total, err
 	}
 	budget := calendar.MaxSearchTerms
 	var candidates []string
@@ -72,23 +73,23 @@ func (i *Index) facetSearch(ctx context.Context, q calendar.PostQuery, name stri
 		candidates, err = s.valuesLike(field, typed, words, &budget)
 	}
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	values = []calendar.FacetCount{}
 	for _, value := range candidates {
 		if err := s.ctx.Err(); err != nil { // a search past its time budget stops
-			return nil, err
+			return nil, 0, err
 		}
 		holders, err := s.termSet(field, value)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		if n := andSets(holders, matches).count(); n > 0 {
 			values = append(values, calendar.FacetCount{Value: value, Count: n})
 		}
 	}
 	slices.SortFunc(values, func(a, b calendar.FacetCount) int { return cmp.Or(b.Count-a.Count, cmp.Compare(a.Value, b.Value)) })
-	return values[:min(len(values), calendar.MaxFacetValues)], nil
+	return values[:min(len(values), calendar.MaxFacetValues)], total, nil
 }
 
 // nameWalk is what was typed as the names' words are walked: its first

@@ -78,4 +78,11 @@ func TestAFacetSearchFindsAValueBeyondTheMostFrequentThousand(t *testing.T) {
 			}
 		})
 	}
+	// A count's total is the matches', found or not by what was typed.
+	for _, typed := range []string{"philh", "nothing"} {
+		page, err := idx.SearchPosts(ctx, calendar.PostQuery{Type: calendar.PostTypeEvent, Facets: []string{calendar.FacetVenue}, FacetSearch: typed})
+		if err != nil || page.Total != crowd+1 {
+			t.Fatalf("a facet search of %q counts %d matches (%v), want %d", typed, page.Total, err, crowd+1)
+		}
+	}
 }

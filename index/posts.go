@@ -45,16 +45,26 @@ func (i *Index) SearchPosts(ctx context.Context, q calendar.PostQuery) (calendar
 	if searched {
 		q.Facets = []string{}
 	}
+	// A count (no page) with a facet search is the facet search's: its
+	// matches tell the total, the filter evaluated once.
+	countOnly := searched && q.Limit == 0 && fromBitmaps(q)
 	var page calendar.PostPage
-	if fromBitmaps(q) {
+	switch {
+	case countOnly:
+		page.IDs = []int64{}
+	case fromBitmaps(q):
 		page, err = i.searchBitmaps(ctx, q, near)
-	} else {
+	default:
 		page, err = i.searchBleve(ctx, q, near)
 	}
 	if err == nil && searched {
 		var values []calendar.FacetCount
-		if values, err = i.facetSearch(ctx, q, facets[0], near); err == nil {
+		var total int
+		if values, total, err = i.facetSearch(ctx, q, facets[0], near); err == nil {
 			page.Facets = map[string][]calendar.FacetCount{facets[0]: values}
+		}
+		if countOnly {
+			page.Total = total
 		}
 	}
 	if err == nil && q.Days != nil {
