@@ -98,7 +98,7 @@ func (s *Events) suggestEvents(ctx context.Context, caller Caller, typed string)
 // events that match folded, those of the most events first. The categories,
 // tags and venues are facet searches (searchFacet: by their names' words,
 // whatever their rank among the facet's values); a kind whose search is
-// refused as too broad (calendar.TooBroad: the typed word begins too many
+// refused as too broad (calendar.ErrTooBroad: the typed word begins too many
 // indexed words) is left out, the others answered. The cities are those of
 // the venues of the upcoming events, the most frequent as facets= counts
 // them: a city is no venue's name.
@@ -114,7 +114,7 @@ func (s *Events) suggestValues(ctx context.Context, caller Caller, folded string
 	for k, facet := range kinds {
 		g.Go(func() (err error) {
 			found[k], err = s.searchFacet(gctx, caller, q, facet, folded)
-			if errors.Is(err, calendar.TooBroad) {
+			if errors.Is(err, calendar.ErrTooBroad) {
 				found[k], err = nil, nil
 			}
 			return err

@@ -172,16 +172,16 @@ func ErrSearchTooBroad(fragment string) error {
 	return ErrInvalidParam("search", fmt.Sprintf("The search's words are parts of more indexed words than one search may read (%d; it ran out at %q): search with longer or fewer words.", MaxSearchTerms, fragment))
 }
 
-// TooBroad is the cause of ErrFacetSearchTooBroad, for errors.Is: a caller
+// ErrTooBroad is the cause of ErrFacetSearchTooBroad, for errors.Is: a caller
 // that searches several facets at once (suggestions) leaves out the one
 // whose search was refused.
-var TooBroad = errors.New("more values may match than one search reads")
+var ErrTooBroad = errors.New("more values may match than one search reads")
 
 // ErrFacetSearchTooBroad refuses a facet search (q) that would read more
 // than MaxSearchTerms words and values to find its matches.
 func ErrFacetSearchTooBroad(typed string) error {
 	err := ErrInvalidParam("q", fmt.Sprintf("More of the facet's values may match %q than one search reads (%d words and values): type more letters.", typed, MaxSearchTerms)).(*Error)
-	err.Cause = TooBroad
+	err.Cause = ErrTooBroad
 	return err
 }
 
