@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
 	"time"
 
 	"calendar/app"
@@ -29,18 +28,10 @@ func NewImportFetcher(timeout time.Duration, egress *Egress) app.ImportFetcher {
 type importFetcher struct{ client *http.Client }
 
 func (f *importFetcher) FetchSource(ctx context.Context, rawURL string, cond app.FetchConditions, maxBytes int64) (*app.Fetched, error) {
-	u, err := url.Parse(rawURL)
+	req, err := outboundGet(ctx, rawURL, importAgent)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", app.ErrFetchRefused, err)
-	}
-	if err := checkScheme(u); err != nil {
 		return nil, err
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %v", app.ErrFetchRefused, err)
-	}
-	req.Header.Set("User-Agent", importAgent)
 	if cond.Accept != "" {
 		req.Header.Set("Accept", cond.Accept)
 	}

@@ -28,18 +28,10 @@ func NewSideloader(timeout time.Duration, egress *Egress) app.Fetcher {
 type sideloader struct{ client *http.Client }
 
 func (s *sideloader) Fetch(ctx context.Context, rawURL string, maxBytes int64) ([]byte, error) {
-	u, err := url.Parse(rawURL)
+	req, err := outboundGet(ctx, rawURL, sideloadAgent)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", app.ErrFetchRefused, err)
-	}
-	if err := checkScheme(u); err != nil {
 		return nil, err
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %v", app.ErrFetchRefused, err)
-	}
-	req.Header.Set("User-Agent", sideloadAgent)
 	res, err := s.client.Do(req)
 	if err != nil {
 		return nil, outboundError(err)
@@ -63,6 +55,25 @@ func (s *sideloader) Fetch(ctx context.Context, rawURL string, maxBytes int64) (
 		return nil, fmt.Errorf("%w: more than %d bytes", app.ErrFetchTooLarge, maxBytes)
 	}
 	return body, nil
+}
+
+// outboundGet is a GET of rawURL as the service's own requests make it: an
+// http or https URL with a host (else app.ErrFetchRefused), naming agent.
+// The egress policy's client then checks where it connects.
+func outboundGet(ctx context.Context, rawURL, agent string) (*http.Request, error) {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", app.ErrFetchRefused, err)
+	}
+	if err := checkScheme(u); err != nil {
+		return nil, err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", app.ErrFetchRefused, err)
+	}
+	req.Header.Set("User-Agent", agent)
+	return req, nil
 }
 
 func checkScheme(u *url.URL) error {
