@@ -184,9 +184,17 @@ func newAPI(cfg Config, users accounts, collectors ...prometheus.Collector) *API
 }
 
 // documented makes the OpenAPI document of the routes mounted so far, the
-// first time it is asked for.
+// first time it is asked for, or takes the one an API with the same routes
+// made before it in this process (documents).
 func (api *API) documented() {
-	api.doc = sync.OnceValue(func() *openAPIDoc { return newOpenAPIDoc(api.server.Engine.OutputOpenAPISpec()) })
+	api.doc = sync.OnceValue(func() *openAPIDoc {
+		key := routesFingerprint(api.server.Engine.OpenAPI.Description())
+		if doc, ok := documents.Load(key); ok {
+			return doc.(*openAPIDoc)
+		}
+		doc, _ := documents.LoadOrStore(key, newOpenAPIDoc(api.server.Engine.OutputOpenAPISpec()))
+		return doc.(*openAPIDoc)
+	})
 }
 
 type ctxKey struct{}

@@ -3,9 +3,13 @@ package controllers
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"maps"
 	"net/http"
 	"regexp"
+	"slices"
 	"strings"
+	"sync"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/go-fuego/fuego"
@@ -191,3 +195,57 @@ func pruneUnreferenced(c *openapi3.Components, paths *openapi3.Paths) *openapi3.
 }
 
 var schemaRef = regexp.MustCompile(`"#/components/schemas/([^"]+)"`)
+
+// documents are the OpenAPI documents made in this process, by their
+// routes' fingerprint. Making one costs fuego's validation of the spec and
+// three encodings of it (a fifth of a second; seconds under the race
+// detector): a process that starts many APIs with the same routes (the
+// tests, the benchmarks) makes it once.
+var documents sync.Map // string (routesFingerprint) -> *openAPIDoc
+
+// routesFingerprint is what a document is made from, short of the schemas
+// of the Go types (fixed in a build): the document's title, version and
+// description, and each operation's path, method, ID, texts and parameters
+// with their bounds. Two APIs whose routes differ in any of these get
+// documents of their own.
+func routesFingerprint(spec *openapi3.T) string {
+	var b strings.Builder
+	if spec.Info != nil {
+		fmt.Fprintf(&b, "%q %q %q\n", spec.Info.Title, spec.Info.Version, spec.Info.Description)
+	}
+	paths := spec.Paths.Map()
+	for _, path := range slices.Sorted(maps.Keys(paths)) {
+		ops := paths[path].Operations()
+		for _, method := range slices.Sorted(maps.Keys(ops)) {
+			op := ops[method]
+			fmt.Fprintf(&b, "%s %s %q %q %q %v\n", method, path, op.OperationID, op.Summary, op.Description, op.Deprecated)
+			for _, p := range op.Parameters {
+				if p.Value == nil {
+					continue
+				}
+				fmt.Fprintf(&b, "\t%s %s %v %q", p.Value.In, p.Value.Name, p.Value.Required, p.Value.Description)
+				if s := p.Value.Schema; s != nil && s.Value != nil {
+					v := s.Value
+					fmt.Fprintf(&b, " %v %q %v %v %v %v %d %v %v", v.Type, v.Format, v.Enum, v.Default, ptrValue(v.Min), ptrValue(v.Max), v.MinLength, ptrValue(v.MaxLength), ptrValue(v.MaxItems))
+				}
+				b.WriteByte('\n')
+			}
+			if op.Responses != nil {
+				for _, code := range slices.Sorted(maps.Keys(op.Responses.Map())) {
+					if r := op.Responses.Value(code); r != nil && r.Value != nil && r.Value.Description != nil {
+						fmt.Fprintf(&b, "\t%s %q\n", code, *r.Value.Description)
+					}
+				}
+			}
+		}
+	}
+	return b.String()
+}
+
+// ptrValue is what p points to, or nil.
+func ptrValue[T any](p *T) any {
+	if p == nil {
+		return nil
+	}
+	return *p
+}
