@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -18,13 +19,13 @@ import (
 
 // TestTheStoreContract: the embedded store passes the contract of every store.
 func TestTheStoreContract(t *testing.T) {
-	dirs := map[calendar.Store]string{}
+	var dirs sync.Map // calendar.Store -> its directory; the contract's cases run in parallel
 	open := func(t *testing.T, dir string) calendar.Store {
 		s, err := Open(dir)
 		if err != nil {
 			t.Fatal(err)
 		}
-		dirs[s] = dir
+		dirs.Store(s, dir)
 		t.Cleanup(func() { s.Close(context.Background()) })
 		return s
 	}
@@ -34,7 +35,8 @@ func TestTheStoreContract(t *testing.T) {
 			if err := s.Close(context.Background()); err != nil {
 				t.Fatal(err)
 			}
-			return open(t, dirs[s])
+			dir, _ := dirs.Load(s)
+			return open(t, dir.(string))
 		},
 	})
 }

@@ -19,6 +19,7 @@ func runFiles(t *testing.T, sut Backend) {
 	ctx := context.Background()
 
 	t.Run("put then open gives the bytes, size and owner back, from any offset", func(t *testing.T) {
+		t.Parallel()
 		files := sut.Open(t).Files()
 		data := RandomBytes(1000)
 		start := time.Now().Truncate(time.Millisecond)
@@ -57,6 +58,7 @@ func runFiles(t *testing.T, sut Backend) {
 	})
 
 	t.Run("a taken name is a conflict and the first file stays", func(t *testing.T) {
+		t.Parallel()
 		files := sut.Open(t).Files()
 		first := RandomBytes(300)
 		if err := files.PutFile(ctx, "2026/11/a.jpg", 1, first); err != nil {
@@ -72,6 +74,7 @@ func runFiles(t *testing.T, sut Backend) {
 
 	{
 		t.Run("of concurrent puts of one name exactly one wins", func(t *testing.T) {
+			t.Parallel()
 			files := sut.Open(t).Files()
 			const n = 20
 			errs := make([]error, n)
@@ -103,6 +106,7 @@ func runFiles(t *testing.T, sut Backend) {
 	}
 
 	t.Run("a deleted file is not found and its name is free", func(t *testing.T) {
+		t.Parallel()
 		files := sut.Open(t).Files()
 		if err := files.PutFile(ctx, "2026/11/gone.jpg", 1, RandomBytes(10)); err != nil {
 			t.Fatal(err)
@@ -129,6 +133,7 @@ func runFiles(t *testing.T, sut Backend) {
 	})
 
 	t.Run("ListFiles lists what was written before the instant, in name order", func(t *testing.T) {
+		t.Parallel()
 		files := sut.Open(t).Files()
 		early := []calendar.FileInfo{{Name: "2026/10/z.jpg", Owner: 3, Size: 3}, {Name: "2026/11/b-1.jpg", Owner: 2, Size: 2},
 			{Name: "2026/11/b.jpg", Owner: 1, Size: 1}}
@@ -162,6 +167,7 @@ func runFiles(t *testing.T, sut Backend) {
 	})
 
 	t.Run("names that are not clean relative paths are refused", func(t *testing.T) {
+		t.Parallel()
 		files := sut.Open(t).Files()
 		for _, name := range []string{"", "/etc/passwd", "../x", "a/../../x", "a/..", "a//b", "a/", "./a", ".tmp/x",
 			".hidden", `a\b`, `..\x`, "a\x00b", "a\nb", "a\x7fb", "a\xffb"} {
@@ -184,6 +190,7 @@ func runFiles(t *testing.T, sut Backend) {
 	})
 
 	t.Run("a 10 MiB file round-trips", func(t *testing.T) {
+		t.Parallel()
 		files := sut.Open(t).Files()
 		data := RandomBytes(10<<20 + 123)
 		if err := files.PutFile(ctx, "2026/11/big.bin", 9, data); err != nil {
@@ -201,6 +208,7 @@ func runFiles(t *testing.T, sut Backend) {
 
 	if sut.Reopen != nil {
 		t.Run("files persist across close and reopen", func(t *testing.T) {
+			t.Parallel()
 			s := sut.Open(t)
 			data := RandomBytes(5000)
 			if err := s.Files().PutFile(ctx, "2026/11/kept.jpg", 5, data); err != nil {

@@ -31,6 +31,7 @@ type Backend struct {
 }
 
 // Run is the storage contract: every store must pass it unchanged.
+// Its cases run in parallel, each on a store of its own (Backend.Open).
 func Run(t *testing.T, sut Backend) {
 	ctx := context.Background()
 	venue := func(slug string) *calendar.Post {
@@ -39,6 +40,7 @@ func Run(t *testing.T, sut Backend) {
 	}
 
 	t.Run("IDs are allocated 1, 2, 3 per collection and never reused", func(t *testing.T) {
+		t.Parallel()
 		s := sut.Open(t)
 		var third *calendar.Post
 		for want := int64(1); want <= 3; want++ {
@@ -71,6 +73,7 @@ func Run(t *testing.T, sut Backend) {
 	})
 
 	t.Run("every write takes a higher change sequence number", func(t *testing.T) {
+		t.Parallel()
 		s := sut.Open(t)
 		a, b := venue("a"), venue("b")
 		mustInsert(t, s.Posts(), a)
@@ -87,6 +90,7 @@ func Run(t *testing.T, sut Backend) {
 	})
 
 	t.Run("unique keys are enforced on insert and update", func(t *testing.T) {
+		t.Parallel()
 		s := sut.Open(t)
 		mustInsert(t, s.Posts(), venue("same"))
 		if err := s.Posts().Insert(ctx, venue("same")); !errors.Is(err, calendar.ErrConflict) {
@@ -113,6 +117,7 @@ func Run(t *testing.T, sut Backend) {
 	})
 
 	t.Run("many inserts in one write: IDs and sequences in their order, one change each, a taken key stores a prefix at most", func(t *testing.T) {
+		t.Parallel()
 		s := sut.Open(t)
 		mustInsert(t, s.Posts(), venue("first"))
 		batch := []*calendar.Post{venue("b1"), venue("b2"), venue("b3")}
@@ -164,6 +169,7 @@ func Run(t *testing.T, sut Backend) {
 	})
 
 	t.Run("a key holding several values: each is found, taken and freed", func(t *testing.T) {
+		t.Parallel()
 		s := sut.Open(t)
 		withPasswords := func(login string, hashes ...string) *calendar.User {
 			u := &calendar.User{Login: login, Role: calendar.RoleAuthor}
@@ -213,6 +219,7 @@ func Run(t *testing.T, sut Backend) {
 	})
 
 	t.Run("lookups by ID, by unique key and many IDs in requested order", func(t *testing.T) {
+		t.Parallel()
 		s := sut.Open(t)
 		var ids []int64
 		for _, slug := range []string{"a", "b", "c", "d"} {
@@ -255,6 +262,7 @@ func Run(t *testing.T, sut Backend) {
 	})
 
 	t.Run("delete removes the document and frees its keys", func(t *testing.T) {
+		t.Parallel()
 		s := sut.Open(t)
 		p := venue("gone")
 		mustInsert(t, s.Posts(), p)
@@ -274,6 +282,7 @@ func Run(t *testing.T, sut Backend) {
 	})
 
 	t.Run("the change feed has each live document's last write and a tombstone per delete", func(t *testing.T) {
+		t.Parallel()
 		s := sut.Open(t)
 		a, b, c := venue("a"), venue("b"), venue("c")
 		mustInsert(t, s.Posts(), a)
@@ -319,6 +328,7 @@ func Run(t *testing.T, sut Backend) {
 	})
 
 	t.Run("the creation sequence is kept and tombstones name the kind", func(t *testing.T) {
+		t.Parallel()
 		s := sut.Open(t)
 		p := venue("born")
 		mustInsert(t, s.Posts(), p)
@@ -369,6 +379,7 @@ func Run(t *testing.T, sut Backend) {
 	})
 
 	t.Run("a deleted post's tombstone keeps who could read it: its status and author, and before", func(t *testing.T) {
+		t.Parallel()
 		s := sut.Open(t)
 		draft := &calendar.Post{Type: calendar.PostTypeEvent, Slug: "d", Status: calendar.StatusDraft, Author: 7}
 		mustInsert(t, s.Posts(), draft)
@@ -402,6 +413,7 @@ func Run(t *testing.T, sut Backend) {
 	})
 
 	t.Run("an update or a delete writes only over the revision its writer read", func(t *testing.T) {
+		t.Parallel()
 		s := sut.Open(t)
 		p := venue("cas")
 		mustInsert(t, s.Posts(), p)
@@ -445,6 +457,7 @@ func Run(t *testing.T, sut Backend) {
 	})
 
 	t.Run("of concurrent compare-and-swaps from one revision exactly one wins, and retried they lose nothing", func(t *testing.T) {
+		t.Parallel()
 		s := sut.Open(t)
 		p := venue("counted")
 		p.Meta = map[string]string{"n": "0"}
@@ -515,6 +528,7 @@ func Run(t *testing.T, sut Backend) {
 	})
 
 	t.Run("a guard is one per name, found by it, and written by compare-and-swap", func(t *testing.T) {
+		t.Parallel()
 		s := sut.Open(t)
 		g := &calendar.Guard{Name: "administrators"}
 		mustInsert(t, s.Guards(), g)
@@ -541,6 +555,7 @@ func Run(t *testing.T, sut Backend) {
 	})
 
 	t.Run("a webhook keeps what it was given, its delivery state is written by compare-and-swap, and the feed skips it", func(t *testing.T) {
+		t.Parallel()
 		s := sut.Open(t)
 		at := time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)
 		w := &calendar.Webhook{Owner: 7, URL: "https://hooks.example/in", Types: []string{"event.created", "*"}, Filter: "categories=jazz",
@@ -597,6 +612,7 @@ func Run(t *testing.T, sut Backend) {
 	})
 
 	t.Run("a synonym group keeps its root and words, and is written by compare-and-swap", func(t *testing.T) {
+		t.Parallel()
 		s := sut.Open(t)
 		g := &calendar.Synonym{Root: "music", Words: []string{"jazz", "rock"}}
 		mustInsert(t, s.Synonyms(), g)
@@ -619,6 +635,7 @@ func Run(t *testing.T, sut Backend) {
 	})
 
 	t.Run("an import source keeps its runs, its items are one per source, kind and key, and the feed skips both", func(t *testing.T) {
+		t.Parallel()
 		s := sut.Open(t)
 		at := time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)
 		src := &calendar.ImportSource{Kind: "ical", URL: "https://feeds.example/a.ics", Schedule: "daily", Active: true, Status: "draft",
@@ -663,6 +680,7 @@ func Run(t *testing.T, sut Backend) {
 	})
 
 	t.Run("the custom field declarations are one set found by its name, written by compare-and-swap, and a post keeps its values", func(t *testing.T) {
+		t.Parallel()
 		s := sut.Open(t)
 		at := time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)
 		set := &calendar.FieldSet{Name: calendar.FieldSetName, Modified: at, Fields: []calendar.FieldDeclaration{{Key: "lang", Label: "Language",
@@ -704,6 +722,7 @@ func Run(t *testing.T, sut Backend) {
 	})
 
 	t.Run("the declarations' and the synonyms' writes are in the feed, so that every replica follows them", func(t *testing.T) {
+		t.Parallel()
 		s := sut.Open(t)
 		set := &calendar.FieldSet{Name: calendar.FieldSetName}
 		mustInsert(t, s.Fields(), set)
@@ -731,6 +750,7 @@ func Run(t *testing.T, sut Backend) {
 	})
 
 	t.Run("tombstones older than the retention are pruned and the horizon says up to where", func(t *testing.T) {
+		t.Parallel()
 		s := sut.Open(t)
 		if h, err := s.Horizon(ctx); err != nil || h != 0 {
 			t.Fatalf("a new store's horizon: %d, %v", h, err)
@@ -769,6 +789,7 @@ func Run(t *testing.T, sut Backend) {
 
 	if sut.Reopen != nil {
 		t.Run("data persists across close and reopen", func(t *testing.T) {
+			t.Parallel()
 			s := sut.Open(t)
 			p := venue("kept")
 			mustInsert(t, s.Posts(), p)
@@ -787,6 +808,7 @@ func Run(t *testing.T, sut Backend) {
 
 	{
 		t.Run("50 concurrent creates get 50 distinct IDs", func(t *testing.T) {
+			t.Parallel()
 			s := sut.Open(t)
 			var wg sync.WaitGroup
 			ids := make(chan int64, 50)
