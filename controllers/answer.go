@@ -13,6 +13,16 @@ import (
 // DefaultCacheMaxAge is how long shared caches may keep an anonymous read.
 const DefaultCacheMaxAge = 60 * time.Second
 
+// SendTimeout bounds the sending of an answer, from its first byte: the
+// server's WriteTimeout (cmd/calendar), renewed when the answer is ready.
+// The server starts that clock when it has read the request's headers, so
+// a request that took longer to answer (a machine so loaded that writes
+// waited a minute) had its work done, a write stored, and then its answer
+// dropped with the connection: the client saw EOF, not knowing whether its
+// write landed. The time to make an answer has bounds of its own (the
+// search budget, the store's); this one is for a client that does not read.
+const SendTimeout = 60 * time.Second
+
 // answer holds a whole response until the handler is done, so that what
 // depends on the complete body can be applied to it: the route's context,
 // _fields, _embed, _envelope, _jsonp, the ETag and its 304, and HEAD. Bodies
@@ -149,11 +159,13 @@ func (a *answer) send(maxAge time.Duration) {
 		h.Set("ETag", etag)
 		if notModified(a.r, etag, h.Get("Last-Modified")) {
 			h.Del("Content-Type")
+			a.sendWithin(SendTimeout)
 			a.w.WriteHeader(http.StatusNotModified)
 			return
 		}
 	}
 	h.Set("Content-Length", strconv.Itoa(len(body)))
+	a.sendWithin(SendTimeout)
 	a.w.WriteHeader(status)
 	if !head {
 		_, _ = a.w.Write(body)
@@ -209,4 +221,11 @@ func notModified(r *http.Request, etag, lastModified string) bool {
 	}
 	modified, err := http.ParseTime(lastModified)
 	return err == nil && !modified.After(since)
+}
+
+// sendWithin gives the answer, now ready, d to reach the client (SendTimeout).
+// A writer without a connection (a test's recorder, an internal request)
+// has no deadline to move.
+func (a *answer) sendWithin(d time.Duration) {
+	_ = http.NewResponseController(a.w).SetWriteDeadline(time.Now().Add(d))
 }

@@ -239,7 +239,7 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 		Handler:           api,
 		ReadHeaderTimeout: headerTimeout,
 		ReadTimeout:       30 * time.Second,
-		WriteTimeout:      60 * time.Second,
+		WriteTimeout:      controllers.SendTimeout, // renewed when an answer is ready: answer.go
 		IdleTimeout:       120 * time.Second,
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),

@@ -10,8 +10,12 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"net"
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 
 	"github.com/FerretDB/FerretDB/ferretdb"
@@ -60,13 +64,16 @@ var handedOut sync.Map
 // test starts later. The port is below the range Linux takes the ports of
 // outgoing connections from (32768 and up): a port of that range, free when
 // looked at, can be taken by a client connection of a test running beside
-// before the server binds it ("address already in use").
+// before the server binds it ("address already in use"). It is also claimed
+// on the machine (claimPort) for as long as this process runs, so that
+// another test process (another package, another copy of the suite) does
+// not hand it out before the server binds it.
 func FreeAddr(t testing.TB) string {
 	t.Helper()
 	const low, high = 20000, 32000
 	for range 1000 {
 		port := low + rand.IntN(high-low)
-		if _, taken := handedOut.LoadOrStore(port, true); taken {
+		if _, taken := handedOut.LoadOrStore(port, true); taken || !claimPort(port) {
 			continue
 		}
 		l, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", port))
@@ -130,4 +137,37 @@ func (s *Server) Restart() {
 		cancel()
 		<-done
 	}
+}
+
+// claimPort takes a lock on the machine named after port, held until this
+// process exits (the kernel releases it then, a crash included); false when
+// another process holds it. Without a directory for the locks, every port
+// counts as claimed here, as before there were locks.
+func claimPort(port int) bool {
+	return claimIn(filepath.Join(os.TempDir(), "calendar-test-ports"), port)
+}
+
+// claimIn is claimPort with its locks in dir.
+func claimIn(dir string, port int) bool {
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		return true
+	}
+	f, err := os.OpenFile(filepath.Join(dir, strconv.Itoa(port)), os.O_CREATE|os.O_RDWR, 0o666)
+	if err != nil {
+		return true
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		_ = f.Close()
+		return false
+	}
+	claimed.Lock()
+	defer claimed.Unlock()
+	claimed.files = append(claimed.files, f) // kept open: closing would release the lock
+	return true
+}
+
+// claimed are the lock files of the ports this process claimed.
+var claimed struct {
+	sync.Mutex
+	files []*os.File
 }

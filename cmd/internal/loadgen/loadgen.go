@@ -335,7 +335,7 @@ func (l *load) verify(ctx context.Context, live map[int64]string) []string {
 	}
 	for id := range listed {
 		if _, ok := live[id]; !ok {
-			lost = append(lost, fmt.Sprintf("event %d is listed but was deleted", id))
+			lost = append(lost, fmt.Sprintf("event %d is listed, but no acknowledged write left it there (deleted, or a create that got no answer)", id))
 		}
 	}
 	sort.Strings(lost)
