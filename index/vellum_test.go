@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"math"
 	"runtime"
 	"testing"
 
@@ -17,15 +18,21 @@ import (
 // vellumRegistryBuckets × 2 cells of 16 bytes (32 KiB), not vellum's
 // 10,000 × 2 (320 KiB), which a builder allocates whole.
 func TestADictionaryBuilderClearsASmallRegistry(t *testing.T) {
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	var buf bytes.Buffer
-	if _, err := vellum.New(&buf, nil); err != nil {
-		t.Fatal(err)
+	// The process's allocations are counted, other goroutines' too (an
+	// index's merger): the least of a few tries is the builder's.
+	least := uint64(math.MaxUint64)
+	for range 5 {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		var buf bytes.Buffer
+		if _, err := vellum.New(&buf, nil); err != nil {
+			t.Fatal(err)
+		}
+		runtime.ReadMemStats(&after)
+		least = min(least, after.TotalAlloc-before.TotalAlloc)
 	}
-	runtime.ReadMemStats(&after)
-	if got, most := after.TotalAlloc-before.TotalAlloc, uint64(64<<10); got > most {
-		t.Errorf("a dictionary builder allocates %d bytes, more than %d: vellum's default registry is not the index's", got, most)
+	if most := uint64(64 << 10); least > most {
+		t.Errorf("a dictionary builder allocates %d bytes, more than %d: vellum's default registry is not the index's", least, most)
 	}
 }
 
