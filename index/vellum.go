@@ -13,9 +13,9 @@ import (
 // table before each field of each segment: with the index's ~40 fields,
 // a one-event segment (every write makes one) cleared 800,000 cells, most
 // of a write's index CPU, and the merges that follow as many again. A
-// smaller table shares fewer suffixes of large dictionaries (the index of
-// a million events grows by a few per cent, docs/benchmarks.md) and costs
-// a tenth to clear.
+// smaller table shares fewer suffixes of large dictionaries (the files of
+// an index of 100,000 events are 1.3 % larger, docs/benchmarks.md) and
+// costs a tenth to clear.
 const vellumRegistryBuckets = 1000
 
 // vellumDefaults are the options vellum builds with when given none, which
