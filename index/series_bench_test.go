@@ -33,11 +33,7 @@ func BenchmarkEachSeriesOnce(b *testing.B) {
 			b.Fatal(err)
 		}
 		ctx := context.Background()
-		var posts []*calendar.Post
-		for id := int64(1); id <= 10_000; id++ {
-			posts = append(posts, seriesEvent(id, 0, int(id*7919%730), id%20+1))
-		}
-		if err := idx.PutPosts(ctx, append(posts, c.extra()...)); err != nil {
+		if err := idx.PutPosts(ctx, append(tenThousandEvents(), c.extra()...)); err != nil {
 			b.Fatal(err)
 		}
 		if err := idx.current.Load().idx.persist(closeWait); err != nil { // on disk
@@ -68,6 +64,15 @@ func BenchmarkEachSeriesOnce(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// tenThousandEvents are single events over two years, in 20 categories.
+func tenThousandEvents() []*calendar.Post {
+	var posts []*calendar.Post
+	for id := int64(1); id <= 10_000; id++ {
+		posts = append(posts, seriesEvent(id, 0, int(id*7919%730), id%20+1))
+	}
+	return posts
 }
 
 // cpuTime is the CPU time the process has used, in nanoseconds.

@@ -46,11 +46,7 @@ func BenchmarkAWriteOfOneEvent(b *testing.B) {
 	}
 	defer idx.Close()
 	ctx := context.Background()
-	var posts []*calendar.Post
-	for id := int64(1); id <= 10_000; id++ {
-		posts = append(posts, seriesEvent(id, 0, int(id*7919%730), id%20+1))
-	}
-	if err := idx.PutPosts(ctx, posts); err != nil {
+	if err := idx.PutPosts(ctx, tenThousandEvents()); err != nil {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
